@@ -1,0 +1,23 @@
+/**
+ * Three projects: unit tests beside the code, and the same e2e suite run twice, against SQLite and MySQL.
+ * e2e tests boot the real AppModule against real MariaDB and RabbitMQ (see test/helpers).
+ */
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] };
+const common = { moduleFileExtensions: ['js', 'json', 'ts'], testEnvironment: 'node', transform };
+
+const e2e = (database) => ({
+  ...common,
+  displayName: `e2e-${database}`,
+  rootDir: 'test',
+  testRegex: '.*\\.e2e-spec\\.ts$',
+  setupFiles: [`<rootDir>/helpers/use-${database}.ts`],
+  testTimeout: 30000,
+});
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
+    e2e('sqlite'),
+    e2e('mysql'),
+  ],
+};

@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { BrokerModule } from './broker/broker.module';
+import { ClientModule } from './client/client.module';
+import { CryptoModule } from './common/crypto/crypto.module';
+import { EnvelopeExceptionFilter } from './common/filters/envelope-exception.filter';
+import { RequestValidationPipe } from './common/validation/request-validation.pipe';
+import { AppConfig, loadAppConfig } from './config/app-config';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { buildLoggerOptions } from './logging/logger-options';
+import { SmsConfigModule } from './sms-config/sms-config.module';
+import { StartupNoticeService } from './config/startup-notice.service';
+
+@Module({
+  imports: [
+    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => loadAppConfig()] }),
+    LoggerModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AppConfig, true>) =>
+        buildLoggerOptions(config.get('logLevel', { infer: true }), config.get('prettyLogs', { infer: true })),
+    }),
+    DatabaseModule,
+    CryptoModule,
+    ClientModule,
+    SmsConfigModule,
+    BrokerModule,
+    HealthModule,
+  ],
+  providers: [
+    { provide: APP_PIPE, useClass: RequestValidationPipe },
+    { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
+    StartupNoticeService,
+  ],
+})
+export class AppModule {}

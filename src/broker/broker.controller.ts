@@ -1,0 +1,30 @@
+import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminOnly } from '../common/decorators/auth.decorators';
+import { ApiCommonErrors } from '../common/decorators/api-errors.decorator';
+import { ErrorResponseDto } from '../common/filters/error-response.dto';
+import { BrokerService } from './broker.service';
+import { CreateExchangeDto, CreateExchangeResponseDto } from './dto/create-exchange.dto';
+
+@ApiTags('broker')
+@ApiCommonErrors()
+@Controller('api/v1/rabbitmq')
+export class BrokerController {
+  constructor(private readonly broker: BrokerService) {}
+
+  @Post('exchanges')
+  @HttpCode(HttpStatus.OK)
+  @AdminOnly()
+  @ApiOperation({ summary: 'Create exchange', description: 'Declares a durable RabbitMQ exchange; declaring it again with the same type succeeds.' })
+  @ApiOkResponse({ type: CreateExchangeResponseDto })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request, for example the name is missing' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The exchange exists with a different type' })
+  async create(@Body() request: CreateExchangeDto): Promise<CreateExchangeResponseDto> {
+    await this.broker.declareExchange(request.name, request.type);
+    return {
+      status: 200,
+      message: `Exchange ${request.name} declared`,
+      exchangeDetails: { name: request.name, type: request.type },
+    };
+  }
+}

@@ -1,0 +1,17 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const SECRET_KEY_FORMAT = /^sk_[A-Za-z0-9_-]{43}$/;
+
+/** A client's secret key: `sk_` + 32 random bytes, base64url. */
+export function generateSecretKey(): string {
+  return `sk_${randomBytes(32).toString('base64url')}`;
+}
+
+/** A string that cannot be a key we issued is rejected before any database lookup. */
+export function isWellFormedSecretKey(value: string): boolean {
+  return SECRET_KEY_FORMAT.test(value);
+}
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}

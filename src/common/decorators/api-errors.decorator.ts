@@ -1,0 +1,20 @@
+import { applyDecorators } from '@nestjs/common';
+import {
+  ApiInternalServerErrorResponse,
+  ApiPayloadTooLargeResponse,
+  ApiServiceUnavailableResponse,
+  ApiTooManyRequestsResponse,
+  ApiUnsupportedMediaTypeResponse,
+} from '@nestjs/swagger';
+import { ErrorResponseDto } from '../filters/error-response.dto';
+
+/** The error answers any route can give, whatever it does. */
+export function ApiCommonErrors(): ClassDecorator & MethodDecorator {
+  return applyDecorators(
+    ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Body over 64 KiB' }),
+    ApiUnsupportedMediaTypeResponse({ type: ErrorResponseDto, description: 'Body that is not application/json' }),
+    ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'Rate limit exceeded; see Retry-After' }),
+    ApiInternalServerErrorResponse({ type: ErrorResponseDto, description: 'Unexpected error (generic message)' }),
+    ApiServiceUnavailableResponse({ type: ErrorResponseDto, description: 'Database or broker unreachable' }),
+  );
+}

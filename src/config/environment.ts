@@ -1,0 +1,97 @@
+import { plainToInstance } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+
+/** The raw environment the service reads; every variable is checked before anything starts. */
+export class EnvironmentVariables {
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT?: number;
+
+  @IsOptional()
+  @IsString()
+  HOST?: string;
+
+  @IsOptional()
+  @Matches(/^(mysql:\/\/.+|sqlite:.+)$/, { message: 'DATABASE_URL must be mysql://user:pass@host:port/db or sqlite:<path>' })
+  DATABASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  DATA_DIR?: string;
+
+  @IsOptional()
+  @Matches(/^amqps?:\/\/.+/, { message: 'AMQP_URL must be an amqp:// or amqps:// URL' })
+  AMQP_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  ADMIN_API_KEYS?: string;
+
+  @IsOptional()
+  @IsString()
+  ENCRYPTION_KEYS?: string;
+
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+
+  @IsOptional()
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(60000)
+  SHUTDOWN_DELAY_MS?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DATABASE_POOL_SIZE?: number;
+}
+
+export class ConfigurationError extends Error {
+  override name = 'ConfigurationError';
+}
+
+const NUMERIC_VARIABLES = ['PORT', 'SHUTDOWN_DELAY_MS', 'DATABASE_POOL_SIZE'] as const;
+
+export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariables {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(new EnvironmentVariablesShape())) {
+    const value = env[key];
+    if (value === undefined || value === '') continue;
+    raw[key] = (NUMERIC_VARIABLES as readonly string[]).includes(key) && /^\d+$/.test(value) ? Number(value) : value;
+  }
+  const variables = plainToInstance(EnvironmentVariables, raw);
+  const errors = validateSync(variables, { forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const reasons = errors.flatMap((error) => Object.values(error.constraints ?? {}));
+    throw new ConfigurationError(`Invalid configuration: ${reasons.join('; ')}`);
+  }
+  return variables;
+}
+
+/** Lists the variable names, so only these are read from process.env. */
+class EnvironmentVariablesShape implements Required<EnvironmentVariables> {
+  NODE_ENV = '';
+  PORT = 0;
+  HOST = '';
+  DATABASE_URL = '';
+  DATA_DIR = '';
+  AMQP_URL = '';
+  ADMIN_API_KEYS = '';
+  ENCRYPTION_KEYS = '';
+  LOG_LEVEL = '';
+  LOG_FORMAT = '';
+  SHUTDOWN_DELAY_MS = 0;
+  DATABASE_POOL_SIZE = 0;
+}

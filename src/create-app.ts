@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { IncomingMessage, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { BadRequestException } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyInstance } from 'fastify';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { setUpSwagger } from './swagger';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+const MAX_JSON_DEPTH = 32;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the whole application, exactly as production runs it, without listening: main.ts and the e2e tests share it. */
+export async function createApp(): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    genReqId: takeOrCreateRequestId,
+    clientErrorHandler: answerMalformedRequest,
+  });
+  configureFastify(adapter.getInstance());
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { bodyParser: false, bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  setUpSwagger(app);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
+
+/** A caller's x-request-id is kept (when it is a sane token) so one id follows a call across services. */
+function takeOrCreateRequestId(request: IncomingMessage & { id?: unknown }): string {
+  const given = request.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  // pino-http reads the id from the raw request, so the log line carries the same one.
+  request.id = id;
+  return id;
+}
+
+function configureFastify(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    (request.raw as { routePattern?: string }).routePattern = request.routeOptions.url;
+    done();
+  });
+
+  // JSON only: every other content type is answered 415 by Fastify.
+  fastify.removeAllContentTypeParsers();
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // Many clients send Content-Type: application/json with no body on the read endpoints.
+    if (body === '') return done(null, undefined);
+    parseJson(request, body as string, (error, value) => {
+      if (error) return done(new BadRequestException(jsonErrorMessage(error)), undefined);
+      if (isNestedDeeperThan(value, MAX_JSON_DEPTH)) {
+        return done(new BadRequestException(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      }
+      done(null, value);
+    });
+  });
+}
+
+function jsonErrorMessage(error: Error): string {
+  return /prototype/i.test(error.message)
+    ? 'Request body contains a forbidden key (__proto__ or constructor.prototype)'
+    : 'Request body is not valid JSON';
+}
+
+function isNestedDeeperThan(value: unknown, maxDepth: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > maxDepth) return true;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Requests Node cannot even parse (oversized headers, broken HTTP) still get the envelope. */
+function answerMalformedRequest(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body = JSON.stringify({ status, error: status === 431 ? 'Request headers are too large' : 'Malformed HTTP request' });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

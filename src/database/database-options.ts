@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+import { DatabaseConfig } from '../config/app-config';
+import { ClientEntity } from '../client/client.entity';
+import { SmsConfigEntity } from '../sms-config/sms-config.entity';
+import { CreateClientAndSmsConfig1732240000000 as CreateMysqlSchema } from './migrations/mysql/1732240000000-CreateClientAndSmsConfig';
+import { CreateClientAndSmsConfig1732240000000 as CreateSqliteSchema } from './migrations/sqlite/1732240000000-CreateClientAndSmsConfig';
+
+export const ENTITIES = [ClientEntity, SmsConfigEntity];
+const MYSQL_MIGRATIONS = [CreateMysqlSchema];
+const SQLITE_MIGRATIONS = [CreateSqliteSchema];
+
+/** Every database wait is bounded, so an unreachable database answers 503 instead of hanging a request. */
+export const DATABASE_TIMEOUT_MS = 4000;
+
+/** The one source of TypeORM options: the application and ormconfig.ts (the CLI) both build from it. */
+export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    synchronize: false,
+    migrationsRun: false,
+    migrationsTableName: 'typeorm_migrations',
+    logging: false,
+  } as const;
+
+  if (database.type === 'mysql') {
+    return {
+      ...common,
+      type: 'mysql',
+      url: database.url,
+      migrations: MYSQL_MIGRATIONS,
+      charset: 'utf8mb4_unicode_ci',
+      timezone: 'Z',
+      poolSize: database.poolSize,
+      connectTimeout: DATABASE_TIMEOUT_MS,
+      extra: {
+        enableKeepAlive: true,
+        keepAliveInitialDelay: 10_000,
+        maxIdle: database.poolSize,
+        idleTimeout: 60_000,
+      },
+    };
+  }
+
+  mkdirSync(dirname(database.path), { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: database.path,
+    migrations: SQLITE_MIGRATIONS,
+    enableWAL: true,
+    timeout: DATABASE_TIMEOUT_MS,
+    prepareDatabase: (db: { pragma: (statement: string) => unknown }) => {
+      // WAL + NORMAL survives a process crash (kill -9); only a power loss may drop the last commits.
+      db.pragma('synchronous = NORMAL');
+    },
+  };
+}

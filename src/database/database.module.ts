@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { isUnavailableError } from '../common/filters/error-classification';
+import { AppConfig } from '../config/app-config';
+import { buildDataSourceOptions } from './database-options';
+import { runMigrationsUnderLock } from './run-migrations';
+
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AppConfig, true>) => ({
+        ...buildDataSourceOptions(config.get('database', { infer: true })),
+        retryAttempts: 10,
+        retryDelay: 1000,
+        // Only an unreachable database is worth waiting for; a wrong schema or option fails the start at once.
+        toRetry: (error: unknown) => isUnavailableError(error),
+      }),
+      dataSourceFactory: async (options?: DataSourceOptions) => {
+        const dataSource = await new DataSource(options!).initialize();
+        try {
+          await runMigrationsUnderLock(dataSource);
+        } catch (error) {
+          await dataSource.destroy();
+          throw error;
+        }
+        return dataSource;
+      },
+    }),
+  ],
+})
+export class DatabaseModule {}

@@ -1,0 +1,47 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class CreateClientAndSmsConfig1732240000000 implements MigrationInterface {
+  name = 'CreateClientAndSmsConfig1732240000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+      CREATE TABLE client (
+        id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
+        app_name VARCHAR(100) NOT NULL,
+        app_description VARCHAR(1000) NULL,
+        app_url VARCHAR(2048) NOT NULL,
+        secret_key_digest CHAR(64) NOT NULL,
+        preferred_sms_gateway VARCHAR(100) NULL,
+        preferred_email_gateway VARCHAR(100) NULL,
+        preferred_push_notification_gateway VARCHAR(100) NULL,
+        is_host BOOLEAN NOT NULL,
+        created_at DATETIME NOT NULL DEFAULT (datetime('now')),
+        CONSTRAINT UQ_client_secret_key_digest UNIQUE (secret_key_digest)
+      )`);
+    await queryRunner.query(`
+      CREATE TABLE sms_config (
+        id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
+        client_id INTEGER NOT NULL,
+        provider_name VARCHAR(100) NOT NULL,
+        provider_url VARCHAR(2048) NULL,
+        username VARCHAR(255) NULL,
+        password_sealed TEXT NULL,
+        api_key_sealed TEXT NULL,
+        sender_id VARCHAR(20) NULL,
+        sms_type VARCHAR(50) NULL,
+        sms_api VARCHAR(2048) NOT NULL,
+        balance_url VARCHAR(2048) NULL,
+        balance DECIMAL(18,6) NOT NULL DEFAULT 0,
+        per_sms_cost DECIMAL(18,6) NOT NULL DEFAULT 0,
+        is_active BOOLEAN NOT NULL DEFAULT 1,
+        created_at DATETIME NOT NULL DEFAULT (datetime('now')),
+        CONSTRAINT FK_sms_config_client FOREIGN KEY (client_id) REFERENCES client (id) ON DELETE CASCADE
+      )`);
+    await queryRunner.query('CREATE INDEX IDX_sms_config_client_id ON sms_config (client_id, id)');
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('DROP TABLE sms_config');
+    await queryRunner.query('DROP TABLE client');
+  }
+}

@@ -1,0 +1,36 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ErrorResponseDto } from '../common/filters/error-response.dto';
+import { HealthService } from './health.service';
+
+class HealthStateDto {
+  @ApiProperty({ enum: ['up'] })
+  database: 'up';
+
+  @ApiProperty({ enum: ['up', 'down'] })
+  broker: 'up' | 'down';
+}
+
+class HealthResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: HealthStateDto })
+  results: HealthStateDto;
+}
+
+@ApiTags('operations')
+@Controller('health')
+export class HealthController {
+  constructor(private readonly health: HealthService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Readiness: 200 while the database answers; the broker is reported, not required' })
+  @ApiOkResponse({ type: HealthResponseDto })
+  @ApiServiceUnavailableResponse({ type: ErrorResponseDto, description: 'Database unreachable, or shutting down' })
+  async check(): Promise<HealthResponseDto> {
+    if (this.health.isShuttingDown) throw new ServiceUnavailableException('shutting down');
+    if ((await this.health.databaseState()) === 'down') throw new ServiceUnavailableException('database is down');
+    return { status: 200, results: { database: 'up', broker: this.health.brokerState } };
+  }
+}

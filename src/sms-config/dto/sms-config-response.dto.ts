@@ -1,0 +1,60 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** An SMS configuration as it appears inside a client: no id, never the password or apiKey. */
+export class SmsConfigSummaryDto {
+  @ApiProperty({ example: 'twilio' })
+  providerName: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  providerUrl: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  username: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  senderId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Transactional' })
+  smsType: string | null;
+
+  @ApiProperty({ example: 'https://api.twilio.com/send' })
+  smsApi: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  balanceUrl: string | null;
+
+  @ApiProperty({ example: 12.5 })
+  balance: number;
+
+  @ApiProperty({ example: 0.0125 })
+  perSmsCost: number;
+
+  @ApiProperty()
+  isActive: boolean;
+}
+
+export class SmsConfigDto extends SmsConfigSummaryDto {
+  @ApiProperty({ example: 1 })
+  smsConfigId: number;
+}
+
+export class SmsConfigListResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: [SmsConfigDto], description: 'Ordered by smsConfigId ascending' })
+  results: SmsConfigDto[];
+}
+
+export class VerifyApiKeyDto {
+  @ApiProperty({ minLength: 64, description: 'Opaque token sealed by the server over the configuration, its client and its apiKey' })
+  verifyApiKey: string;
+}
+
+export class AddSmsConfigResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: VerifyApiKeyDto })
+  results: VerifyApiKeyDto;
+}

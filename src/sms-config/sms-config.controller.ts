@@ -1,0 +1,42 @@
+import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ClientAuthenticated } from '../common/decorators/auth.decorators';
+import { ApiCommonErrors } from '../common/decorators/api-errors.decorator';
+import { CurrentClient } from '../common/decorators/current-client.decorator';
+import { ErrorResponseDto } from '../common/filters/error-response.dto';
+import { AuthenticatedClient } from '../common/guards/secret-key.guard';
+import { AddSmsConfigDto } from './dto/add-sms-config.dto';
+import { ClientIdDto } from './dto/client-id.dto';
+import { AddSmsConfigResponseDto, SmsConfigListResponseDto } from './dto/sms-config-response.dto';
+import { SmsConfigService } from './sms-config.service';
+
+@ApiTags('sms-config')
+@ApiCommonErrors()
+@ClientAuthenticated()
+@ApiForbiddenResponse({ type: ErrorResponseDto, description: "clientId is not the id of the secretKey's client" })
+@Controller('api/sms-config')
+export class SmsConfigController {
+  constructor(private readonly smsConfigs: SmsConfigService) {}
+
+  @Post('add')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({ summary: 'Add SMS configuration', description: 'Stores an SMS provider configuration for the client of the secretKey.' })
+  @ApiOkResponse({ type: AddSmsConfigResponseDto })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request; the message names every failing field' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The client already has 100 SMS configurations' })
+  async add(@CurrentClient() client: AuthenticatedClient, @Body() request: AddSmsConfigDto): Promise<AddSmsConfigResponseDto> {
+    return { status: 200, results: await this.smsConfigs.add(client.id, request) };
+  }
+
+  @Post('get-all-by-client-id')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    summary: 'Get SMS configurations by client',
+    description: 'The SMS configurations of the client of the secretKey, ordered by smsConfigId. Body: none, {} or {"clientId": n}.',
+  })
+  @ApiOkResponse({ type: SmsConfigListResponseDto })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request' })
+  async list(@CurrentClient() client: AuthenticatedClient, @Body() request: ClientIdDto): Promise<SmsConfigListResponseDto> {
+    return { status: 200, results: await this.smsConfigs.listForClient(client.id, request.clientId) };
+  }
+}

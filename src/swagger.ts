@@ -1,0 +1,22 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ADMIN_API_KEY_SCHEME, SECRET_KEY_SCHEME } from './common/decorators/auth.decorators';
+import { ErrorResponseDto } from './common/filters/error-response.dto';
+
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Client registry and SMS configuration service')
+    .setDescription(
+      'Registers client applications, issues their secret keys, stores their SMS provider configurations and ' +
+        'creates RabbitMQ exchanges. Every error is `{status, error}` with `status` equal to the HTTP status.',
+    )
+    .setVersion('1.0.0')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Admin API key (ADMIN_API_KEYS)' }, ADMIN_API_KEY_SCHEME)
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'secretKey', description: 'A client secret key, from Add client' }, SECRET_KEY_SCHEME)
+    .build();
+  return SwaggerModule.createDocument(app, config, { extraModels: [ErrorResponseDto] });
+}
+
+export function setUpSwagger(app: INestApplication): void {
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs-json' });
+}
