@@ -2,7 +2,7 @@
  * Three projects: unit tests beside the code, and the same e2e suite run twice, against SQLite and MySQL.
  * e2e tests boot the real AppModule against real MariaDB and RabbitMQ (see test/helpers).
  */
-const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] };
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
 const common = { moduleFileExtensions: ['js', 'json', 'ts'], testEnvironment: 'node', transform };
 
 const e2e = (database) => ({

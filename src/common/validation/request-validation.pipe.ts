@@ -1,4 +1,5 @@
 import { ArgumentMetadata, BadRequestException, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { EmptyBodyDto } from './empty-body.dto';
 
 /**
  * The one ValidationPipe: unknown fields are refused, values are not coerced (the string "true" is no boolean),
@@ -21,12 +22,20 @@ export class RequestValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'body') return super.transform(value, metadata);
     // No body at all, or an empty one sent with Content-Type: application/json, is an empty object.
-    if (value === undefined) return super.transform({}, metadata);
+    if (value === undefined) return metadata.metatype === EmptyBodyDto ? {} : super.transform({}, metadata);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new BadRequestException('request body must be a JSON object');
     }
+    // class-validator has no rules to read on a class without properties; refuse every field here instead.
+    if (metadata.metatype === EmptyBodyDto) return refuseAnyField(value);
     return super.transform(value, metadata);
   }
+}
+
+function refuseAnyField(body: object): EmptyBodyDto {
+  const fields = Object.keys(body);
+  if (fields.length > 0) throw new BadRequestException(fields.map((field) => `property ${field} should not exist`).join('; '));
+  return {};
 }
 
 export function describeValidationErrors(errors: ValidationError[], parentPath = ''): string {

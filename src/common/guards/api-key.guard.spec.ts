@@ -1,0 +1,105 @@
+import { ExecutionContext, UnauthorizedException } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { AppConfig } from '../../config/app-config';
+import { ApiKeyGuard } from './api-key.guard';
+
+/** The module object the guard calls into (CommonJS output), so a spy on it sees the guard's calls. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const nodeCrypto = require('node:crypto') as typeof import('node:crypto');
+
+const KEY_CURRENT = 'ak_current-admin-key-0123456789abcdef';
+const KEY_PREVIOUS = 'ak_previous-admin-key-9876543210fedcba';
+const KEY_THIRD = 'ak_third';
+
+function guardFor(adminApiKeys: string[]): ApiKeyGuard {
+  const config = { get: (key: string) => (key === 'adminApiKeys' ? adminApiKeys : undefined) };
+  return new ApiKeyGuard(config as unknown as ConfigService<AppConfig, true>);
+}
+
+function contextWith(headers: Record<string, string | string[] | undefined>): ExecutionContext {
+  return { switchToHttp: () => ({ getRequest: () => ({ headers }) }) } as unknown as ExecutionContext;
+}
+
+function unauthorizedMessage(guard: ApiKeyGuard, headers: Record<string, string | string[] | undefined>): string {
+  try {
+    guard.canActivate(contextWith(headers));
+  } catch (error) {
+    expect(error).toBeInstanceOf(UnauthorizedException);
+    expect((error as UnauthorizedException).getStatus()).toBe(401);
+    return (error as UnauthorizedException).message;
+  }
+  throw new Error('canActivate did not throw');
+}
+
+describe('ApiKeyGuard', () => {
+  const guard = guardFor([KEY_CURRENT, KEY_PREVIOUS, KEY_THIRD]);
+
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  it('should refuse a request without x-api-key', () => {
+    expect(unauthorizedMessage(guard, {})).toBe('x-api-key header is required');
+  });
+
+  it('should refuse an empty x-api-key', () => {
+    expect(unauthorizedMessage(guard, { 'x-api-key': '' })).toBe('x-api-key header is required');
+  });
+
+  it('should refuse a wrong key', () => {
+    expect(unauthorizedMessage(guard, { 'x-api-key': 'ak_wrong' })).toBe('x-api-key is not valid');
+  });
+
+  it.each([KEY_CURRENT, KEY_PREVIOUS, KEY_THIRD])('should accept each configured key (%s)', (key) => {
+    expect(guard.canActivate(contextWith({ 'x-api-key': key }))).toBe(true);
+  });
+
+  it('should refuse a repeated header (array value) even when it holds a valid key', () => {
+    expect(unauthorizedMessage(guard, { 'x-api-key': [KEY_CURRENT, KEY_CURRENT] })).toMatch(/^x-api-key /);
+    expect(unauthorizedMessage(guard, { 'x-api-key': [KEY_CURRENT] })).toMatch(/^x-api-key /);
+  });
+
+  it('should refuse a prefix of a valid key', () => {
+    expect(unauthorizedMessage(guard, { 'x-api-key': KEY_CURRENT.slice(0, -1) })).toBe('x-api-key is not valid');
+    expect(unauthorizedMessage(guard, { 'x-api-key': 'ak_' })).toBe('x-api-key is not valid');
+  });
+
+  it('should refuse a valid key with something appended', () => {
+    expect(unauthorizedMessage(guard, { 'x-api-key': `${KEY_CURRENT}x` })).toBe('x-api-key is not valid');
+  });
+
+  it('should refuse a valid key with surrounding whitespace or different case', () => {
+    expect(unauthorizedMessage(guard, { 'x-api-key': ` ${KEY_CURRENT}` })).toBe('x-api-key is not valid');
+    expect(unauthorizedMessage(guard, { 'x-api-key': KEY_CURRENT.toUpperCase() })).toBe('x-api-key is not valid');
+  });
+
+  it('should refuse a key once it is removed from the configuration', () => {
+    expect(unauthorizedMessage(guardFor([KEY_CURRENT]), { 'x-api-key': KEY_PREVIOUS })).toBe('x-api-key is not valid');
+  });
+
+  it('should read the header under its lower-case name', () => {
+    expect(unauthorizedMessage(guard, { 'X-API-KEY': KEY_CURRENT })).toBe('x-api-key header is required');
+  });
+
+  it('should compare with crypto.timingSafeEqual against every configured key, whichever matches', () => {
+    const spy = jest.spyOn(nodeCrypto, 'timingSafeEqual');
+
+    guard.canActivate(contextWith({ 'x-api-key': KEY_CURRENT }));
+    expect(spy).toHaveBeenCalledTimes(3);
+
+    spy.mockClear();
+    unauthorizedMessage(guard, { 'x-api-key': 'ak_wrong' });
+    expect(spy).toHaveBeenCalledTimes(3);
+  });
+
+  it('should compare fixed-length SHA-256 digests rather than the raw keys', () => {
+    const spy = jest.spyOn(nodeCrypto, 'timingSafeEqual');
+    unauthorizedMessage(guard, { 'x-api-key': 'short' });
+    for (const [left, right] of spy.mock.calls as Array<[Buffer, Buffer]>) {
+      expect(left).toHaveLength(32);
+      expect(right).toHaveLength(32);
+      expect(right.equals(nodeCrypto.createHash('sha256').update('short').digest())).toBe(true);
+    }
+    expect(spy).toHaveBeenCalled();
+  });
+});

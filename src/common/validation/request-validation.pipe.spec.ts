@@ -1,0 +1,123 @@
+import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
+import { IsBoolean, IsInt, IsOptional, IsString, MinLength, ValidationError } from 'class-validator';
+import { RequestValidationPipe, describeValidationErrors } from './request-validation.pipe';
+
+class SampleDto {
+  // class-validator runs the decorator nearest the property first, so with stopAtFirstError the type is checked first.
+  @MinLength(3)
+  @IsString()
+  name: string;
+
+  @IsOptional()
+  @IsBoolean()
+  isActive?: boolean;
+
+  @IsOptional()
+  @IsInt()
+  count?: number;
+}
+
+const bodyMetadata: ArgumentMetadata = { type: 'body', metatype: SampleDto, data: '' };
+
+describe('RequestValidationPipe', () => {
+  const pipe = new RequestValidationPipe();
+
+  async function badRequestMessage(value: unknown, metadata: ArgumentMetadata = bodyMetadata): Promise<string> {
+    const error = await pipe.transform(value, metadata).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(BadRequestException);
+    expect((error as BadRequestException).getStatus()).toBe(400);
+    return (error as BadRequestException).message;
+  }
+
+  it('should return an instance of the DTO for a valid body', async () => {
+    const result = await pipe.transform({ name: 'Alice', isActive: false, count: 2 }, bodyMetadata);
+    expect(result).toBeInstanceOf(SampleDto);
+    expect(result).toEqual({ name: 'Alice', isActive: false, count: 2 });
+  });
+
+  it('should validate an undefined body as an empty object', async () => {
+    expect(await badRequestMessage(undefined)).toBe('name must be a string');
+  });
+
+  it('should accept an undefined body for a DTO without required fields', async () => {
+    class NoRequiredFieldsDto {
+      @IsOptional()
+      @IsString()
+      note?: string;
+    }
+    const result = await pipe.transform(undefined, { type: 'body', metatype: NoRequiredFieldsDto, data: '' });
+    expect(result).toBeInstanceOf(NoRequiredFieldsDto);
+  });
+
+  it.each<[string, unknown]>([
+    ['null', null],
+    ['an array', [{ name: 'Alice' }]],
+    ['an empty array', []],
+    ['a string', '{"name":"Alice"}'],
+    ['a number', 42],
+    ['a boolean', true],
+  ])('should refuse %s as the body', async (_label, value) => {
+    expect(await badRequestMessage(value)).toBe('request body must be a JSON object');
+  });
+
+  it('should refuse an unknown property', async () => {
+    expect(await badRequestMessage({ name: 'Alice', foo: 1 })).toContain('property foo should not exist');
+  });
+
+  it('should refuse the string "true" for a boolean field', async () => {
+    expect(await badRequestMessage({ name: 'Alice', isActive: 'true' })).toBe('isActive must be a boolean value');
+  });
+
+  it('should refuse a numeric string for an integer field', async () => {
+    expect(await badRequestMessage({ name: 'Alice', count: '3' })).toBe('count must be an integer number');
+  });
+
+  it('should join the messages of several fields with "; ", one per field', async () => {
+    const message = await badRequestMessage({ name: 5, isActive: 'yes', count: 1.5 });
+    expect(message.split('; ')).toEqual([
+      'name must be a string',
+      'isActive must be a boolean value',
+      'count must be an integer number',
+    ]);
+  });
+
+  it('should report the first failing rule of a field only', async () => {
+    expect(await badRequestMessage({ name: 'Al' })).toBe('name must be longer than or equal to 3 characters');
+  });
+
+  it('should leave non-body arguments to the standard pipe', async () => {
+    await expect(pipe.transform('abc', { type: 'param', metatype: String, data: 'id' })).resolves.toBe('abc');
+    await expect(pipe.transform(undefined, { type: 'query', metatype: String, data: 'q' })).resolves.toBeUndefined();
+  });
+});
+
+describe('describeValidationErrors', () => {
+  function error(property: string, constraints?: Record<string, string>, children: ValidationError[] = []): ValidationError {
+    return Object.assign(new ValidationError(), { property, constraints, children });
+  }
+
+  it('should return an empty string for no errors', () => {
+    expect(describeValidationErrors([])).toBe('');
+  });
+
+  it('should join every constraint message of every field with "; "', () => {
+    const message = describeValidationErrors([
+      error('name', { isString: 'name must be a string', minLength: 'name is too short' }),
+      error('count', { isInt: 'count must be an integer number' }),
+    ]);
+    expect(message).toBe('name must be a string; name is too short; count must be an integer number');
+  });
+
+  it('should include the messages of nested errors', () => {
+    const message = describeValidationErrors([
+      error('address', undefined, [error('city', { isString: 'city must be a string' })]),
+      error('name', { isString: 'name must be a string' }),
+    ]);
+    expect(message).toContain('city must be a string');
+    expect(message).toContain('name must be a string');
+    expect(message.split('; ')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,265 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadAppConfig } from './app-config';
+import { ConfigurationError } from './environment';
+
+const ENCRYPTION_KEYS = `kid1:${Buffer.alloc(32, 7).toString('base64')}`;
+
+describe('loadAppConfig', () => {
+  let dataDir: string;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'app-config-spec-'));
+  });
+
+  afterEach(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** An environment with every secret set, so nothing is generated unless a test removes one. */
+  function env(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+    return { DATA_DIR: dataDir, ADMIN_API_KEYS: 'admin-key', ENCRYPTION_KEYS, ...overrides };
+  }
+
+  function configurationErrorOf(environment: NodeJS.ProcessEnv): ConfigurationError {
+    try {
+      loadAppConfig(environment);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigurationError);
+      return error as ConfigurationError;
+    }
+    throw new Error('loadAppConfig did not throw');
+  }
+
+  describe('defaults', () => {
+    it('should use port 3000, host 0.0.0.0, the AMQP default, log level info and a 1000 ms shutdown delay', () => {
+      const config = loadAppConfig(env());
+      expect(config.port).toBe(3000);
+      expect(config.host).toBe('0.0.0.0');
+      expect(config.amqpUrl).toBe('amqp://guest:guest@127.0.0.1:5672');
+      expect(config.logLevel).toBe('info');
+      expect(config.shutdownDelayMs).toBe(1000);
+      expect(config.isProduction).toBe(false);
+    });
+
+    it('should use a SQLite database at DATA_DIR/registry.sqlite', () => {
+      const config = loadAppConfig(env());
+      expect(config.dataDir).toBe(resolve(dataDir));
+      expect(config.database).toEqual({ type: 'sqlite', path: join(resolve(dataDir), 'registry.sqlite') });
+    });
+
+    it('should treat empty variables as unset', () => {
+      const config = loadAppConfig(env({ PORT: '', LOG_LEVEL: '', DATABASE_URL: '' }));
+      expect(config.port).toBe(3000);
+      expect(config.logLevel).toBe('info');
+      expect(config.database.type).toBe('sqlite');
+    });
+
+    it('should not read anything from process.env when an explicit env object is given', () => {
+      const previous = process.env.PORT;
+      process.env.PORT = '4321';
+      try {
+        expect(loadAppConfig(env()).port).toBe(3000);
+      } finally {
+        if (previous === undefined) delete process.env.PORT;
+        else process.env.PORT = previous;
+      }
+    });
+  });
+
+  describe('explicit values', () => {
+    it('should read PORT, HOST, AMQP_URL, LOG_LEVEL and SHUTDOWN_DELAY_MS', () => {
+      const config = loadAppConfig(
+        env({ PORT: '8080', HOST: '127.0.0.1', AMQP_URL: 'amqps://u:p@broker:5671', LOG_LEVEL: 'debug', SHUTDOWN_DELAY_MS: '0' }),
+      );
+      expect(config.port).toBe(8080);
+      expect(config.host).toBe('127.0.0.1');
+      expect(config.amqpUrl).toBe('amqps://u:p@broker:5671');
+      expect(config.logLevel).toBe('debug');
+      expect(config.shutdownDelayMs).toBe(0);
+    });
+
+    it('should select MySQL for a mysql:// DATABASE_URL, with the default pool size', () => {
+      const url = 'mysql://user:pass@db.example:3306/registry';
+      expect(loadAppConfig(env({ DATABASE_URL: url })).database).toEqual({ type: 'mysql', url, poolSize: 10 });
+    });
+
+    it('should read DATABASE_POOL_SIZE for MySQL', () => {
+      const config = loadAppConfig(env({ DATABASE_URL: 'mysql://u:p@db/registry', DATABASE_POOL_SIZE: '25' }));
+      expect(config.database).toEqual({ type: 'mysql', url: 'mysql://u:p@db/registry', poolSize: 25 });
+    });
+
+    it('should select SQLite at the given path for sqlite:<path>', () => {
+      const path = join(dataDir, 'other.sqlite');
+      expect(loadAppConfig(env({ DATABASE_URL: `sqlite:${path}` })).database).toEqual({ type: 'sqlite', path });
+    });
+
+    it('should resolve a relative sqlite:<path> against the working directory', () => {
+      expect(loadAppConfig(env({ DATABASE_URL: 'sqlite:relative/db.sqlite' })).database).toEqual({
+        type: 'sqlite',
+        path: resolve('relative/db.sqlite'),
+      });
+    });
+
+    it('should split ADMIN_API_KEYS on commas and trim each key', () => {
+      expect(loadAppConfig(env({ ADMIN_API_KEYS: 'a, b ,c' })).adminApiKeys).toEqual(['a', 'b', 'c']);
+    });
+
+    it('should parse ENCRYPTION_KEYS in order', () => {
+      const second = `kid0:${Buffer.alloc(32, 9).toString('base64')}`;
+      const config = loadAppConfig(env({ ENCRYPTION_KEYS: `${ENCRYPTION_KEYS},${second}` }));
+      expect(config.encryptionKeys.map((key) => key.id)).toEqual(['kid1', 'kid0']);
+    });
+
+    it('should not generate secrets nor report a generated admin key when both secrets are set', () => {
+      const config = loadAppConfig(env());
+      expect(config.generatedSecretsFile).toBeUndefined();
+      expect(config.generatedAdminApiKey).toBeUndefined();
+      expect(() => statSync(join(dataDir, 'development-secrets.json'))).toThrow();
+    });
+  });
+
+  describe('production', () => {
+    it('should refuse to start without ADMIN_API_KEYS and ENCRYPTION_KEYS, naming both', () => {
+      const error = configurationErrorOf({ NODE_ENV: 'production', DATA_DIR: dataDir });
+      expect(error.message).toContain('ADMIN_API_KEYS');
+      expect(error.message).toContain('ENCRYPTION_KEYS');
+    });
+
+    it('should refuse to start without ADMIN_API_KEYS, naming only it', () => {
+      const error = configurationErrorOf(env({ NODE_ENV: 'production', ADMIN_API_KEYS: undefined }));
+      expect(error.message).toContain('ADMIN_API_KEYS');
+      expect(error.message).not.toContain('ENCRYPTION_KEYS');
+    });
+
+    it('should refuse to start without ENCRYPTION_KEYS, naming only it', () => {
+      const error = configurationErrorOf(env({ NODE_ENV: 'production', ENCRYPTION_KEYS: undefined }));
+      expect(error.message).toContain('ENCRYPTION_KEYS');
+      expect(error.message).not.toContain('ADMIN_API_KEYS');
+    });
+
+    it('should not write a development secrets file when it refuses to start', () => {
+      configurationErrorOf({ NODE_ENV: 'production', DATA_DIR: dataDir });
+      expect(() => statSync(join(dataDir, 'development-secrets.json'))).toThrow();
+    });
+
+    it('should start with both secrets set', () => {
+      const config = loadAppConfig(env({ NODE_ENV: 'production' }));
+      expect(config.isProduction).toBe(true);
+      expect(config.adminApiKeys).toEqual(['admin-key']);
+      expect(config.generatedAdminApiKey).toBeUndefined();
+    });
+
+    it('should refuse ADMIN_API_KEYS that hold no key', () => {
+      expect(configurationErrorOf(env({ NODE_ENV: 'production', ADMIN_API_KEYS: ' , ' })).message).toContain('ADMIN_API_KEYS');
+    });
+
+    it('should refuse invalid ENCRYPTION_KEYS', () => {
+      expect(configurationErrorOf(env({ NODE_ENV: 'production', ENCRYPTION_KEYS: 'kid1:short' })).message).toContain(
+        'ENCRYPTION_KEYS',
+      );
+    });
+  });
+
+  describe('development secrets', () => {
+    const secretsFile = (): string => join(dataDir, 'development-secrets.json');
+
+    it('should generate development-secrets.json in DATA_DIR with file mode 0600', () => {
+      const config = loadAppConfig({ DATA_DIR: dataDir });
+      expect(config.generatedSecretsFile).toBe(secretsFile());
+      expect(statSync(secretsFile()).mode & 0o777).toBe(0o600);
+    });
+
+    it('should create DATA_DIR when it does not exist yet', () => {
+      const nested = join(dataDir, 'nested', 'data');
+      loadAppConfig({ DATA_DIR: nested });
+      expect(statSync(join(nested, 'development-secrets.json')).isFile()).toBe(true);
+    });
+
+    it('should return the generated admin key on the first load only', () => {
+      const first = loadAppConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' });
+      expect(first.generatedAdminApiKey).toEqual(expect.any(String));
+      expect(first.adminApiKeys).toEqual([first.generatedAdminApiKey]);
+
+      const second = loadAppConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' });
+      expect(second.generatedAdminApiKey).toBeUndefined();
+    });
+
+    it('should return the same keys on the second load', () => {
+      const first = loadAppConfig({ DATA_DIR: dataDir });
+      const second = loadAppConfig({ DATA_DIR: dataDir });
+      expect(second.adminApiKeys).toEqual(first.adminApiKeys);
+      expect(second.encryptionKeys).toHaveLength(1);
+      expect(second.encryptionKeys[0].id).toBe(first.encryptionKeys[0].id);
+      expect(second.encryptionKeys[0].key.equals(first.encryptionKeys[0].key)).toBe(true);
+    });
+
+    it('should store the generated keys in the file', () => {
+      const config = loadAppConfig({ DATA_DIR: dataDir });
+      const stored = JSON.parse(readFileSync(secretsFile(), 'utf8')) as { adminApiKey: string; encryptionKeys: string };
+      expect(stored.adminApiKey).toBe(config.adminApiKeys[0]);
+      expect(stored.encryptionKeys).toBe(`${config.encryptionKeys[0].id}:${config.encryptionKeys[0].key.toString('base64')}`);
+    });
+
+    it('should generate a valid 32-byte encryption key', () => {
+      const [key] = loadAppConfig({ DATA_DIR: dataDir }).encryptionKeys;
+      expect(key.key).toHaveLength(32);
+    });
+
+    it('should generate different secrets for different data directories', () => {
+      const other = mkdtempSync(join(tmpdir(), 'app-config-spec-'));
+      try {
+        const first = loadAppConfig({ DATA_DIR: dataDir });
+        const second = loadAppConfig({ DATA_DIR: other });
+        expect(second.adminApiKeys[0]).not.toBe(first.adminApiKeys[0]);
+        expect(second.encryptionKeys[0].key.equals(first.encryptionKeys[0].key)).toBe(false);
+      } finally {
+        rmSync(other, { recursive: true, force: true });
+      }
+    });
+
+    it('should use a set ADMIN_API_KEYS and generate only the encryption key', () => {
+      const config = loadAppConfig({ DATA_DIR: dataDir, ADMIN_API_KEYS: 'mine' });
+      expect(config.adminApiKeys).toEqual(['mine']);
+      expect(config.generatedAdminApiKey).toBeUndefined();
+      expect(config.encryptionKeys).toHaveLength(1);
+      expect(config.generatedSecretsFile).toBe(secretsFile());
+    });
+
+    it('should use a set ENCRYPTION_KEYS and generate only the admin key', () => {
+      const config = loadAppConfig({ DATA_DIR: dataDir, ENCRYPTION_KEYS });
+      expect(config.encryptionKeys.map((key) => key.id)).toEqual(['kid1']);
+      expect(config.generatedAdminApiKey).toEqual(config.adminApiKeys[0]);
+    });
+  });
+
+  describe('invalid variables', () => {
+    it.each([
+      ['PORT', 'abc'],
+      ['PORT', '70000'],
+      ['PORT', '-1'],
+      ['PORT', '80.5'],
+      ['LOG_LEVEL', 'verbose'],
+      ['DATABASE_URL', 'postgres://x'],
+      ['DATABASE_URL', 'mysql://'],
+      ['AMQP_URL', 'http://broker:5672'],
+      ['NODE_ENV', 'staging'],
+      ['LOG_FORMAT', 'xml'],
+      ['SHUTDOWN_DELAY_MS', '60001'],
+      ['DATABASE_POOL_SIZE', '0'],
+    ])('should throw naming %s when it is %p', (name, value) => {
+      expect(configurationErrorOf(env({ [name]: value })).message).toContain(name);
+    });
+
+    it('should name every invalid variable at once', () => {
+      const message = configurationErrorOf(env({ PORT: 'abc', LOG_LEVEL: 'loud' })).message;
+      expect(message).toContain('PORT');
+      expect(message).toContain('LOG_LEVEL');
+    });
+
+    it('should refuse a mysql:// DATABASE_URL that is not a URL', () => {
+      expect(configurationErrorOf(env({ DATABASE_URL: 'mysql://user:p@ss@[bad' })).message).toContain('DATABASE_URL');
+    });
+  });
+});

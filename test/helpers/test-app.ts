@@ -1,0 +1,124 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createConnection } from 'mysql2/promise';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/create-app';
+
+export const ADMIN_API_KEY = 'test-admin-key-3f9a1c';
+/** Two keys, so tests can rotate: the first seals, both open. */
+export const KEY_A = `keyA:${Buffer.alloc(32, 1).toString('base64')}`;
+export const KEY_B = `keyB:${Buffer.alloc(32, 2).toString('base64')}`;
+export const MYSQL_SERVER_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+export const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: any;
+  raw: string;
+}
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  dataSource: DataSource;
+  /** POSTs JSON (or a raw payload) through Fastify's inject: the whole pipeline, no socket. */
+  post(url: string, options?: { headers?: Record<string, string>; body?: unknown; payload?: string }): Promise<Answer>;
+  get(url: string, headers?: Record<string, string>): Promise<Answer>;
+  addClient(overrides?: Record<string, unknown>): Promise<string>;
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The database this test file uses: its own MySQL schema per jest worker, or its own SQLite file. */
+export async function testDatabaseUrl(): Promise<string> {
+  if (process.env.TEST_DATABASE !== 'mysql') return `sqlite:${join(mkdtempSync(join(tmpdir(), 'registry-e2e-')), 'registry.sqlite')}`;
+  const database = `registry_e2e_${process.env.JEST_WORKER_ID ?? '0'}`;
+  const connection = await createConnection(MYSQL_SERVER_URL);
+  await connection.query(`CREATE DATABASE IF NOT EXISTS ${database}`);
+  await connection.end();
+  return `${MYSQL_SERVER_URL}/${database}`;
+}
+
+/** Boots the real AppModule (same pipe, filter and guards as production) with the environment a test gives. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const previous = { ...process.env };
+  Object.assign(process.env, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    ADMIN_API_KEYS: ADMIN_API_KEY,
+    ENCRYPTION_KEYS: KEY_A,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'registry-data-')),
+    AMQP_URL,
+    DATABASE_URL: env.DATABASE_URL ?? (await testDatabaseUrl()),
+    ...env,
+  });
+  let app: NestFastifyApplication;
+  try {
+    app = await createApp();
+  } finally {
+    process.env = previous;
+  }
+  const fastify = app.getHttpAdapter().getInstance();
+  const dataSource = app.get(DataSource);
+
+  const toAnswer = (response: { statusCode: number; headers: Answer['headers']; body: string }): Answer => {
+    let body: unknown;
+    try {
+      body = JSON.parse(response.body);
+    } catch {
+      body = undefined;
+    }
+    return { status: response.statusCode, headers: response.headers, body, raw: response.body };
+  };
+
+  const testApp: TestApp = {
+    app,
+    dataSource,
+    async post(url, options = {}) {
+      const headers: Record<string, string> = { ...(options.headers ?? {}) };
+      let payload = options.payload;
+      if (options.body !== undefined) {
+        payload = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      return toAnswer(await fastify.inject({ method: 'POST', url, headers, payload }));
+    },
+    async get(url, headers = {}) {
+      return toAnswer(await fastify.inject({ method: 'GET', url, headers }));
+    },
+    async addClient(overrides = {}) {
+      const answer = await testApp.post('/api/client/add', {
+        headers: { 'x-api-key': ADMIN_API_KEY },
+        body: { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false, ...overrides },
+      });
+      if (answer.status !== 200) throw new Error(`addClient failed: ${answer.raw}`);
+      return answer.body.results.secretKey as string;
+    },
+    async reset() {
+      await dataSource.query('DELETE FROM sms_config');
+      await dataSource.query('DELETE FROM client');
+    },
+    async close() {
+      await app.close();
+    },
+  };
+  return testApp;
+}
+
+export const validSmsConfig = (overrides: Record<string, unknown> = {}) => ({
+  providerName: 'twilio',
+  providerUrl: 'https://twilio.com',
+  username: 'acme',
+  password: 'pr0vider-Passw0rd!',
+  apiKey: 'live_api_key_9f8e7d6c5b4a',
+  senderId: 'ACME',
+  smsType: 'Transactional',
+  smsApi: 'https://api.twilio.com/send',
+  balanceUrl: 'https://api.twilio.com/balance',
+  balance: 12.5,
+  perSmsCost: 0.0125,
+  isActive: true,
+  ...overrides,
+});
