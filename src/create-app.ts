@@ -6,6 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
+import secureJson from 'secure-json-parse';
 import { AppModule } from './app.module';
 import { setUpSwagger } from './swagger';
 
@@ -49,24 +50,32 @@ function configureFastify(fastify: FastifyInstance): void {
 
   // JSON only: every other content type is answered 415 by Fastify.
   fastify.removeAllContentTypeParsers();
-  const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     // Many clients send Content-Type: application/json with no body on the read endpoints.
     if (body === '') return done(null, undefined);
-    parseJson(request, body as string, (error, value) => {
-      if (error) return done(new BadRequestException(jsonErrorMessage(error)), undefined);
-      if (isNestedDeeperThan(value, MAX_JSON_DEPTH)) {
-        return done(new BadRequestException(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
-      }
-      done(null, value);
-    });
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
 }
 
-function jsonErrorMessage(error: Error): string {
-  return /prototype/i.test(error.message)
-    ? 'Request body contains a forbidden key (__proto__ or constructor.prototype)'
-    : 'Request body is not valid JSON';
+function parseJsonBody(body: string): unknown {
+  let value: unknown;
+  try {
+    value = secureJson.parse(body, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (error) {
+    throw new BadRequestException(
+      error instanceof SyntaxError && /prototype/.test(error.message)
+        ? 'Request body contains a forbidden key (__proto__ or constructor.prototype)'
+        : 'Request body is not valid JSON',
+    );
+  }
+  if (isNestedDeeperThan(value, MAX_JSON_DEPTH)) {
+    throw new BadRequestException(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  return value;
 }
 
 function isNestedDeeperThan(value: unknown, maxDepth: number): boolean {

@@ -1,17 +1,27 @@
+import { lock } from 'proper-lockfile';
 import { DataSource } from 'typeorm';
 
 const MIGRATION_LOCK = 'client_registry_migrations';
 const MIGRATION_LOCK_WAIT_SECONDS = 60;
 
 /**
- * Applies pending migrations. On MySQL a named lock (GET_LOCK) serialises instances starting together,
- * so only one of them creates the schema and the others find it done. SQLite serialises writers itself.
+ * Applies pending migrations under a lock, so that of several instances starting together only one creates
+ * the schema and the others find it done: MySQL's named lock (GET_LOCK), or a lock file beside a SQLite database.
  */
 export async function runMigrationsUnderLock(dataSource: DataSource): Promise<void> {
-  if (dataSource.options.type !== 'mysql') {
+  if (dataSource.options.type === 'mysql') return runMigrationsUnderMysqlLock(dataSource);
+  const release = await lock(String(dataSource.options.database), {
+    lockfilePath: `${String(dataSource.options.database)}.migration-lock`,
+    retries: { retries: MIGRATION_LOCK_WAIT_SECONDS * 10, minTimeout: 100, maxTimeout: 100 },
+  });
+  try {
     await dataSource.runMigrations({ transaction: 'all' });
-    return;
+  } finally {
+    await release();
   }
+}
+
+async function runMigrationsUnderMysqlLock(dataSource: DataSource): Promise<void> {
   const lockHolder = dataSource.createQueryRunner();
   try {
     const [{ acquired }] = (await lockHolder.query('SELECT GET_LOCK(?, ?) AS acquired', [

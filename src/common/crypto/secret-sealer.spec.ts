@@ -88,6 +88,13 @@ describe('SecretSealer', () => {
   });
 
   describe('key rotation', () => {
+    it('should give a token the same fingerprint after a new key is put first', () => {
+      const before = new SecretSealer([keyA]);
+      const after = new SecretSealer([keyB, keyA]);
+      expect(after.fingerprint('provider-api-key', keyA.id)).toBe(before.fingerprint('provider-api-key'));
+      expect(after.fingerprint('provider-api-key')).not.toBe(before.fingerprint('provider-api-key'));
+    });
+
     it('should open a value sealed under [A] with a sealer holding [B, A]', () => {
       const sealed = new SecretSealer([keyA]).seal('rotated secret');
       expect(new SecretSealer([keyB, keyA]).open(sealed)).toBe('rotated secret');

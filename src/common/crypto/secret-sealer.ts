@@ -22,11 +22,13 @@ export interface VerifyApiKeyClaims {
  */
 export class SecretSealer {
   private readonly keysById: Map<string, EncryptionKey>;
-  private readonly fingerprintKey: Buffer;
+  private readonly fingerprintKeys: Map<string, Buffer>;
 
   constructor(private readonly keys: EncryptionKey[]) {
     this.keysById = new Map(keys.map((key) => [key.id, key]));
-    this.fingerprintKey = Buffer.from(hkdfSync('sha256', keys[0].key, Buffer.alloc(0), 'registry:api-key-fingerprint', 32));
+    this.fingerprintKeys = new Map(
+      keys.map((key) => [key.id, Buffer.from(hkdfSync('sha256', key.key, Buffer.alloc(0), 'registry:api-key-fingerprint', 32))]),
+    );
   }
 
   get currentKeyId(): string {
@@ -45,9 +47,14 @@ export class SecretSealer {
     return decrypt(key, Buffer.from(sealed.slice(separator + 1), 'base64url'), FIELD_CONTEXT).toString('utf8');
   }
 
-  /** HMAC of an apiKey: lets a token prove which apiKey it was issued for without revealing it. */
-  fingerprint(apiKey: string): string {
-    return createHmac('sha256', this.fingerprintKey).update(apiKey).digest('base64url');
+  /**
+   * HMAC of an apiKey: lets a token prove which apiKey it was issued for without revealing it. A token's
+   * fingerprint is checked with the key id the token was sealed under, so it still matches after a rotation.
+   */
+  fingerprint(apiKey: string, keyId = this.currentKeyId): string {
+    const fingerprintKey = this.fingerprintKeys.get(keyId);
+    if (!fingerprintKey) throw new UnsealError('unknown key id');
+    return createHmac('sha256', fingerprintKey).update(apiKey).digest('base64url');
   }
 
   sealVerifyApiKey(claims: VerifyApiKeyClaims): string {

@@ -124,6 +124,12 @@ describe('classifyError', () => {
   });
 
   describe('anything else', () => {
+    it('should answer 500 for a programming error that merely mentions a connection', () => {
+      for (const error of [new TypeError("Cannot read properties of undefined (reading 'connection')"), new Error('Invalid connection string')]) {
+        expect(classifyError(error)).toEqual({ status: 500, message: 'Internal server error', unexpected: true });
+      }
+    });
+
     it('should answer 500 without leaking the message of a plain Error', () => {
       const result = classifyError(new Error('SELECT * FROM secret'));
       expect(result).toEqual({ status: 500, message: 'Internal server error', unexpected: true });

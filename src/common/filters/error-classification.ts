@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { QueryFailedError, TypeORMError } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
 
 export interface ClassifiedError {
   status: number;
@@ -30,15 +30,28 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_IOERR',
 ]);
 
+const BODY_ERROR_MESSAGES: Record<number, string> = {
+  [HttpStatus.PAYLOAD_TOO_LARGE]: 'Request body must not exceed 64 KiB',
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: 'Content-Type must be application/json',
+};
+
 /** Fastify's own request errors, answered in the envelope with messages of our own. */
 const FASTIFY_MESSAGES: Record<string, string> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Content-Type must be application/json',
-  FST_ERR_CTP_INVALID_TYPE: 'Content-Type must be application/json',
-  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body must not exceed 64 KiB',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: BODY_ERROR_MESSAGES[HttpStatus.UNSUPPORTED_MEDIA_TYPE],
+  FST_ERR_CTP_INVALID_TYPE: BODY_ERROR_MESSAGES[HttpStatus.UNSUPPORTED_MEDIA_TYPE],
+  FST_ERR_CTP_BODY_TOO_LARGE: BODY_ERROR_MESSAGES[HttpStatus.PAYLOAD_TOO_LARGE],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty',
   FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
 };
+
+/** mysql2 and TypeORM say "the connection is gone" in messages rather than codes. */
+const UNAVAILABLE_MESSAGES = [
+  /^Pool is closed/,
+  /connection is in closed state/,
+  /^Connection lost/,
+  /connection is not yet established/,
+  /^Timeout acquiring a connection/,
+];
 
 export class ServiceUnavailableError extends Error {
   override name = 'ServiceUnavailableError';
@@ -46,7 +59,10 @@ export class ServiceUnavailableError extends Error {
 
 export function classifyError(error: unknown): ClassifiedError {
   if (error instanceof HttpException) {
-    return { status: error.getStatus(), message: httpExceptionMessage(error), unexpected: error.getStatus() >= 500 };
+    const status = error.getStatus();
+    // Nest re-throws Fastify's body errors as HttpExceptions with generic texts: say what the limit is.
+    const message = BODY_ERROR_MESSAGES[status] ?? httpExceptionMessage(error);
+    return { status, message, unexpected: status >= 500 };
   }
   if (error instanceof ServiceUnavailableError || isUnavailableError(error)) {
     return { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'Service temporarily unavailable, retry later', unexpected: true };
@@ -73,11 +89,7 @@ export function isUnavailableError(error: unknown): boolean {
   const code = (driverError as { code?: unknown }).code;
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
   if (typeof code === 'string' && code.startsWith('SQLITE_IOERR')) return true;
-  // mysql2 and TypeORM say "the connection is gone" in messages rather than codes.
-  return (
-    (error instanceof TypeORMError || /pool|connection/i.test(error.message)) &&
-    /closed|not established|connect|timeout|Connection lost|Can't add new command/i.test(error.message)
-  );
+  return UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message));
 }
 
 function clientErrorStatus(error: unknown): number | undefined {
@@ -86,12 +98,5 @@ function clientErrorStatus(error: unknown): number | undefined {
 }
 
 function defaultMessage(status: number): string {
-  switch (status) {
-    case HttpStatus.PAYLOAD_TOO_LARGE:
-      return 'Request body must not exceed 64 KiB';
-    case HttpStatus.UNSUPPORTED_MEDIA_TYPE:
-      return 'Content-Type must be application/json';
-    default:
-      return 'Bad request';
-  }
+  return BODY_ERROR_MESSAGES[status] ?? 'Bad request';
 }

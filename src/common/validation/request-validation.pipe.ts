@@ -38,13 +38,11 @@ function refuseAnyField(body: object): EmptyBodyDto {
   return {};
 }
 
-export function describeValidationErrors(errors: ValidationError[], parentPath = ''): string {
+export function describeValidationErrors(errors: ValidationError[]): string {
   return errors
-    .flatMap((error) => {
-      const path = parentPath ? `${parentPath}.${error.property}` : error.property;
-      const own = Object.values(error.constraints ?? {});
-      const nested = error.children?.length ? [describeValidationErrors(error.children, path)] : [];
-      return [...own, ...nested];
-    })
+    .flatMap((error) => [
+      ...Object.values(error.constraints ?? {}),
+      ...(error.children?.length ? [describeValidationErrors(error.children)] : []),
+    ])
     .join('; ');
 }

@@ -1,0 +1,164 @@
+import { ADMIN_API_KEY, TestApp, startTestApp } from './helpers/test-app';
+
+const OPERATIONS = [
+  ['/api/client/add', 'Add client'],
+  ['/api/client/get/secretKey', 'Get client by secret key'],
+  ['/api/sms-config/add', 'Add SMS configuration'],
+  ['/api/sms-config/get-all-by-client-id', 'Get SMS configurations by client'],
+  ['/api/v1/rabbitmq/exchanges', 'Create exchange'],
+] as const;
+
+describe('HTTP behaviour shared by every route', () => {
+  let t: TestApp;
+  const admin = { 'x-api-key': ADMIN_API_KEY };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('should answer 400 in the envelope for malformed JSON', async () => {
+    const answer = await t.post('/api/client/add', { headers: { ...admin, 'content-type': 'application/json' }, payload: '{"appName": ' });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ status: 400, error: 'Request body is not valid JSON' });
+  });
+
+  it('should answer 400 for prototype-pollution keys', async () => {
+    const answer = await t.post('/api/client/add', {
+      headers: { ...admin, 'content-type': 'application/json' },
+      payload: '{"appName":"a","appUrl":"https://a.example.com","isHost":false,"__proto__":{"polluted":true}}',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ status: 400, error: 'Request body contains a forbidden key (__proto__ or constructor.prototype)' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('should answer 400 for deeply nested JSON', async () => {
+    const payload = '{"appName":' + '['.repeat(5000) + ']'.repeat(5000) + '}';
+    const answer = await t.post('/api/client/add', { headers: { ...admin, 'content-type': 'application/json' }, payload });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ status: 400, error: 'Request body is nested deeper than 32 levels' });
+  });
+
+  it('should answer 415 in the envelope for a body that is not JSON', async () => {
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const answer = await t.post('/api/client/add', { headers: { ...admin, 'content-type': contentType }, payload: 'appName=a' });
+      expect(answer.status).toBe(415);
+      expect(answer.body).toEqual({ status: 415, error: 'Content-Type must be application/json' });
+    }
+  });
+
+  it('should answer 413 in the envelope for a body over 64 KiB', async () => {
+    const answer = await t.post('/api/client/add', {
+      headers: admin,
+      body: { appName: 'a', appUrl: 'https://a.example.com', isHost: false, appDescription: 'd'.repeat(64 * 1024) },
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.body).toEqual({ status: 413, error: 'Request body must not exceed 64 KiB' });
+  });
+
+  it('should accept a body just under 64 KiB and judge it on its fields', async () => {
+    const base = JSON.stringify({ appName: 'a', appUrl: 'https://a.example.com', isHost: false, appDescription: '' });
+    const answer = await t.post('/api/client/add', {
+      headers: admin,
+      body: { appName: 'a', appUrl: 'https://a.example.com', isHost: false, appDescription: 'd'.repeat(64 * 1024 - base.length) },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('appDescription must be shorter than or equal to 1000 characters');
+  });
+
+  it('should answer 404 in the envelope for an unknown route or method', async () => {
+    const unknownRoute = await t.post('/api/client/remove', { headers: admin, body: {} });
+    expect(unknownRoute.status).toBe(404);
+    expect(unknownRoute.body).toEqual({ status: 404, error: 'Cannot POST /api/client/remove' });
+    const wrongMethod = await t.get('/api/client/add', admin);
+    expect(wrongMethod.status).toBe(404);
+    expect(wrongMethod.body).toEqual({ status: 404, error: 'Cannot GET /api/client/add' });
+  });
+
+  it('should put an x-request-id on every answer, keeping the caller’s', async () => {
+    const generated = await t.get('/health');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await t.get('/health', { 'x-request-id': 'caller-id-123' });
+    expect(kept.headers['x-request-id']).toBe('caller-id-123');
+    const error = await t.post('/nowhere', { headers: { 'x-request-id': 'err-1' } });
+    expect(error.headers['x-request-id']).toBe('err-1');
+    const unsafe = await t.get('/health', { 'x-request-id': 'bad id\twith spaces' });
+    expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('should answer every success with HTTP 200, never 201', async () => {
+    const answer = await t.post('/api/client/add', { headers: admin, body: { appName: 'a', appUrl: 'https://a.example.com', isHost: false } });
+    expect(answer.status).toBe(200);
+  });
+
+  describe('GET /health', () => {
+    it('should report the database and the broker', async () => {
+      const answer = await t.get('/health');
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ status: 200, results: { database: 'up', broker: expect.stringMatching(/^(up|down)$/) } });
+    });
+  });
+
+  describe('Swagger', () => {
+    it('should serve the UI at /docs', async () => {
+      const answer = await t.get('/docs');
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toContain('text/html');
+      expect(answer.raw).toContain('swagger-ui');
+    });
+
+    it('should describe all five operations with request and response schemas', async () => {
+      const document = (await t.get('/docs-json')).body;
+      expect(document.openapi).toMatch(/^3\./);
+      for (const [path, summary] of OPERATIONS) {
+        const operation = document.paths[path]?.post;
+        expect(operation?.summary).toBe(summary);
+        expect(operation.responses['200'].content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
+      }
+      expect(document.paths['/api/client/add'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/AddClientDto');
+      expect(document.paths['/api/sms-config/add'].post.requestBody.content['application/json'].schema.$ref).toBe(
+        '#/components/schemas/AddSmsConfigDto',
+      );
+      expect(document.paths['/api/v1/rabbitmq/exchanges'].post.requestBody.content['application/json'].schema.$ref).toBe(
+        '#/components/schemas/CreateExchangeDto',
+      );
+    });
+
+    it('should declare both credentials as security schemes and on the routes that need them', async () => {
+      const document = (await t.get('/docs-json')).body;
+      expect(document.components.securitySchemes).toEqual({
+        adminApiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+        secretKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'secretKey' }),
+      });
+      const security = (path: string) => document.paths[path].post.security;
+      expect(security('/api/client/add')).toEqual([{ adminApiKey: [] }]);
+      expect(security('/api/v1/rabbitmq/exchanges')).toEqual([{ adminApiKey: [] }]);
+      expect(security('/api/client/get/secretKey')).toEqual([{ secretKey: [] }]);
+      expect(security('/api/sms-config/add')).toEqual([{ secretKey: [] }]);
+      expect(security('/api/sms-config/get-all-by-client-id')).toEqual([{ secretKey: [] }]);
+    });
+
+    it('should describe the error envelope for each error status of each operation', async () => {
+      const document = (await t.get('/docs-json')).body;
+      expect(document.components.schemas.ErrorResponseDto.required).toEqual(['status', 'error']);
+      const expected: Record<string, string[]> = {
+        '/api/client/add': ['400', '401', '413', '415', '429', '500', '503'],
+        '/api/client/get/secretKey': ['400', '401', '404', '413', '415', '429', '500', '503'],
+        '/api/sms-config/add': ['400', '401', '403', '409', '413', '415', '429', '500', '503'],
+        '/api/sms-config/get-all-by-client-id': ['400', '401', '403', '413', '415', '429', '500', '503'],
+        '/api/v1/rabbitmq/exchanges': ['400', '401', '409', '413', '415', '429', '500', '503'],
+      };
+      for (const [path, statuses] of Object.entries(expected)) {
+        const responses = document.paths[path].post.responses;
+        for (const status of statuses) {
+          expect({ path, status, schema: responses[status]?.content?.['application/json']?.schema }).toEqual({
+            path,
+            status,
+            schema: { $ref: '#/components/schemas/ErrorResponseDto' },
+          });
+        }
+      }
+    });
+  });
+});

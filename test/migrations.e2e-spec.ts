@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { DataSource } from 'typeorm';
+import { loadAppConfig } from '../src/config/app-config';
+import { buildDataSourceOptions } from '../src/database/database-options';
+import { runMigrationsUnderLock } from '../src/database/run-migrations';
+import { KEY_A, MYSQL_SERVER_URL, ADMIN_API_KEY } from './helpers/test-app';
+import { createConnection } from 'mysql2/promise';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A database nobody has touched yet. */
+async function emptyDatabaseUrl(label: string): Promise<string> {
+  if (process.env.TEST_DATABASE !== 'mysql') return `sqlite:${join(mkdtempSync(join(tmpdir(), 'registry-migrate-')), 'registry.sqlite')}`;
+  const database = `registry_${label}_${process.env.JEST_WORKER_ID ?? '0'}`;
+  const connection = await createConnection(MYSQL_SERVER_URL);
+  await connection.query(`DROP DATABASE IF EXISTS ${database}`);
+  await connection.query(`CREATE DATABASE ${database}`);
+  await connection.end();
+  return `${MYSQL_SERVER_URL}/${database}`;
+}
+
+function dataSourceFor(databaseUrl: string): DataSource {
+  const config = loadAppConfig({ DATABASE_URL: databaseUrl, ADMIN_API_KEYS: ADMIN_API_KEY, ENCRYPTION_KEYS: KEY_A });
+  return new DataSource(buildDataSourceOptions(config.database));
+}
+
+async function tablesOf(dataSource: DataSource): Promise<string[]> {
+  const sql =
+    dataSource.options.type === 'mysql'
+      ? 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()'
+      : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'";
+  return ((await dataSource.query(sql)) as Array<{ name: string }>).map((row) => row.name).sort();
+}
+
+describe('Schema migrations', () => {
+  it('should create the schema when several instances migrate the same empty database at once', async () => {
+    const url = await emptyDatabaseUrl('migrate_race');
+    const instances = [dataSourceFor(url), dataSourceFor(url), dataSourceFor(url)];
+    await Promise.all(instances.map((instance) => instance.initialize()));
+    try {
+      await Promise.all(instances.map((instance) => runMigrationsUnderLock(instance)));
+      expect(await tablesOf(instances[0])).toEqual(['client', 'sms_config', 'typeorm_migrations']);
+      expect(await instances[0].query('SELECT name FROM typeorm_migrations')).toEqual([{ name: 'CreateClientAndSmsConfig1732240000000' }]);
+      expect(await instances[1].showMigrations()).toBe(false);
+    } finally {
+      await Promise.all(instances.map((instance) => instance.destroy()));
+    }
+  });
+
+  it('should apply the same migrations through `npm run migration:run` (the TypeORM CLI and ormconfig.ts)', async () => {
+    const url = await emptyDatabaseUrl('migrate_cli');
+    const { stdout } = await promisify(execFile)('npm', ['run', 'migration:run'], {
+      cwd: join(__dirname, '..'),
+      env: { ...process.env, DATABASE_URL: url, ADMIN_API_KEYS: ADMIN_API_KEY, ENCRYPTION_KEYS: KEY_A },
+    });
+    expect(stdout).toContain('CreateClientAndSmsConfig1732240000000 has been executed successfully');
+    const dataSource = await dataSourceFor(url).initialize();
+    try {
+      expect(await tablesOf(dataSource)).toEqual(['client', 'sms_config', 'typeorm_migrations']);
+      expect(await dataSource.showMigrations()).toBe(false);
+    } finally {
+      await dataSource.destroy();
+    }
+  }, 60000);
+});
