@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { loadAppConfig } from '../src/config/app-config';
 import { buildDataSourceOptions } from '../src/database/database-options';
 import { runMigrationsUnderLock } from '../src/database/run-migrations';
-import { KEY_A, MYSQL_SERVER_URL, ADMIN_API_KEY } from './helpers/test-app';
+import { ADMIN_API_KEY, KEY_A, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from './helpers/test-app';
 import { createConnection } from 'mysql2/promise';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 /** A database nobody has touched yet. */
 async function emptyDatabaseUrl(label: string): Promise<string> {
   if (process.env.TEST_DATABASE !== 'mysql') return `sqlite:${join(mkdtempSync(join(tmpdir(), 'registry-migrate-')), 'registry.sqlite')}`;
-  const database = `registry_${label}_${process.env.JEST_WORKER_ID ?? '0'}`;
+  const database = `${TEST_DATABASE_PREFIX}_${label}_${process.env.JEST_WORKER_ID ?? '0'}`;
   const connection = await createConnection(MYSQL_SERVER_URL);
   await connection.query(`DROP DATABASE IF EXISTS ${database}`);
   await connection.query(`CREATE DATABASE ${database}`);

@@ -12,6 +12,8 @@ export const KEY_A = `keyA:${Buffer.alloc(32, 1).toString('base64')}`;
 export const KEY_B = `keyB:${Buffer.alloc(32, 2).toString('base64')}`;
 export const MYSQL_SERVER_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 export const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+/** Several checkouts can run their suites at once on one MariaDB when each sets its own prefix. */
+export const TEST_DATABASE_PREFIX = process.env.TEST_DATABASE_PREFIX ?? 'registry';
 
 export interface Answer {
   status: number;
@@ -34,7 +36,7 @@ export interface TestApp {
 /** The database this test file uses: its own MySQL schema per jest worker, or its own SQLite file. */
 export async function testDatabaseUrl(): Promise<string> {
   if (process.env.TEST_DATABASE !== 'mysql') return `sqlite:${join(mkdtempSync(join(tmpdir(), 'registry-e2e-')), 'registry.sqlite')}`;
-  const database = `registry_e2e_${process.env.JEST_WORKER_ID ?? '0'}`;
+  const database = `${TEST_DATABASE_PREFIX}_e2e_${process.env.JEST_WORKER_ID ?? '0'}`;
   const connection = await createConnection(MYSQL_SERVER_URL);
   await connection.query(`CREATE DATABASE IF NOT EXISTS ${database}`);
   await connection.end();
