@@ -11,10 +11,10 @@ const e2e = (database) => ({
   rootDir: 'test',
   testRegex: '.*\\.e2e-spec\\.ts$',
   setupFiles: [`<rootDir>/helpers/use-${database}.ts`],
-  testTimeout: 30000,
 });
 
 module.exports = {
+  testTimeout: 30000,
   projects: [
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
     e2e('sqlite'),
