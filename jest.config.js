@@ -19,5 +19,12 @@ module.exports = {
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
     e2e('sqlite'),
     e2e('mysql'),
+    {
+      ...common,
+      displayName: 'process',
+      rootDir: 'test',
+      testRegex: 'process/.*\\.process-spec\\.ts$',
+      globalSetup: '<rootDir>/helpers/build-service.ts',
+    },
   ],
 };
