@@ -19,7 +19,7 @@ export interface ClientCacheOptions {
   maxUnknown?: number;
   /** Age limit while invalidations from other instances are heard: bounds staleness should one ever be lost. */
   liveMaxAgeMs?: number;
-  /** Age limit while they cannot be heard (broker down, or not yet subscribed). */
+  /** Age limit while they cannot be heard (broker down, or not yet subscribed): under the promised 1 s, with room for the request itself. */
   degradedMaxAgeMs?: number;
   /** How long an unknown key is answered from memory. */
   unknownTtlMs?: number;
@@ -53,7 +53,7 @@ export class ClientCache {
   constructor(options: ClientCacheOptions) {
     this.now = options.now ?? (() => performance.now());
     this.liveMaxAgeMs = options.liveMaxAgeMs ?? 60_000;
-    this.degradedMaxAgeMs = options.degradedMaxAgeMs ?? 1000;
+    this.degradedMaxAgeMs = options.degradedMaxAgeMs ?? 800;
     this.unknownTtlMs = options.unknownTtlMs ?? 1000;
     this.known = new LRUCache<string, Entry>({
       max: options.maxEntries,
