@@ -76,8 +76,12 @@ function newDataDir () {
   return dir
 }
 
+// The service runs with the V8 heap limits its Dockerfile sets (ENV NODE_OPTIONS), as in production.
+const SERVICE_NODE_OPTIONS = '--max-semi-space-size=4 --max-old-space-size=192'
+
 function serviceEnv (port, extra = {}) {
   return {
+    NODE_OPTIONS: SERVICE_NODE_OPTIONS,
     PORT: String(port),
     HOST: '127.0.0.1',
     ADMIN_API_KEYS: seed.ADMIN_API_KEY,
