@@ -97,6 +97,20 @@ describe('ClientCache', () => {
     expect(cache.lookup('x')).toBeUndefined();
   });
 
+  it('should still know which client a digest belongs to after its answer was invalidated', () => {
+    const cache = cacheWith();
+    cache.setLive(true);
+    cache.store('a', client(7), cache.readToken());
+    cache.invalidate('a');
+    expect(cache.lookup('a')).toBeUndefined();
+    expect(cache.lookupId('a')).toBe(7);
+    cache.setLive(false);
+    cache.setLive(true);
+    expect(cache.lookupId('a')).toBe(7);
+    cache.clear();
+    expect(cache.lookupId('a')).toBeUndefined();
+  });
+
   it('should not store what was read before an invalidation (the read may predate the write)', () => {
     const cache = cacheWith();
     cache.setLive(true);

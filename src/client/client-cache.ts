@@ -43,6 +43,12 @@ const ENTRY_OVERHEAD_BYTES = 200;
 export class ClientCache {
   private readonly known: LRUCache<string, Entry>;
   private readonly unknown: LRUCache<string, number>;
+  /**
+   * Which client a key belongs to, for the SMS routes' guard. It never changes, so adding an SMS configuration
+   * (which drops the client's answer) leaves it; a future write that deletes a client or changes its key must
+   * drop it as well (clear()).
+   */
+  private readonly ids: LRUCache<string, number>;
   private readonly liveMaxAgeMs: number;
   private readonly degradedMaxAgeMs: number;
   private readonly unknownTtlMs: number;
@@ -61,6 +67,7 @@ export class ClientCache {
       sizeCalculation: (entry) => 2 * (entry.client.prefix.length + entry.client.suffix.length) + ENTRY_OVERHEAD_BYTES,
     });
     this.unknown = new LRUCache<string, number>({ max: options.maxUnknown ?? options.maxEntries });
+    this.ids = new LRUCache<string, number>({ max: options.maxEntries });
   }
 
   /** undefined: not cached (ask the database); found false: a key known to belong to no client. */
@@ -79,12 +86,18 @@ export class ClientCache {
     return undefined;
   }
 
+  /** The id of the client owning this digest, when known. */
+  lookupId(digest: string): number | undefined {
+    return this.ids.get(digest);
+  }
+
   /** Taken before reading the database; store() only keeps what was read after the last invalidation. */
   readToken(): number {
     return this.generation;
   }
 
   store(digest: string, client: CachedClient | null, token: number): void {
+    if (client !== null) this.ids.set(digest, client.clientId);
     if (token !== this.generation) return;
     if (client === null) this.unknown.set(digest, this.now());
     else this.known.set(digest, { client, storedAt: this.now() });
@@ -100,6 +113,7 @@ export class ClientCache {
     this.generation++;
     this.known.clear();
     this.unknown.clear();
+    this.ids.clear();
   }
 
   /**
@@ -107,8 +121,15 @@ export class ClientCache {
    * invalidations sent while this instance was not listening are lost.
    */
   setLive(live: boolean): void {
-    if (live && !this.live) this.clear();
+    if (live && !this.live) this.clearAnswers();
     this.live = live;
+  }
+
+  /** What invalidations may have changed; ids are not among it. */
+  private clearAnswers(): void {
+    this.generation++;
+    this.known.clear();
+    this.unknown.clear();
   }
 
   get isLive(): boolean {

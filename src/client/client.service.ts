@@ -86,8 +86,13 @@ export class ClientService implements OnModuleInit {
 
   /** The client owning this key, as the SMS routes' guard needs it; null when no client has it. */
   async authenticate(secretKey: string): Promise<AuthenticatedClient | null> {
+    if (!isWellFormedSecretKey(secretKey)) return null;
+    const secretKeyDigest = sha256Hex(secretKey);
+    // The owner of a key never changes: known even right after an add dropped the client's answer.
+    const knownId = this.cache.lookupId(secretKeyDigest);
+    if (knownId !== undefined) return { id: knownId, secretKeyDigest };
     const client = await this.lookUp(secretKey);
-    return client === null ? null : { id: client.clientId, secretKeyDigest: sha256Hex(secretKey) };
+    return client === null ? null : { id: client.clientId, secretKeyDigest };
   }
 
   /**

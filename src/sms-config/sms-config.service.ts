@@ -16,9 +16,13 @@ type NewSmsConfig = Omit<SmsConfigEntity, 'id' | 'client' | 'createdAt'>;
 
 const LIST_SQL = `SELECT s.id AS smsConfigId, ${SMS_CONFIG_SUMMARY_COLUMNS} FROM sms_config s WHERE s.client_id = ? ORDER BY s.id`;
 
-/** Locks the client row (concurrent adds for one client are counted one after another) and counts in one round trip. */
-const LOCK_AND_COUNT_SQL = `SELECT (SELECT COUNT(*) FROM sms_config s WHERE s.client_id = c.id) AS count
-  FROM client c WHERE c.id = ? FOR UPDATE`;
+/** Locks the client row, so concurrent adds for one client are counted one after another. */
+const LOCK_CLIENT_SQL = 'SELECT id FROM client WHERE id = ? FOR UPDATE';
+/**
+ * A plain (non-locking) read after the lock. Counting inside the locking SELECT would lock the scanned
+ * sms_config index range too, and MariaDB's next-key locks then make neighbouring clients' adds wait.
+ */
+const COUNT_SQL = 'SELECT COUNT(*) AS count FROM sms_config WHERE client_id = ?';
 
 const COLUMNS = [
   'client_id',
@@ -106,8 +110,9 @@ export class SmsConfigService {
     ];
     if (this.sql.isMysql) {
       return this.sql.transaction(async (transaction) => {
-        const [row] = await transaction.query<{ count: number | string }>(LOCK_AND_COUNT_SQL, [smsConfig.clientId]);
-        if (row === undefined || Number(row.count) >= MAX_SMS_CONFIGS_PER_CLIENT) throw limitReached();
+        await transaction.query(LOCK_CLIENT_SQL, [smsConfig.clientId]);
+        const [{ count }] = await transaction.query<{ count: number | string }>(COUNT_SQL, [smsConfig.clientId]);
+        if (Number(count) >= MAX_SMS_CONFIGS_PER_CLIENT) throw limitReached();
         return transaction.insert(INSERT_SQL, values);
       });
     }
