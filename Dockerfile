@@ -11,6 +11,8 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data
+# V8 otherwise lets the heap grow far past what is live (about 40 MB): RSS after load 220 MB without, 125 MB with.
+ENV NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=192"
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules

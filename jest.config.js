@@ -1,5 +1,6 @@
 /**
- * Three projects: unit tests beside the code, and the same e2e suite run twice, against SQLite and MySQL.
+ * Four projects: unit tests beside the code, the same e2e suite run twice, against SQLite and MySQL, and the
+ * multi-instance suite (a second instance as a child process running dist/, built once in its globalSetup).
  * e2e tests boot the real AppModule against real MariaDB and RabbitMQ (see test/helpers).
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
@@ -21,9 +22,11 @@ module.exports = {
     e2e('mysql'),
     {
       ...common,
+      // Suites that run the built service (dist/main.js) as child processes: several instances, start-up.
       displayName: 'process',
       rootDir: 'test',
-      testRegex: 'process/.*\\.process-spec\\.ts$',
+      testRegex: '(process/.*\\.process-spec|.*\\.multi-spec)\\.ts$',
+      setupFiles: ['<rootDir>/helpers/use-mysql.ts'],
       globalSetup: '<rootDir>/helpers/build-service.ts',
     },
   ],

@@ -2,7 +2,8 @@
 // Benchmark of the service (A) against a plain Fastify + mysql2 baseline (B) and
 // an in-memory ceiling (C). See BENCHMARKS.md for the method.
 //   node bench/run.js [--create-schema]
-//   env: BENCH_DURATION (s, 10), ROUNDS (3), BENCH_WARMUP (s, 2), BENCH_STRICT=1
+//   env: BENCH_DURATION (s, 10), ROUNDS (3), BENCH_WARMUP (s, 2), BENCH_STRICT=1,
+//        BENCH_DATABASE (registry_bench), BENCH_PORT (3100: service, +1 baseline, +2 ceiling, +3 SQLite starts)
 const crypto = require('node:crypto')
 const fs = require('node:fs')
 const os = require('node:os')
@@ -18,9 +19,12 @@ const seed = require('./lib/seed')
 
 const ROOT = path.resolve(__dirname, '..')
 const MYSQL_SERVER_URL = 'mysql://root@127.0.0.1:3306'
-const DATABASE = 'registry_bench'
+// Several checkouts can bench on one machine at once, each with its own database and ports.
+const DATABASE = process.env.BENCH_DATABASE || 'registry_bench'
+if (!/^[A-Za-z0-9_]{1,64}$/.test(DATABASE)) throw new Error(`BENCH_DATABASE must be a plain name: ${DATABASE}`)
 const DATABASE_URL = `${MYSQL_SERVER_URL}/${DATABASE}`
-const PORTS = { service: 3100, baseline: 3101, ceiling: 3102, sqliteService: 3103 }
+const BASE_PORT = Number(process.env.BENCH_PORT || 3100)
+const PORTS = { service: BASE_PORT, baseline: BASE_PORT + 1, ceiling: BASE_PORT + 2, sqliteService: BASE_PORT + 3 }
 const URLS = {
   service: `http://127.0.0.1:${PORTS.service}`,
   baseline: `http://127.0.0.1:${PORTS.baseline}`,
@@ -72,8 +76,12 @@ function newDataDir () {
   return dir
 }
 
+// The service runs with the V8 heap limits its Dockerfile sets (ENV NODE_OPTIONS), as in production.
+const SERVICE_NODE_OPTIONS = '--max-semi-space-size=4 --max-old-space-size=192'
+
 function serviceEnv (port, extra = {}) {
   return {
+    NODE_OPTIONS: SERVICE_NODE_OPTIONS,
     PORT: String(port),
     HOST: '127.0.0.1',
     ADMIN_API_KEYS: seed.ADMIN_API_KEY,

@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../config/app-config';
 import { BrokerController } from './broker.controller';
 import { BrokerService } from './broker.service';
+import { CacheInvalidationBus } from './cache-invalidation.bus';
 
 @Module({
   imports: [
@@ -22,7 +23,7 @@ import { BrokerService } from './broker.service';
     }),
   ],
   controllers: [BrokerController],
-  providers: [BrokerService],
-  exports: [BrokerService],
+  providers: [BrokerService, CacheInvalidationBus],
+  exports: [BrokerService, CacheInvalidationBus],
 })
 export class BrokerModule {}

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, HttpStatus, NotFoundException, Post } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, HttpStatus, NotFoundException, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
@@ -35,15 +35,17 @@ export class ClientController {
 
   @Post('get/secretKey')
   @HttpCode(HttpStatus.OK)
+  // The answer comes serialized from the cache (see ClientService.getAnswer), so it is sent as it is.
+  @Header('content-type', 'application/json; charset=utf-8')
   @ApiOperation({ summary: 'Get client by secret key', description: 'The client owning the key, with its SMS configurations.' })
   @ApiSecurity(SECRET_KEY_SCHEME)
   @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'secretKey header is missing' })
   @ApiOkResponse({ type: ClientResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A body other than none or {}' })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No client has this secretKey' })
-  async getBySecretKey(@SecretKeyHeader() secretKey: string, @Body() _body: EmptyBodyDto): Promise<ClientResponseDto> {
-    const client = await this.clients.findBySecretKey(secretKey);
-    if (!client) throw new NotFoundException('No client matches the secretKey');
-    return { status: 200, results: client };
+  async getBySecretKey(@SecretKeyHeader() secretKey: string, @Body() _body: EmptyBodyDto): Promise<string> {
+    const answer = await this.clients.getAnswer(secretKey);
+    if (answer === null) throw new NotFoundException('No client matches the secretKey');
+    return answer;
   }
 }

@@ -1,13 +1,18 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { CacheInvalidationBus } from '../broker/cache-invalidation.bus';
 import { generateSecretKey, isWellFormedSecretKey, sha256Hex } from '../common/crypto/secret-key';
+import { AuthenticatedClient } from '../common/guards/secret-key.guard';
+import { PreparedStatements } from '../database/prepared-statements';
 import { SMS_CONFIG_SUMMARY_COLUMNS, SmsConfigRow, toSmsConfigSummary } from '../sms-config/sms-config.mapper';
-import { ClientEntity } from './client.entity';
+import { CachedClient, ClientCache } from './client-cache';
+import { clientCacheHits, clientCacheMisses } from './client-cache.metrics';
 import { AddClientDto } from './dto/add-client.dto';
 import { ClientDto } from './dto/client-response.dto';
 
 interface ClientWithSmsConfigRow extends Partial<SmsConfigRow> {
+  clientId: number;
   appDescription: string | null;
   appUrl: string;
   preferredSmsGateway: string | null;
@@ -19,8 +24,8 @@ interface ClientWithSmsConfigRow extends Partial<SmsConfigRow> {
 
 /** One round trip: the client and its configurations, joined, selecting only what the answer shows. */
 const CLIENT_WITH_SMS_CONFIG_SQL = `
-  SELECT c.app_description AS appDescription, c.app_url AS appUrl, c.preferred_sms_gateway AS preferredSmsGateway,
-    c.preferred_email_gateway AS preferredEmailGateway,
+  SELECT c.id AS clientId, c.app_description AS appDescription, c.app_url AS appUrl,
+    c.preferred_sms_gateway AS preferredSmsGateway, c.preferred_email_gateway AS preferredEmailGateway,
     c.preferred_push_notification_gateway AS preferredPushNotificationGateway, c.is_host AS isHost,
     s.id AS smsConfigId, ${SMS_CONFIG_SUMMARY_COLUMNS}
   FROM client c LEFT JOIN sms_config s ON s.client_id = c.id
@@ -28,25 +33,38 @@ const CLIENT_WITH_SMS_CONFIG_SQL = `
   ORDER BY s.id`;
 
 @Injectable()
-export class ClientService {
+export class ClientService implements OnModuleInit {
+  private readonly sql: PreparedStatements;
+
   constructor(
-    @InjectRepository(ClientEntity) private readonly clients: Repository<ClientEntity>,
-    @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
+    @InjectDataSource() dataSource: DataSource,
+    private readonly cache: ClientCache,
+    private readonly invalidations: CacheInvalidationBus,
+  ) {
+    this.sql = new PreparedStatements(dataSource);
+  }
+
+  onModuleInit(): void {
+    this.invalidations.listen(this.cache);
+  }
 
   async create(request: AddClientDto): Promise<ClientDto> {
     const secretKey = generateSecretKey();
+    const secretKeyDigest = sha256Hex(secretKey);
     const client = {
       appName: request.appName,
       appDescription: request.appDescription ?? null,
       appUrl: request.appUrl,
-      secretKeyDigest: sha256Hex(secretKey),
       preferredSmsGateway: request.preferredSmsGateway ?? null,
-      preferredEmailGateway: null,
-      preferredPushNotificationGateway: null,
       isHost: request.isHost,
     };
-    await this.clients.insert(client);
+    await this.sql.query(
+      `INSERT INTO client (app_name, app_description, app_url, secret_key_digest, preferred_sms_gateway, is_host)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      [client.appName, client.appDescription, client.appUrl, secretKeyDigest, client.preferredSmsGateway, client.isHost ? 1 : 0],
+    );
+    // A key nobody could have asked for before; dropped all the same should it be remembered as unknown.
+    this.cache.invalidate(secretKeyDigest);
     return {
       appDescription: client.appDescription,
       appUrl: client.appUrl,
@@ -59,28 +77,64 @@ export class ClientService {
     };
   }
 
-  /** The client that owns this key, with its SMS configurations; null when no client has it. */
-  async findBySecretKey(secretKey: string): Promise<ClientDto | null> {
-    if (!isWellFormedSecretKey(secretKey)) return null;
-    const rows = (await this.dataSource.query(CLIENT_WITH_SMS_CONFIG_SQL, [sha256Hex(secretKey)])) as ClientWithSmsConfigRow[];
-    if (rows.length === 0) return null;
-    const [client] = rows;
-    const smsConfig = client.smsConfigId === null ? null : rows.map((row) => toSmsConfigSummary(row as SmsConfigRow));
-    return {
-      appDescription: client.appDescription,
-      appUrl: client.appUrl,
-      secretKey,
-      preferredSmsGateway: client.preferredSmsGateway,
-      preferredEmailGateway: client.preferredEmailGateway,
-      preferredPushNotificationGateway: client.preferredPushNotificationGateway,
-      isHost: Boolean(client.isHost),
-      smsConfig,
-    };
+  /** The serialized get-client answer for this key (the key echoed), or null when no client has it. */
+  async getAnswer(secretKey: string): Promise<string | null> {
+    const client = await this.lookUp(secretKey);
+    // Only well-formed keys (base64url characters) get here, so the key needs no JSON escaping.
+    return client === null ? null : client.prefix + secretKey + client.suffix;
   }
 
-  async findIdBySecretKey(secretKey: string): Promise<number | null> {
+  /** The client owning this key, as the SMS routes' guard needs it; null when no client has it. */
+  async authenticate(secretKey: string): Promise<AuthenticatedClient | null> {
     if (!isWellFormedSecretKey(secretKey)) return null;
-    const client = await this.clients.findOne({ select: { id: true }, where: { secretKeyDigest: sha256Hex(secretKey) } });
-    return client?.id ?? null;
+    const secretKeyDigest = sha256Hex(secretKey);
+    // The owner of a key never changes: known even right after an add dropped the client's answer.
+    const knownId = this.cache.lookupId(secretKeyDigest);
+    if (knownId !== undefined) return { id: knownId, secretKeyDigest };
+    const client = await this.lookUp(secretKey);
+    return client === null ? null : { id: client.clientId, secretKeyDigest };
   }
+
+  /**
+   * A write changed this client's answer: forgotten here before the write is acknowledged, and announced to the
+   * other instances (who, with the broker down, serve nothing older than a second anyway).
+   */
+  invalidate(secretKeyDigest: string): void {
+    this.cache.invalidate(secretKeyDigest);
+    this.invalidations.publish(secretKeyDigest);
+  }
+
+  private async lookUp(secretKey: string): Promise<CachedClient | null> {
+    if (!isWellFormedSecretKey(secretKey)) return null;
+    const digest = sha256Hex(secretKey);
+    const cached = this.cache.lookup(digest);
+    if (cached !== undefined) {
+      clientCacheHits.inc({ kind: cached.found ? 'found' : 'unknown' });
+      return cached.found ? cached.client : null;
+    }
+    clientCacheMisses.inc();
+    const token = this.cache.readToken();
+    const rows = await this.sql.query<ClientWithSmsConfigRow>(CLIENT_WITH_SMS_CONFIG_SQL, [digest]);
+    const client = rows.length === 0 ? null : toCachedClient(rows);
+    this.cache.store(digest, client, token);
+    return client;
+  }
+}
+
+/** The answer serialized once, split around the echoed key: `{"status":200,"results":{..."secretKey":"` + key + `"...}}`. */
+function toCachedClient(rows: ClientWithSmsConfigRow[]): CachedClient {
+  const [client] = rows;
+  const before: Pick<ClientDto, 'appDescription' | 'appUrl'> = { appDescription: client.appDescription, appUrl: client.appUrl };
+  const after: Omit<ClientDto, 'appDescription' | 'appUrl' | 'secretKey'> = {
+    preferredSmsGateway: client.preferredSmsGateway,
+    preferredEmailGateway: client.preferredEmailGateway,
+    preferredPushNotificationGateway: client.preferredPushNotificationGateway,
+    isHost: Boolean(client.isHost),
+    smsConfig: client.smsConfigId === null ? null : rows.map((row) => toSmsConfigSummary(row as SmsConfigRow)),
+  };
+  return {
+    clientId: Number(client.clientId),
+    prefix: `{"status":200,"results":${JSON.stringify(before).slice(0, -1)},"secretKey":"`,
+    suffix: `",${JSON.stringify(after).slice(1)}}`,
+  };
 }

@@ -56,13 +56,19 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(1000)
   DATABASE_POOL_SIZE?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  CLIENT_CACHE_MAX_ENTRIES?: number;
 }
 
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';
 }
 
-const NUMERIC_VARIABLES = ['PORT', 'SHUTDOWN_DELAY_MS', 'DATABASE_POOL_SIZE'] as const;
+const NUMERIC_VARIABLES = ['PORT', 'SHUTDOWN_DELAY_MS', 'DATABASE_POOL_SIZE', 'CLIENT_CACHE_MAX_ENTRIES'] as const;
 
 export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariables {
   const raw: Record<string, unknown> = {};
@@ -94,4 +100,5 @@ class EnvironmentVariablesShape implements Required<EnvironmentVariables> {
   LOG_FORMAT = '';
   SHUTDOWN_DELAY_MS = 0;
   DATABASE_POOL_SIZE = 0;
+  CLIENT_CACHE_MAX_ENTRIES = 0;
 }

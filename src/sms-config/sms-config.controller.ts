@@ -25,7 +25,7 @@ export class SmsConfigController {
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request; the message names every failing field' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The client already has 100 SMS configurations' })
   async add(@CurrentClient() client: AuthenticatedClient, @Body() request: AddSmsConfigDto): Promise<AddSmsConfigResponseDto> {
-    return { status: 200, results: await this.smsConfigs.add(client.id, request) };
+    return { status: 200, results: await this.smsConfigs.add(client, request) };
   }
 
   @Post('get-all-by-client-id')

@@ -1,7 +1,10 @@
 import { ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { ClientService } from '../client/client.service';
 import { SecretSealer } from '../common/crypto/secret-sealer';
+import { AuthenticatedClient } from '../common/guards/secret-key.guard';
+import { PreparedStatements } from '../database/prepared-statements';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { SmsConfigDto, VerifyApiKeyDto } from './dto/sms-config-response.dto';
 import { SMS_CONFIG_SUMMARY_COLUMNS, SmsConfigRow, toSmsConfig } from './sms-config.mapper';
@@ -13,14 +16,48 @@ type NewSmsConfig = Omit<SmsConfigEntity, 'id' | 'client' | 'createdAt'>;
 
 const LIST_SQL = `SELECT s.id AS smsConfigId, ${SMS_CONFIG_SUMMARY_COLUMNS} FROM sms_config s WHERE s.client_id = ? ORDER BY s.id`;
 
+/** Locks the client row, so concurrent adds for one client are counted one after another. */
+const LOCK_CLIENT_SQL = 'SELECT id FROM client WHERE id = ? FOR UPDATE';
+/**
+ * A plain (non-locking) read after the lock. Counting inside the locking SELECT would lock the scanned
+ * sms_config index range too, and MariaDB's next-key locks then make neighbouring clients' adds wait.
+ */
+const COUNT_SQL = 'SELECT COUNT(*) AS count FROM sms_config WHERE client_id = ?';
+
+const COLUMNS = [
+  'client_id',
+  'provider_name',
+  'provider_url',
+  'username',
+  'password_sealed',
+  'api_key_sealed',
+  'sender_id',
+  'sms_type',
+  'sms_api',
+  'balance_url',
+  'balance',
+  'per_sms_cost',
+  'is_active',
+];
+const INSERT_SQL = `INSERT INTO sms_config (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+/** SQLite: one conditional INSERT is atomic by itself. */
+const INSERT_WITHIN_LIMIT_SQL = `INSERT INTO sms_config (${COLUMNS.join(', ')}) SELECT ${COLUMNS.map(() => '?').join(', ')}
+  WHERE (SELECT COUNT(*) FROM sms_config WHERE client_id = ?) < ?`;
+
 @Injectable()
 export class SmsConfigService {
+  private readonly sql: PreparedStatements;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sealer: SecretSealer,
-  ) {}
+    private readonly clients: ClientService,
+  ) {
+    this.sql = new PreparedStatements(dataSource);
+  }
 
-  async add(ownerId: number, request: AddSmsConfigDto): Promise<VerifyApiKeyDto> {
+  async add(owner: AuthenticatedClient, request: AddSmsConfigDto): Promise<VerifyApiKeyDto> {
+    const ownerId = owner.id;
     assertOwnClientId(ownerId, request.clientId);
     const smsConfig: NewSmsConfig = {
       clientId: ownerId,
@@ -38,6 +75,8 @@ export class SmsConfigService {
       isActive: request.isActive ?? true,
     };
     const smsConfigId = await this.insertWithinLimit(smsConfig);
+    // The client's get-client answer now lists one more configuration.
+    this.clients.invalidate(owner.secretKeyDigest);
     const verifyApiKey = this.sealer.sealVerifyApiKey({
       smsConfigId,
       clientId: ownerId,
@@ -48,52 +87,40 @@ export class SmsConfigService {
 
   async listForClient(ownerId: number, requestedClientId?: number): Promise<SmsConfigDto[]> {
     assertOwnClientId(ownerId, requestedClientId);
-    const rows = (await this.dataSource.query(LIST_SQL, [ownerId])) as Array<SmsConfigRow & { smsConfigId: number }>;
+    const rows = await this.sql.query<SmsConfigRow & { smsConfigId: number }>(LIST_SQL, [ownerId]);
     return rows.map(toSmsConfig);
   }
 
   /** Inserts unless the client already has the maximum; committed before the caller is answered. */
-  private insertWithinLimit(smsConfig: NewSmsConfig): Promise<number> {
-    return this.dataSource.options.type === 'mysql' ? this.insertWithinLimitLocked(smsConfig) : this.insertWithinLimitAtomically(smsConfig);
-  }
-
-  /** MySQL: the client row is locked, so concurrent adds for one client are counted one after another. */
-  private insertWithinLimitLocked(smsConfig: NewSmsConfig): Promise<number> {
-    return this.dataSource.transaction(async (manager: EntityManager) => {
-      await manager.query('SELECT id FROM client WHERE id = ? FOR UPDATE', [smsConfig.clientId]);
-      const count = await manager.count(SmsConfigEntity, { where: { clientId: smsConfig.clientId } });
-      if (count >= MAX_SMS_CONFIGS_PER_CLIENT) throw limitReached();
-      const { identifiers } = await manager.insert(SmsConfigEntity, smsConfig);
-      return Number(identifiers[0].id);
-    });
-  }
-
-  /**
-   * SQLite: TypeORM shares one connection between all callers there, so an explicit transaction would swallow
-   * other requests' writes; one conditional INSERT is atomic by itself.
-   */
-  private async insertWithinLimitAtomically(smsConfig: NewSmsConfig): Promise<number> {
-    const columns = {
-      client_id: smsConfig.clientId,
-      provider_name: smsConfig.providerName,
-      provider_url: smsConfig.providerUrl,
-      username: smsConfig.username,
-      password_sealed: smsConfig.passwordSealed,
-      api_key_sealed: smsConfig.apiKeySealed,
-      sender_id: smsConfig.senderId,
-      sms_type: smsConfig.smsType,
-      sms_api: smsConfig.smsApi,
-      balance_url: smsConfig.balanceUrl,
-      balance: smsConfig.balance,
-      per_sms_cost: smsConfig.perSmsCost,
-      is_active: smsConfig.isActive ? 1 : 0,
-    };
-    const names = Object.keys(columns);
-    const sql = `INSERT INTO sms_config (${names.join(', ')}) SELECT ${names.map(() => '?').join(', ')}
-      WHERE (SELECT COUNT(*) FROM sms_config WHERE client_id = ?) < ?`;
+  private async insertWithinLimit(smsConfig: NewSmsConfig): Promise<number> {
+    const values = [
+      smsConfig.clientId,
+      smsConfig.providerName,
+      smsConfig.providerUrl,
+      smsConfig.username,
+      smsConfig.passwordSealed,
+      smsConfig.apiKeySealed,
+      smsConfig.senderId,
+      smsConfig.smsType,
+      smsConfig.smsApi,
+      smsConfig.balanceUrl,
+      smsConfig.balance,
+      smsConfig.perSmsCost,
+      smsConfig.isActive ? 1 : 0,
+    ];
+    if (this.sql.isMysql) {
+      return this.sql.transaction(async (transaction) => {
+        await transaction.query(LOCK_CLIENT_SQL, [smsConfig.clientId]);
+        const [{ count }] = await transaction.query<{ count: number | string }>(COUNT_SQL, [smsConfig.clientId]);
+        if (Number(count) >= MAX_SMS_CONFIGS_PER_CLIENT) throw limitReached();
+        return transaction.insert(INSERT_SQL, values);
+      });
+    }
+    // SQLite: TypeORM shares one connection between all callers there, so an explicit transaction would swallow
+    // other requests' writes.
     const result = await this.dataSource
       .createQueryRunner()
-      .query(sql, [...Object.values(columns), smsConfig.clientId, MAX_SMS_CONFIGS_PER_CLIENT], true);
+      .query(INSERT_WITHIN_LIMIT_SQL, [...values, smsConfig.clientId, MAX_SMS_CONFIGS_PER_CLIENT], true);
     if (result.affected === 0) throw limitReached();
     return Number(result.raw);
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
+import { ClientCache } from '../../src/client/client-cache';
 import { createApp } from '../../src/create-app';
 
 export const ADMIN_API_KEY = 'test-admin-key-3f9a1c';
@@ -101,6 +102,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async reset() {
       await dataSource.query('DELETE FROM sms_config');
       await dataSource.query('DELETE FROM client');
+      // Rows deleted behind the service's back: its cache would still answer for them.
+      app.get(ClientCache).clear();
     },
     async close() {
       await app.close();

@@ -5,6 +5,8 @@ import { readSecretKeyHeader } from '../decorators/secret-key.decorator';
 
 export interface AuthenticatedClient {
   id: number;
+  /** SHA-256 of the presented key (hex), the cache key of this client's answer: writes invalidate it. */
+  secretKeyDigest: string;
 }
 
 export type RequestWithClient = FastifyRequest & { client?: AuthenticatedClient };
@@ -17,9 +19,9 @@ export class SecretKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithClient>();
     const secretKey = readSecretKeyHeader(request);
-    const clientId = await this.clients.findIdBySecretKey(secretKey);
-    if (clientId === null) throw new UnauthorizedException('secretKey is not valid');
-    request.client = { id: clientId };
+    const client = await this.clients.authenticate(secretKey);
+    if (client === null) throw new UnauthorizedException('secretKey is not valid');
+    request.client = client;
     return true;
   }
 }

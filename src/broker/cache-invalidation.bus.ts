@@ -1,0 +1,77 @@
+import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { Channel, ConsumeMessage, Options } from 'amqplib';
+
+/** Every instance binds its own exclusive, auto-delete queue to this fanout exchange. */
+export const CACHE_INVALIDATION_EXCHANGE = 'client-registry.cache-invalidation';
+/** An invalidation the broker cannot take within this time is dropped: the cache's age limits take over. */
+const PUBLISH_TIMEOUT_MS = 2000;
+
+export interface InvalidationListener {
+  /** A client's answer changed in some instance (this one included). */
+  invalidate(digest: string): void;
+  /** Whether this instance hears every invalidation from now on (true) or may miss some (false). */
+  setLive(live: boolean): void;
+}
+
+/**
+ * Carries cache invalidations between instances over RabbitMQ, on the golevelup connection. The subscription is a
+ * setup of the managed channel, so it is made again on every reconnect; the listener is told it is live only
+ * once the queue is bound and consumed, and not live as soon as the channel or connection goes.
+ */
+@Injectable()
+export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('CacheInvalidation');
+  private listener?: InvalidationListener;
+  private readonly onDisconnect = () => this.listener?.setLive(false);
+  private readonly setup = (channel: Channel) => this.subscribe(channel);
+
+  constructor(private readonly amqp: AmqpConnection) {}
+
+  listen(listener: InvalidationListener): void {
+    this.listener = listener;
+  }
+
+  onApplicationBootstrap(): void {
+    // Not awaited: with the broker down the setup runs whenever it comes back, and the service starts regardless.
+    this.amqp.managedConnection.on('disconnect', this.onDisconnect);
+    this.amqp.managedChannel.addSetup(this.setup).catch((error: Error) => {
+      this.logger.warn(`Cache invalidation subscription failed: ${error.message}`);
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.amqp.managedConnection?.removeListener('disconnect', this.onDisconnect);
+    this.listener?.setLive(false);
+  }
+
+  /** Tells the other instances; never throws or waits for a broker that is down. */
+  publish(digest: string): void {
+    if (!this.amqp.managedConnection?.isConnected()) return;
+    this.amqp
+      // timeout is amqp-connection-manager's (the channel wrapper under golevelup), not amqplib's.
+      .publish(CACHE_INVALIDATION_EXCHANGE, '', Buffer.from(digest), { persistent: false, timeout: PUBLISH_TIMEOUT_MS } as Options.Publish)
+      .catch((error: Error) => this.logger.warn(`Cache invalidation not published: ${error.message}`));
+  }
+
+  private async subscribe(channel: Channel): Promise<void> {
+    // The channel can close without the connection (a channel error): its consumer is gone with it.
+    channel.once('close', this.onDisconnect);
+    try {
+      await channel.assertExchange(CACHE_INVALIDATION_EXCHANGE, 'fanout', { durable: true, autoDelete: false });
+      const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
+      await channel.bindQueue(queue, CACHE_INVALIDATION_EXCHANGE, '');
+      await channel.consume(queue, (message) => this.receive(message), { noAck: true, exclusive: true });
+    } catch (error) {
+      this.logger.warn(`Cache invalidation subscription failed: ${(error as Error).message}`);
+      throw error;
+    }
+    this.listener?.setLive(true);
+  }
+
+  private receive(message: ConsumeMessage | null): void {
+    // null: the broker cancelled the consumer (queue deleted); until the next setup, invalidations may be missed.
+    if (message === null) return this.listener?.setLive(false);
+    this.listener?.invalidate(message.content.toString('utf8'));
+  }
+}

@@ -1,0 +1,177 @@
+import { register } from 'prom-client';
+import { CachedClient, ClientCache, ClientCacheOptions } from './client-cache';
+import { clientCacheHits, clientCacheMisses } from './client-cache.metrics';
+
+const client = (id: number): CachedClient => ({ clientId: id, prefix: `{"id":${id},"secretKey":"`, suffix: '"}' });
+
+describe('ClientCache', () => {
+  let now: number;
+  const cacheWith = (options: Partial<ClientCacheOptions> = {}): ClientCache =>
+    new ClientCache({ maxEntries: 100, now: () => now, ...options });
+
+  beforeEach(() => {
+    now = 1_000_000;
+  });
+
+  it('should answer undefined for a digest it never saw', () => {
+    expect(cacheWith().lookup('a')).toBeUndefined();
+  });
+
+  it('should answer a stored client under its own digest only', () => {
+    const cache = cacheWith();
+    cache.setLive(true);
+    cache.store('a', client(1), cache.readToken());
+    cache.store('b', client(2), cache.readToken());
+    expect(cache.lookup('a')).toEqual({ found: true, client: client(1) });
+    expect(cache.lookup('b')).toEqual({ found: true, client: client(2) });
+    expect(cache.lookup('c')).toBeUndefined();
+  });
+
+  it('should remember an unknown key for its short time only', () => {
+    const cache = cacheWith({ unknownTtlMs: 1000 });
+    cache.store('x', null, cache.readToken());
+    expect(cache.lookup('x')).toEqual({ found: false });
+    now += 1001;
+    expect(cache.lookup('x')).toBeUndefined();
+    expect(cache.unknownSize).toBe(0);
+  });
+
+  it('should serve entries less than 1 s old while not live (broker down or not yet subscribed)', () => {
+    const cache = cacheWith();
+    expect(cache.isLive).toBe(false);
+    cache.store('a', client(1), cache.readToken());
+    now += 800;
+    expect(cache.lookup('a')?.found).toBe(true);
+    now += 1;
+    expect(cache.lookup('a')).toBeUndefined();
+  });
+
+  it('should serve entries up to the live age limit while live', () => {
+    const cache = cacheWith({ liveMaxAgeMs: 60_000 });
+    cache.setLive(true);
+    cache.store('a', client(1), cache.readToken());
+    now += 60_000;
+    expect(cache.lookup('a')?.found).toBe(true);
+    now += 1;
+    expect(cache.lookup('a')).toBeUndefined();
+  });
+
+  it('should stop serving entries older than 1 s as soon as it is no longer live', () => {
+    const cache = cacheWith();
+    cache.setLive(true);
+    cache.store('old', client(1), cache.readToken());
+    now += 5000;
+    cache.store('fresh', client(2), cache.readToken());
+    now += 500;
+    cache.setLive(false);
+    expect(cache.lookup('old')).toBeUndefined();
+    expect(cache.lookup('fresh')?.found).toBe(true);
+  });
+
+  it('should clear everything when it becomes live again, since invalidations may have been missed', () => {
+    const cache = cacheWith();
+    cache.store('a', client(1), cache.readToken());
+    cache.store('x', null, cache.readToken());
+    cache.setLive(true);
+    expect(cache.size).toBe(0);
+    expect(cache.lookup('a')).toBeUndefined();
+    expect(cache.lookup('x')).toBeUndefined();
+  });
+
+  it('should not clear when told it is live while it already was', () => {
+    const cache = cacheWith();
+    cache.setLive(true);
+    cache.store('a', client(1), cache.readToken());
+    cache.setLive(true);
+    expect(cache.size).toBe(1);
+  });
+
+  it('should forget an invalidated client and an invalidated unknown key', () => {
+    const cache = cacheWith();
+    cache.setLive(true);
+    cache.store('a', client(1), cache.readToken());
+    cache.store('x', null, cache.readToken());
+    cache.invalidate('a');
+    cache.invalidate('x');
+    expect(cache.lookup('a')).toBeUndefined();
+    expect(cache.lookup('x')).toBeUndefined();
+  });
+
+  it('should still know which client a digest belongs to after its answer was invalidated', () => {
+    const cache = cacheWith();
+    cache.setLive(true);
+    cache.store('a', client(7), cache.readToken());
+    cache.invalidate('a');
+    expect(cache.lookup('a')).toBeUndefined();
+    expect(cache.lookupId('a')).toBe(7);
+    cache.setLive(false);
+    cache.setLive(true);
+    expect(cache.lookupId('a')).toBe(7);
+    cache.clear();
+    expect(cache.lookupId('a')).toBeUndefined();
+  });
+
+  it('should not store what was read before an invalidation (the read may predate the write)', () => {
+    const cache = cacheWith();
+    cache.setLive(true);
+    const token = cache.readToken();
+    cache.invalidate('a');
+    cache.store('a', client(1), token);
+    expect(cache.lookup('a')).toBeUndefined();
+    cache.store('a', client(1), cache.readToken());
+    expect(cache.lookup('a')?.found).toBe(true);
+  });
+
+  it('should not store what was read before a clear', () => {
+    const cache = cacheWith();
+    const token = cache.readToken();
+    cache.clear();
+    cache.store('a', client(1), token);
+    expect(cache.size).toBe(0);
+  });
+
+  it('should keep at most maxEntries clients, evicting the least recently used', () => {
+    const cache = cacheWith({ maxEntries: 3 });
+    cache.setLive(true);
+    for (const digest of ['a', 'b', 'c']) cache.store(digest, client(1), cache.readToken());
+    cache.lookup('a');
+    cache.store('d', client(4), cache.readToken());
+    expect(cache.size).toBe(3);
+    expect(cache.lookup('b')).toBeUndefined();
+    expect(cache.lookup('a')?.found).toBe(true);
+    expect(cache.lookup('d')?.found).toBe(true);
+  });
+
+  it('should stay within its bounds whatever the number of keys looked up', () => {
+    const cache = cacheWith({ maxEntries: 1000, maxUnknown: 500 });
+    cache.setLive(true);
+    for (let i = 0; i < 10_000; i++) {
+      cache.store(`k${i}`, client(i), cache.readToken());
+      cache.store(`u${i}`, null, cache.readToken());
+    }
+    expect(cache.size).toBe(1000);
+    expect(cache.unknownSize).toBe(500);
+  });
+
+  it('should stay within its byte bound when answers are large', () => {
+    const big: CachedClient = { clientId: 1, prefix: 'x'.repeat(10_000), suffix: '' };
+    const cache = cacheWith({ maxEntries: 1000, maxBytes: 100_000 });
+    cache.setLive(true);
+    for (let i = 0; i < 100; i++) cache.store(`k${i}`, big, cache.readToken());
+    expect(cache.bytes).toBeLessThanOrEqual(100_000);
+    expect(cache.size).toBeLessThan(10);
+  });
+});
+
+describe('client cache metrics', () => {
+  it('should register client_cache_hits_total and client_cache_misses_total on the default registry', async () => {
+    expect(register.getSingleMetric('client_cache_hits_total')).toBe(clientCacheHits);
+    expect(register.getSingleMetric('client_cache_misses_total')).toBe(clientCacheMisses);
+    const before = (await register.getSingleMetricAsString('client_cache_misses_total')).match(/client_cache_misses_total (\d+)/)?.[1];
+    clientCacheMisses.inc();
+    clientCacheHits.inc({ kind: 'found' });
+    const misses = await register.getSingleMetricAsString('client_cache_misses_total');
+    expect(misses).toContain(`client_cache_misses_total ${Number(before) + 1}`);
+    expect(await register.getSingleMetricAsString('client_cache_hits_total')).toMatch(/client_cache_hits_total\{kind="found"\} \d+/);
+  });
+});

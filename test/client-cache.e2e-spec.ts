@@ -1,0 +1,74 @@
+import { generateSecretKey, sha256Hex } from '../src/common/crypto/secret-key';
+import { ClientCache } from '../src/client/client-cache';
+import { TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
+
+const CACHE_BOUND = 1000;
+
+describe('get-client cache', () => {
+  let t: TestApp;
+  let cache: ClientCache;
+  const getClient = (secretKey: string) => t.post('/api/client/get/secretKey', { headers: { secretKey } });
+
+  beforeAll(async () => {
+    t = await startTestApp({ CLIENT_CACHE_MAX_ENTRIES: String(CACHE_BOUND) });
+    cache = t.app.get(ClientCache);
+  });
+  afterEach(() => t.reset());
+  afterAll(() => t.close());
+
+  it('should never answer one key with the data of another', async () => {
+    const keys = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => t.addClient({ appName: `app-${i}`, appUrl: `https://app-${i}.example.com` })),
+    );
+    await t.post('/api/sms-config/add', { headers: { secretKey: keys[0] }, body: validSmsConfig({ providerName: 'only-0' }) });
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(keys.map((key) => getClient(key)));
+      answers.forEach((answer, i) => {
+        expect(answer.status).toBe(200);
+        expect(answer.headers['content-type']).toMatch(/^application\/json/);
+        expect(answer.body.results.secretKey).toBe(keys[i]);
+        expect(answer.body.results.appUrl).toBe(`https://app-${i}.example.com`);
+        expect(answer.body.results.smsConfig).toEqual(i === 0 ? [expect.objectContaining({ providerName: 'only-0' })] : null);
+      });
+    }
+    // A key one character away from a cached one is another key: unknown.
+    const near = keys[0].slice(0, -1) + (keys[0].endsWith('A') ? 'B' : 'A');
+    expect((await getClient(near)).status).toBe(404);
+  });
+
+  it('should answer a new SMS configuration at once through the instance that added it', async () => {
+    const key = await t.addClient();
+    expect((await getClient(key)).body.results.smsConfig).toBeNull();
+    expect((await t.post('/api/sms-config/add', { headers: { secretKey: key }, body: validSmsConfig() })).status).toBe(200);
+    expect((await getClient(key)).body.results.smsConfig).toHaveLength(1);
+  });
+
+  it('should stay within its bound when 10,000 distinct keys are looked up', async () => {
+    const keys = Array.from({ length: 10_000 }, () => generateSecretKey());
+    for (let i = 0; i < keys.length; i += 500) {
+      const batch = keys.slice(i, i + 500);
+      await t.dataSource.query(
+        `INSERT INTO client (app_name, app_url, secret_key_digest, is_host) VALUES ${batch.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        batch.flatMap((key, j) => [`bulk-${i + j}`, `https://bulk-${i + j}.example.com`, sha256Hex(key), 0]),
+      );
+    }
+    for (let i = 0; i < keys.length; i += 50) {
+      const answers = await Promise.all(keys.slice(i, i + 50).map((key) => getClient(key)));
+      answers.forEach((answer, j) => {
+        expect(answer.status).toBe(200);
+        expect(answer.body.results.appUrl).toBe(`https://bulk-${i + j}.example.com`);
+      });
+      expect(cache.size).toBeLessThanOrEqual(CACHE_BOUND);
+    }
+    expect(cache.size).toBe(CACHE_BOUND);
+    // The most recent ones are answered from memory, the first ones were evicted.
+    expect(cache.lookup(sha256Hex(keys[keys.length - 1]))?.found).toBe(true);
+    expect(cache.lookup(sha256Hex(keys[0]))).toBeUndefined();
+
+    // Unknown keys are remembered within a bound too.
+    for (let i = 0; i < 2000; i += 50) {
+      await Promise.all(Array.from({ length: 50 }, () => getClient(generateSecretKey())));
+    }
+    expect(cache.unknownSize).toBeLessThanOrEqual(CACHE_BOUND);
+  }, 120_000);
+});
