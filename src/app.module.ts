@@ -20,7 +20,11 @@ import { StartupNoticeService } from './config/startup-notice.service';
     LoggerModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) =>
-        buildLoggerOptions(config.get('logLevel', { infer: true }), config.get('prettyLogs', { infer: true })),
+        buildLoggerOptions({
+          level: config.get('logLevel', { infer: true }),
+          pretty: config.get('prettyLogs', { infer: true }),
+          file: config.get('logFile', { infer: true }),
+        }),
     }),
     DatabaseModule,
     CryptoModule,

@@ -8,6 +8,7 @@ import { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import secureJson from 'secure-json-parse';
 import { AppModule } from './app.module';
+import { UNMATCHED_ROUTE } from './logging/logger-options';
 import { setUpSwagger } from './swagger';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -44,7 +45,7 @@ function takeOrCreateRequestId(request: IncomingMessage & { id?: unknown }): str
 function configureFastify(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    (request.raw as { routePattern?: string }).routePattern = request.routeOptions.url;
+    (request.raw as { routePattern?: string }).routePattern = request.routeOptions.url ?? UNMATCHED_ROUTE;
     done();
   });
 
