@@ -10,6 +10,7 @@ import { RequestValidationPipe } from './common/validation/request-validation.pi
 import { AppConfig, loadAppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { buildLoggerOptions } from './logging/logger-options';
 import { SmsConfigModule } from './sms-config/sms-config.module';
 import { StartupNoticeService } from './config/startup-notice.service';
@@ -32,6 +33,7 @@ import { StartupNoticeService } from './config/startup-notice.service';
     SmsConfigModule,
     BrokerModule,
     HealthModule,
+    MetricsModule,
   ],
   providers: [
     { provide: APP_PIPE, useClass: RequestValidationPipe },
