@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { BrokerModule } from './broker/broker.module';
 import { ClientModule } from './client/client.module';
@@ -11,6 +11,8 @@ import { AppConfig, loadAppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { CredentialThrottlerGuard } from './rate-limit/credential-throttler.guard';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { buildLoggerOptions } from './logging/logger-options';
 import { SmsConfigModule } from './sms-config/sms-config.module';
 import { StartupNoticeService } from './config/startup-notice.service';
@@ -27,6 +29,7 @@ import { StartupNoticeService } from './config/startup-notice.service';
           file: config.get('logFile', { infer: true }),
         }),
     }),
+    RateLimitModule,
     DatabaseModule,
     CryptoModule,
     ClientModule,
@@ -38,6 +41,7 @@ import { StartupNoticeService } from './config/startup-notice.service';
   providers: [
     { provide: APP_PIPE, useClass: RequestValidationPipe },
     { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
+    { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
     StartupNoticeService,
   ],
 })

@@ -28,7 +28,11 @@ describe('Logs', () => {
     logFile = join(mkdtempSync(join(tmpdir(), 'registry-logs-')), 'service.log');
     t = await startTestApp({ LOG_LEVEL: 'info', LOG_FORMAT: 'json', LOG_FILE: logFile });
   });
-  afterAll(() => t.close());
+  // The next suite on this worker shares the MySQL database and expects it empty.
+  afterAll(async () => {
+    await t.reset();
+    await t.close();
+  });
 
   it('should write exactly one JSON line per request with its id, route, status and duration', async () => {
     const answer = await t.get('/health', { 'x-request-id': 'log-check-1' });

@@ -18,7 +18,11 @@ describe('GET /metrics', () => {
   beforeAll(async () => {
     t = await startTestApp();
   });
-  afterAll(() => t.close());
+  // The next suite on this worker shares the MySQL database and expects it empty.
+  afterAll(async () => {
+    await t.reset();
+    await t.close();
+  });
 
   it('should answer Prometheus text without the admin key, with the service and process metrics', async () => {
     await t.get('/health');
@@ -72,7 +76,11 @@ describe('GET /metrics with METRICS_ENABLED=false', () => {
   beforeAll(async () => {
     t = await startTestApp({ METRICS_ENABLED: 'false' });
   });
-  afterAll(() => t.close());
+  // The next suite on this worker shares the MySQL database and expects it empty.
+  afterAll(async () => {
+    await t.reset();
+    await t.close();
+  });
 
   it('should answer 404 in the envelope', async () => {
     const answer = await t.get('/metrics');

@@ -1,6 +1,7 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../common/filters/error-response.dto';
+import { SkipThrottle } from '@nestjs/throttler';
 import { HealthService } from './health.service';
 
 class HealthStateDto {
@@ -20,6 +21,7 @@ class HealthResponseDto {
 }
 
 @ApiTags('operations')
+@SkipThrottle()
 @Controller('health')
 export class HealthController {
   constructor(private readonly health: HealthService) {}

@@ -26,7 +26,7 @@ export interface TestApp {
   app: NestFastifyApplication;
   dataSource: DataSource;
   /** POSTs JSON (or a raw payload) through Fastify's inject: the whole pipeline, no socket. */
-  post(url: string, options?: { headers?: Record<string, string>; body?: unknown; payload?: string }): Promise<Answer>;
+  post(url: string, options?: { headers?: Record<string, string>; body?: unknown; payload?: string; remoteAddress?: string }): Promise<Answer>;
   get(url: string, headers?: Record<string, string>): Promise<Answer>;
   addClient(overrides?: Record<string, unknown>): Promise<string>;
   reset(): Promise<void>;
@@ -85,7 +85,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         payload = JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }
-      return toAnswer(await fastify.inject({ method: 'POST', url, headers, payload }));
+      return toAnswer(await fastify.inject({ method: 'POST', url, headers, payload, remoteAddress: options.remoteAddress }));
     },
     async get(url, headers = {}) {
       return toAnswer(await fastify.inject({ method: 'GET', url, headers }));
