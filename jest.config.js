@@ -1,5 +1,5 @@
 /**
- * Three projects: unit tests beside the code, and the same e2e suite run twice, against SQLite and MySQL.
+ * Four projects: unit tests beside the code, the same e2e suite run twice, against SQLite and MySQL, and the browser test.
  * e2e tests boot the real AppModule against real MariaDB and RabbitMQ (see test/helpers).
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
@@ -19,5 +19,13 @@ module.exports = {
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
     e2e('sqlite'),
     e2e('mysql'),
+    // Swagger UI driven in Debian's chromium through playwright-core, against the service on an ephemeral port.
+    {
+      ...common,
+      displayName: 'browser',
+      rootDir: 'test',
+      testRegex: '.*\\.browser-spec\\.ts$',
+      setupFiles: ['<rootDir>/helpers/use-sqlite.ts'],
+    },
   ],
 };
