@@ -20,7 +20,7 @@ export class MetricsController extends PrometheusController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Prometheus metrics (text exposition format)' })
+  @ApiOperation({ summary: 'Prometheus metrics (text exposition format)', security: [] })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Metrics are switched off (METRICS_ENABLED=false)' })
