@@ -1,6 +1,6 @@
 import { Controller, Get, NotFoundException, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import { PrometheusController } from '@willsoto/nestjs-prometheus';
 import { FastifyReply } from 'fastify';
@@ -21,7 +21,6 @@ export class MetricsController extends PrometheusController {
 
   @Get()
   @ApiOperation({ summary: 'Prometheus metrics (text exposition format)', security: [] })
-  @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Metrics are switched off (METRICS_ENABLED=false)' })
   override async index(@Res({ passthrough: true }) response: FastifyReply): Promise<string> {
