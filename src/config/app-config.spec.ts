@@ -91,6 +91,12 @@ describe('loadAppConfig', () => {
       expect(config.rateLimit).toEqual({ windowMs: 60_000, perCredential: 5_000_000, perIp: 10_000, failedAuthPerIp: 100 });
     });
 
+    it('should print pretty logs only when LOG_FORMAT=pretty, or on a TTY when LOG_FORMAT is unset', () => {
+      expect(loadAppConfig(env({ LOG_FORMAT: 'pretty' })).prettyLogs).toBe(true);
+      expect(loadAppConfig(env({ LOG_FORMAT: 'json' })).prettyLogs).toBe(false);
+      expect(loadAppConfig(env()).prettyLogs).toBe(Boolean(process.stdout.isTTY));
+    });
+
     it('should read METRICS_ENABLED and the RATE_LIMIT_* variables', () => {
       const config = loadAppConfig(
         env({

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { REDACTED_PATHS } from './logger-options';
+import { REDACTED_PATHS, buildLoggerOptions } from './logger-options';
 
 function logged(write: (logger: pino.Logger) => void): string {
   let output = '';
@@ -39,5 +39,22 @@ describe('REDACTED_PATHS', () => {
     );
     expect(output).not.toMatch(/sealed-value|inline-value|inline-2/);
     expect(output).toContain('Duplicate');
+  });
+});
+
+describe('buildLoggerOptions', () => {
+  const httpOptions = (pretty: boolean) => {
+    const { pinoHttp } = buildLoggerOptions({ level: 'info', pretty });
+    return (Array.isArray(pinoHttp) ? pinoHttp[0] : pinoHttp) as { transport?: { target: string }; redact?: unknown };
+  };
+
+  it('should write plain JSON lines unless pretty output is asked for', () => {
+    expect(httpOptions(false).transport).toBeUndefined();
+    expect(httpOptions(true).transport?.target).toBe('pino-pretty');
+  });
+
+  it('should redact in both formats', () => {
+    expect(httpOptions(false).redact).toEqual({ paths: REDACTED_PATHS, censor: '[redacted]' });
+    expect(httpOptions(true).redact).toEqual({ paths: REDACTED_PATHS, censor: '[redacted]' });
   });
 });
