@@ -56,6 +56,14 @@ describe('Logs', () => {
     expect(lines[0]).toMatchObject({ route: '/api/client/add', res: { statusCode: 400 } });
   });
 
+  it('should log requests refused before they reach a handler (body type, body size) once each', async () => {
+    const headers = { 'x-api-key': ADMIN_API_KEY };
+    await t.post('/api/client/add', { headers: { ...headers, 'content-type': 'text/plain', 'x-request-id': 'log-415' }, payload: 'a' });
+    await t.post('/api/client/add', { headers: { ...headers, 'x-request-id': 'log-413' }, body: { appName: 'a'.repeat(70 * 1024) } });
+    expect(requestLines('log-415')).toEqual([expect.objectContaining({ route: '/api/client/add', res: { statusCode: 415 } })]);
+    expect(requestLines('log-413')).toEqual([expect.objectContaining({ route: '/api/client/add', res: { statusCode: 413 } })]);
+  });
+
   it('should label a request no route matched as unmatched, not by its URL', async () => {
     await t.get('/no/such/route', { 'x-request-id': 'log-unmatched' });
     expect(requestLines('log-unmatched')).toEqual([expect.objectContaining({ route: 'unmatched', res: { statusCode: 404 } })]);
