@@ -1,6 +1,6 @@
 /**
- * Four projects: unit tests beside the code, the same e2e suite run twice, against SQLite and MySQL, and the
- * multi-instance suite (a second instance as a child process running dist/, built once in its globalSetup).
+ * Five projects: unit tests beside the code, the same e2e suite run twice (SQLite and MySQL), the suites that run
+ * the built service as child processes, and the browser test.
  * e2e tests boot the real AppModule against real MariaDB and RabbitMQ (see test/helpers).
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
@@ -28,6 +28,14 @@ module.exports = {
       testRegex: '(process/.*\\.process-spec|.*\\.multi-spec)\\.ts$',
       setupFiles: ['<rootDir>/helpers/use-mysql.ts'],
       globalSetup: '<rootDir>/helpers/build-service.ts',
+    },
+    // Swagger UI driven in Debian's chromium through playwright-core, against the service on an ephemeral port.
+    {
+      ...common,
+      displayName: 'browser',
+      rootDir: 'test',
+      testRegex: '.*\\.browser-spec\\.ts$',
+      setupFiles: ['<rootDir>/helpers/use-sqlite.ts'],
     },
   ],
 };

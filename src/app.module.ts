@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { BrokerModule } from './broker/broker.module';
 import { ClientModule } from './client/client.module';
@@ -10,6 +10,9 @@ import { RequestValidationPipe } from './common/validation/request-validation.pi
 import { AppConfig, loadAppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { CredentialThrottlerGuard } from './rate-limit/credential-throttler.guard';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { buildLoggerOptions } from './logging/logger-options';
 import { SmsConfigModule } from './sms-config/sms-config.module';
 import { StartupNoticeService } from './config/startup-notice.service';
@@ -20,18 +23,25 @@ import { StartupNoticeService } from './config/startup-notice.service';
     LoggerModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) =>
-        buildLoggerOptions(config.get('logLevel', { infer: true }), config.get('prettyLogs', { infer: true })),
+        buildLoggerOptions({
+          level: config.get('logLevel', { infer: true }),
+          pretty: config.get('prettyLogs', { infer: true }),
+          file: config.get('logFile', { infer: true }),
+        }),
     }),
+    RateLimitModule,
     DatabaseModule,
     CryptoModule,
     ClientModule,
     SmsConfigModule,
     BrokerModule,
     HealthModule,
+    MetricsModule,
   ],
   providers: [
     { provide: APP_PIPE, useClass: RequestValidationPipe },
     { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
+    { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
     StartupNoticeService,
   ],
 })

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import helmet, { FastifyHelmetOptions } from '@fastify/helmet';
 import { BadRequestException } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -8,11 +9,21 @@ import { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import secureJson from 'secure-json-parse';
 import { AppModule } from './app.module';
+import { UNMATCHED_ROUTE } from './logging/logger-options';
 import { setUpSwagger } from './swagger';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const MAX_JSON_DEPTH = 32;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Helmet's defaults (CSP with scripts from 'self' only: Swagger UI loads its scripts as files and needs only its
+ * inline <style> and data: images, which the defaults allow), without upgrade-insecure-requests, which would send
+ * the UI's own requests to https on a plain-http listener (TLS is terminated in front of the service, if at all).
+ */
+export const SECURITY_HEADERS: FastifyHelmetOptions = {
+  contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+};
 
 /** Builds the whole application, exactly as production runs it, without listening: main.ts and the e2e tests share it. */
 export async function createApp(): Promise<NestFastifyApplication> {
@@ -26,6 +37,8 @@ export async function createApp(): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { bodyParser: false, bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
+  // @nestjs/platform-fastify pins its own fastify copy, whose types differ from the one the plugin is typed against.
+  await app.register(helmet as unknown as Parameters<NestFastifyApplication['register']>[0], SECURITY_HEADERS);
   setUpSwagger(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
@@ -44,7 +57,7 @@ function takeOrCreateRequestId(request: IncomingMessage & { id?: unknown }): str
 function configureFastify(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    (request.raw as { routePattern?: string }).routePattern = request.routeOptions.url;
+    (request.raw as { routePattern?: string }).routePattern = request.routeOptions.url ?? UNMATCHED_ROUTE;
     done();
   });
 

@@ -11,6 +11,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'creates RabbitMQ exchanges. Every error is `{status, error}` with `status` equal to the HTTP status.',
     )
     .setVersion('1.0.0')
+    .addServer('/', 'This service')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Admin API key (ADMIN_API_KEYS)' }, ADMIN_API_KEY_SCHEME)
     .addApiKey({ type: 'apiKey', in: 'header', name: 'secretKey', description: 'A client secret key, from Add client' }, SECRET_KEY_SCHEME)
     .build();

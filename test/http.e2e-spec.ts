@@ -87,6 +87,23 @@ describe('HTTP behaviour shared by every route', () => {
     expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('should set the security headers on answers, errors and the Swagger UI', async () => {
+    for (const answer of [await t.get('/health'), await t.post('/nowhere'), await t.get('/docs')]) {
+      expect(answer.headers).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'SAMEORIGIN',
+        'strict-transport-security': expect.stringContaining('max-age='),
+        'cross-origin-opener-policy': 'same-origin',
+      });
+      const csp = answer.headers['content-security-policy'] as string;
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).not.toContain('upgrade-insecure-requests');
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    }
+  });
+
   it('should answer every success with HTTP 200, never 201', async () => {
     const answer = await t.post('/api/client/add', { headers: admin, body: { appName: 'a', appUrl: 'https://a.example.com', isHost: false } });
     expect(answer.status).toBe(200);

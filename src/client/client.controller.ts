@@ -1,4 +1,4 @@
-import { Body, Controller, Header, HttpCode, HttpStatus, NotFoundException, Post } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
@@ -13,6 +13,7 @@ import { ApiCommonErrors } from '../common/decorators/api-errors.decorator';
 import { SecretKeyHeader } from '../common/decorators/secret-key.decorator';
 import { ErrorResponseDto } from '../common/filters/error-response.dto';
 import { EmptyBodyDto } from '../common/validation/empty-body.dto';
+import { UnknownSecretKeyException } from '../rate-limit/credential';
 import { ClientService } from './client.service';
 import { AddClientDto } from './dto/add-client.dto';
 import { ClientResponseDto } from './dto/client-response.dto';
@@ -45,7 +46,7 @@ export class ClientController {
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No client has this secretKey' })
   async getBySecretKey(@SecretKeyHeader() secretKey: string, @Body() _body: EmptyBodyDto): Promise<string> {
     const answer = await this.clients.getAnswer(secretKey);
-    if (answer === null) throw new NotFoundException('No client matches the secretKey');
+    if (answer === null) throw new UnknownSecretKeyException('No client matches the secretKey');
     return answer;
   }
 }

@@ -85,6 +85,32 @@ describe('loadAppConfig', () => {
       expect(loadAppConfig(env({ DATABASE_URL: url })).database).toEqual({ type: 'mysql', url, poolSize: 10 });
     });
 
+    it('should enable metrics and rate limits that never throttle a well-behaved caller by default', () => {
+      const config = loadAppConfig(env());
+      expect(config.metricsEnabled).toBe(true);
+      expect(config.rateLimit).toEqual({ windowMs: 60_000, perCredential: 5_000_000, perIp: 10_000, failedAuthPerIp: 100 });
+    });
+
+    it('should print pretty logs only when LOG_FORMAT=pretty, or on a TTY when LOG_FORMAT is unset', () => {
+      expect(loadAppConfig(env({ LOG_FORMAT: 'pretty' })).prettyLogs).toBe(true);
+      expect(loadAppConfig(env({ LOG_FORMAT: 'json' })).prettyLogs).toBe(false);
+      expect(loadAppConfig(env()).prettyLogs).toBe(Boolean(process.stdout.isTTY));
+    });
+
+    it('should read METRICS_ENABLED and the RATE_LIMIT_* variables', () => {
+      const config = loadAppConfig(
+        env({
+          METRICS_ENABLED: 'false',
+          RATE_LIMIT_WINDOW_MS: '1000',
+          RATE_LIMIT_PER_CREDENTIAL: '5',
+          RATE_LIMIT_PER_IP: '6',
+          RATE_LIMIT_FAILED_AUTH_PER_IP: '7',
+        }),
+      );
+      expect(config.metricsEnabled).toBe(false);
+      expect(config.rateLimit).toEqual({ windowMs: 1000, perCredential: 5, perIp: 6, failedAuthPerIp: 7 });
+    });
+
     it('should read DATABASE_POOL_SIZE for MySQL', () => {
       const config = loadAppConfig(env({ DATABASE_URL: 'mysql://u:p@db/registry', DATABASE_POOL_SIZE: '25' }));
       expect(config.database).toEqual({ type: 'mysql', url: 'mysql://u:p@db/registry', poolSize: 25 });
@@ -248,6 +274,11 @@ describe('loadAppConfig', () => {
       ['LOG_FORMAT', 'xml'],
       ['SHUTDOWN_DELAY_MS', '60001'],
       ['DATABASE_POOL_SIZE', '0'],
+      ['METRICS_ENABLED', 'yes'],
+      ['RATE_LIMIT_WINDOW_MS', '10'],
+      ['RATE_LIMIT_PER_CREDENTIAL', '0'],
+      ['RATE_LIMIT_PER_IP', 'many'],
+      ['RATE_LIMIT_FAILED_AUTH_PER_IP', '-5'],
     ])('should throw naming %s when it is %p', (name, value) => {
       expect(configurationErrorOf(env({ [name]: value })).message).toContain(name);
     });

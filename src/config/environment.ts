@@ -62,13 +62,54 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(10_000_000)
   CLIENT_CACHE_MAX_ENTRIES?: number;
+
+  @IsOptional()
+  @IsString()
+  LOG_FILE?: string;
+
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  METRICS_ENABLED?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1000)
+  @Max(86_400_000)
+  RATE_LIMIT_WINDOW_MS?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000_000)
+  RATE_LIMIT_PER_CREDENTIAL?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000_000)
+  RATE_LIMIT_PER_IP?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  RATE_LIMIT_FAILED_AUTH_PER_IP?: number;
 }
 
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';
 }
 
-const NUMERIC_VARIABLES = ['PORT', 'SHUTDOWN_DELAY_MS', 'DATABASE_POOL_SIZE', 'CLIENT_CACHE_MAX_ENTRIES'] as const;
+const NUMERIC_VARIABLES = [
+  'PORT',
+  'SHUTDOWN_DELAY_MS',
+  'DATABASE_POOL_SIZE',
+  'RATE_LIMIT_WINDOW_MS',
+  'RATE_LIMIT_PER_CREDENTIAL',
+  'RATE_LIMIT_PER_IP',
+  'RATE_LIMIT_FAILED_AUTH_PER_IP',
+  'CLIENT_CACHE_MAX_ENTRIES',
+] as const;
 
 export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariables {
   const raw: Record<string, unknown> = {};
@@ -101,4 +142,10 @@ class EnvironmentVariablesShape implements Required<EnvironmentVariables> {
   SHUTDOWN_DELAY_MS = 0;
   DATABASE_POOL_SIZE = 0;
   CLIENT_CACHE_MAX_ENTRIES = 0;
+  LOG_FILE = '';
+  METRICS_ENABLED = '';
+  RATE_LIMIT_WINDOW_MS = 0;
+  RATE_LIMIT_PER_CREDENTIAL = 0;
+  RATE_LIMIT_PER_IP = 0;
+  RATE_LIMIT_FAILED_AUTH_PER_IP = 0;
 }

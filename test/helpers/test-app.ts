@@ -6,6 +6,7 @@ import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { ClientCache } from '../../src/client/client-cache';
 import { createApp } from '../../src/create-app';
+import { assertAnswerMatchesContract } from './contract';
 
 export const ADMIN_API_KEY = 'test-admin-key-3f9a1c';
 /** Two keys, so tests can rotate: the first seals, both open. */
@@ -26,8 +27,8 @@ export interface Answer {
 export interface TestApp {
   app: NestFastifyApplication;
   dataSource: DataSource;
-  /** POSTs JSON (or a raw payload) through Fastify's inject: the whole pipeline, no socket. */
-  post(url: string, options?: { headers?: Record<string, string>; body?: unknown; payload?: string }): Promise<Answer>;
+  /** POSTs JSON (or a raw payload) through Fastify's inject: the whole pipeline, no socket; the answer must match openapi.json. */
+  post(url: string, options?: { headers?: Record<string, string>; body?: unknown; payload?: string; remoteAddress?: string }): Promise<Answer>;
   get(url: string, headers?: Record<string, string>): Promise<Answer>;
   addClient(overrides?: Record<string, unknown>): Promise<string>;
   reset(): Promise<void>;
@@ -86,10 +87,14 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         payload = JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }
-      return toAnswer(await fastify.inject({ method: 'POST', url, headers, payload }));
+      const answer = toAnswer(await fastify.inject({ method: 'POST', url, headers, payload, remoteAddress: options.remoteAddress }));
+      assertAnswerMatchesContract('POST', url, answer);
+      return answer;
     },
     async get(url, headers = {}) {
-      return toAnswer(await fastify.inject({ method: 'GET', url, headers }));
+      const answer = toAnswer(await fastify.inject({ method: 'GET', url, headers }));
+      assertAnswerMatchesContract('GET', url, answer);
+      return answer;
     },
     async addClient(overrides = {}) {
       const answer = await testApp.post('/api/client/add', {

@@ -1,0 +1,24 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ThrottlerException, ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { rateLimitTracker } from './credential';
+
+export const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests, retry later';
+
+/** Limits each credential (or, without one, each address) across all routes, and says when to retry. */
+@Injectable()
+export class CredentialThrottlerGuard extends ThrottlerGuard {
+  protected override getTracker(request: FastifyRequest): Promise<string> {
+    return Promise.resolve(rateLimitTracker(request));
+  }
+
+  protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
+    return `${throttlerName}:${tracker}`;
+  }
+
+  // The X-RateLimit-* headers are off (a cost on every answer); only the refusal carries Retry-After.
+  protected override throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    context.switchToHttp().getResponse<FastifyReply>().header('Retry-After', String(Math.max(1, detail.timeToBlockExpire)));
+    throw new ThrottlerException(TOO_MANY_REQUESTS_MESSAGE);
+  }
+}

@@ -1,0 +1,93 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ADMIN_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  requestId?: string;
+  route?: string;
+  durationMs?: number;
+  req?: { id: string; method: string; url: string };
+  res?: { statusCode: number };
+}
+
+describe('Logs', () => {
+  let t: TestApp;
+  let logFile: string;
+
+  const readLines = (): LogLine[] =>
+    readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((line) => JSON.parse(line) as LogLine);
+  const requestLines = (id: string) => readLines().filter((line) => line.res !== undefined && line.requestId === id);
+
+  beforeAll(async () => {
+    logFile = join(mkdtempSync(join(tmpdir(), 'registry-logs-')), 'service.log');
+    t = await startTestApp({ LOG_LEVEL: 'info', LOG_FORMAT: 'json', LOG_FILE: logFile });
+  });
+  // The next suite on this worker shares the MySQL database and expects it empty.
+  afterAll(async () => {
+    await t.reset();
+    await t.close();
+  });
+
+  it('should write exactly one JSON line per request with its id, route, status and duration', async () => {
+    const answer = await t.get('/health', { 'x-request-id': 'log-check-1' });
+    const lines = requestLines('log-check-1');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      requestId: 'log-check-1',
+      route: '/health',
+      req: { id: 'log-check-1', method: 'GET', url: '/health' },
+      res: { statusCode: answer.status },
+    });
+    expect(typeof lines[0].durationMs).toBe('number');
+  });
+
+  it('should log the same generated id the answer carries in x-request-id', async () => {
+    const answer = await t.post('/api/client/add', { headers: { 'x-api-key': ADMIN_API_KEY }, body: { appName: 'x' } });
+    const id = answer.headers['x-request-id'] as string;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const lines = requestLines(id);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ route: '/api/client/add', res: { statusCode: 400 } });
+  });
+
+  it('should log requests refused before they reach a handler (body type, body size) once each', async () => {
+    const headers = { 'x-api-key': ADMIN_API_KEY };
+    await t.post('/api/client/add', { headers: { ...headers, 'content-type': 'text/plain', 'x-request-id': 'log-415' }, payload: 'a' });
+    await t.post('/api/client/add', { headers: { ...headers, 'x-request-id': 'log-413' }, body: { appName: 'a'.repeat(70 * 1024) } });
+    expect(requestLines('log-415')).toEqual([expect.objectContaining({ route: '/api/client/add', res: { statusCode: 415 } })]);
+    expect(requestLines('log-413')).toEqual([expect.objectContaining({ route: '/api/client/add', res: { statusCode: 413 } })]);
+  });
+
+  it('should label a request no route matched as unmatched, not by its URL', async () => {
+    await t.get('/no/such/route', { 'x-request-id': 'log-unmatched' });
+    expect(requestLines('log-unmatched')).toEqual([expect.objectContaining({ route: 'unmatched', res: { statusCode: 404 } })]);
+  });
+
+  it('should keep every credential out of the logs through a whole scenario', async () => {
+    const provider = validSmsConfig();
+    const secretKey = await t.addClient();
+    const added = await t.post('/api/sms-config/add', { headers: { secretKey }, body: provider });
+    expect(added.status).toBe(200);
+    expect((await t.post('/api/client/get/secretKey', { headers: { secretKey } })).status).toBe(200);
+    const wrongAdmin = await t.post('/api/client/add', {
+      headers: { 'x-api-key': 'wrong-admin-key-xyz' },
+      body: { appName: 'a', appUrl: 'https://a.example.com', isHost: false },
+    });
+    expect(wrongAdmin.status).toBe(401);
+    const wrongSecret = `sk_${'w'.repeat(43)}`;
+    expect((await t.post('/api/client/get/secretKey', { headers: { secretKey: wrongSecret } })).status).toBe(404);
+    expect((await t.post('/api/sms-config/add', { headers: { secretKey: wrongSecret }, body: provider })).status).toBe(401);
+
+    const log = readFileSync(logFile, 'utf8');
+    expect(readLines().filter((line) => line.res !== undefined).length).toBeGreaterThanOrEqual(6);
+    for (const secret of [secretKey, ADMIN_API_KEY, 'wrong-admin-key-xyz', wrongSecret, provider.password, provider.apiKey]) {
+      expect({ secret, found: log.includes(secret) }).toEqual({ secret, found: false });
+    }
+  });
+});

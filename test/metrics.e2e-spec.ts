@@ -1,0 +1,90 @@
+import { TestApp, startTestApp } from './helpers/test-app';
+
+/** The value of one sample line of the Prometheus text, 0 when it is absent. */
+function sample(text: string, name: string, labels: Record<string, string>): number {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const present = (match[2] ?? '').split(',');
+    if (wanted.every((pair) => present.includes(pair))) return Number(match[3]);
+  }
+  return 0;
+}
+
+describe('GET /metrics', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  // The next suite on this worker shares the MySQL database and expects it empty.
+  afterAll(async () => {
+    await t.reset();
+    await t.close();
+  });
+
+  it('should answer Prometheus text without the admin key, with the service and process metrics', async () => {
+    await t.get('/health');
+    const answer = await t.get('/metrics');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^text\/plain/);
+    for (const name of [
+      '# TYPE http_requests_total counter',
+      '# TYPE http_request_duration_seconds histogram',
+      '# TYPE db_pool_connections_in_use gauge',
+      '# TYPE broker_connected gauge',
+      '# TYPE process_cpu_user_seconds_total counter',
+      '# TYPE nodejs_eventloop_lag_seconds gauge',
+    ]) {
+      expect(answer.raw).toContain(name);
+    }
+    expect(sample(answer.raw, 'broker_connected', {})).toBeGreaterThanOrEqual(0);
+    expect(sample(answer.raw, 'broker_connected', {})).toBeLessThanOrEqual(1);
+    expect(answer.raw).toMatch(/^db_pool_connections_in_use \d+$/m);
+  });
+
+  it('should count each request under its route pattern and status, and time it', async () => {
+    const labels = { method: 'GET', route: '/health', status: '200' };
+    const before = sample((await t.get('/metrics')).raw, 'http_requests_total', labels);
+    await t.get('/health');
+    await t.get('/health');
+    const after = (await t.get('/metrics')).raw;
+    expect(sample(after, 'http_requests_total', labels)).toBe(before + 2);
+    expect(sample(after, 'http_request_duration_seconds_count', labels)).toBe(before + 2);
+  });
+
+  it('should count refusals and unknown routes under fixed labels, never the raw URL', async () => {
+    await t.post('/api/client/add', { headers: { 'x-api-key': 'wrong' }, body: {} });
+    await t.get('/scan/wp-admin/123');
+    const text = (await t.get('/metrics')).raw;
+    expect(sample(text, 'http_requests_total', { method: 'POST', route: '/api/client/add', status: '401' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(text).not.toContain('wp-admin');
+  });
+
+  it('should report the MySQL pool in use, and 0 on SQLite', async () => {
+    const value = sample((await t.get('/metrics')).raw, 'db_pool_connections_in_use', {});
+    if (process.env.TEST_DATABASE === 'mysql') expect(value).toBeGreaterThanOrEqual(0);
+    else expect(value).toBe(0);
+  });
+});
+
+describe('GET /metrics with METRICS_ENABLED=false', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ METRICS_ENABLED: 'false' });
+  });
+  // The next suite on this worker shares the MySQL database and expects it empty.
+  afterAll(async () => {
+    await t.reset();
+    await t.close();
+  });
+
+  it('should answer 404 in the envelope', async () => {
+    const answer = await t.get('/metrics');
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ status: 404, error: 'Cannot GET /metrics' });
+  });
+});

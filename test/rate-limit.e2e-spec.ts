@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { ADMIN_API_KEY, TestApp, startTestApp } from './helpers/test-app';
+
+const GET_CLIENT = '/api/client/get/secretKey';
+const wrongSecretKey = () => `sk_${randomBytes(32).toString('base64url')}`;
+const newClient = { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false };
+
+function expectTooManyRequests(answer: { status: number; headers: Record<string, unknown>; body: unknown }): void {
+  expect(answer.status).toBe(429);
+  expect(answer.body).toEqual({ status: 429, error: expect.any(String) });
+  expect(Number(answer.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+}
+
+describe('Rate limits with the default configuration', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  // The next suite on this worker shares the MySQL database and expects it empty.
+  afterAll(async () => {
+    await t.reset();
+    await t.close();
+  });
+
+  it('should meet key guessing from one address with 429 within a few hundred tries, while valid keys from it still pass', async () => {
+    const validKey = await t.addClient();
+    const guesser = '203.0.113.7';
+    let firstRefusal: number | undefined;
+    for (let attempt = 1; attempt <= 300 && firstRefusal === undefined; attempt++) {
+      // Wrong keys on every credential check: get-client (404), SMS routes and admin routes (401).
+      const answer =
+        attempt % 3 === 0
+          ? await t.post(GET_CLIENT, { headers: { secretKey: wrongSecretKey() }, remoteAddress: guesser })
+          : attempt % 3 === 1
+            ? await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey: wrongSecretKey() }, remoteAddress: guesser })
+            : await t.post('/api/client/add', { headers: { 'x-api-key': `guess-${attempt}` }, body: newClient, remoteAddress: guesser });
+      if (answer.status === 429) {
+        expectTooManyRequests(answer);
+        firstRefusal = attempt;
+      } else {
+        expect([401, 404]).toContain(answer.status);
+      }
+    }
+    expect(firstRefusal).toBeDefined();
+    expect(firstRefusal).toBeLessThanOrEqual(300);
+
+    // The same address goes on guessing and is refused; its valid callers are not.
+    expectTooManyRequests(await t.post(GET_CLIENT, { headers: { secretKey: wrongSecretKey() }, remoteAddress: guesser }));
+    const valid = await t.post(GET_CLIENT, { headers: { secretKey: validKey }, remoteAddress: guesser });
+    expect(valid.status).toBe(200);
+    expect(valid.body.results.secretKey).toBe(validKey);
+    expect((await t.post('/api/client/add', { headers: { 'x-api-key': ADMIN_API_KEY }, body: newClient, remoteAddress: guesser })).status).toBe(200);
+    expect((await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey: validKey }, remoteAddress: guesser })).status).toBe(200);
+
+    // Another address is not affected by the guesser.
+    expect((await t.post(GET_CLIENT, { headers: { secretKey: wrongSecretKey() }, remoteAddress: '198.51.100.1' })).status).toBe(404);
+  });
+
+  it('should not throttle a busy caller with a valid key', async () => {
+    const key = await t.addClient();
+    const answers = await Promise.all(Array.from({ length: 500 }, () => t.post(GET_CLIENT, { headers: { secretKey: key } })));
+    expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
+    expect(answers[0].headers['x-ratelimit-limit']).toBeUndefined();
+  });
+});
+
+describe('Rate limits with small configured values', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_PER_CREDENTIAL: '5', RATE_LIMIT_PER_IP: '3', RATE_LIMIT_WINDOW_MS: '60000' });
+  });
+  // The next suite on this worker shares the MySQL database and expects it empty.
+  afterAll(async () => {
+    await t.reset();
+    await t.close();
+  });
+
+  it('should answer 429 in the envelope with Retry-After once a credential passes its limit, whatever the route', async () => {
+    const key = await t.addClient();
+    for (let i = 0; i < 3; i++) expect((await t.post(GET_CLIENT, { headers: { secretKey: key } })).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey: key } })).status).toBe(200);
+    const refused = await t.post(GET_CLIENT, { headers: { secretKey: key } });
+    expectTooManyRequests(refused);
+    expect(refused.body.error).toBe('Too many requests, retry later');
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+
+    // Another credential from the same address has its own allowance.
+    const otherKey = await t.addClient();
+    expect((await t.post(GET_CLIENT, { headers: { secretKey: otherKey } })).status).toBe(200);
+  });
+
+  it('should limit calls without a credential per address', async () => {
+    const address = '192.0.2.10';
+    for (let i = 0; i < 3; i++) expect((await t.post(GET_CLIENT, { remoteAddress: address })).status).toBe(401);
+    expectTooManyRequests(await t.post(GET_CLIENT, { remoteAddress: address }));
+    expect((await t.post(GET_CLIENT, { remoteAddress: '192.0.2.11' })).status).toBe(401);
+  });
+
+  it('should never throttle the health check', async () => {
+    for (let i = 0; i < 10; i++) expect((await t.get('/health')).status).toBe(200);
+  });
+});
+
+describe('Rate limit on refused credentials, configured', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_FAILED_AUTH_PER_IP: '4' });
+  });
+  // The next suite on this worker shares the MySQL database and expects it empty.
+  afterAll(async () => {
+    await t.reset();
+    await t.close();
+  });
+
+  it('should turn refusals past RATE_LIMIT_FAILED_AUTH_PER_IP into 429 with Retry-After', async () => {
+    for (let i = 0; i < 4; i++) expect((await t.post(GET_CLIENT, { headers: { secretKey: wrongSecretKey() } })).status).toBe(404);
+    const refused = await t.post(GET_CLIENT, { headers: { secretKey: wrongSecretKey() } });
+    expectTooManyRequests(refused);
+    expect(refused.headers['x-request-id']).toBeDefined();
+  });
+});
