@@ -77,7 +77,7 @@ async function main () {
   await app.listen({ port, host: process.env.HOST || '127.0.0.1' })
   console.log(`ceiling listening on ${port}`)
   for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.once(signal, () => app.close().then(() => process.exit(0)))
+    process.once(signal, () => void app.close().then(() => process.exit(0)))
   }
 }
 

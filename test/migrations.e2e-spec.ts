@@ -31,7 +31,8 @@ async function tablesOf(dataSource: DataSource): Promise<string[]> {
     dataSource.options.type === 'mysql'
       ? 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()'
       : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'";
-  return ((await dataSource.query(sql)) as Array<{ name: string }>).map((row) => row.name).sort();
+  const rows = await dataSource.query<Array<{ name: string }>>(sql);
+  return rows.map((row) => row.name).sort();
 }
 
 describe('Schema migrations', () => {

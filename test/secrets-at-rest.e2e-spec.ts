@@ -30,7 +30,7 @@ describe('Secrets at rest', () => {
 
     const stored = await everythingStored(t);
 
-    for (const secret of [secretKey, secretKey.slice(3), smsConfig.password as string, smsConfig.apiKey as string]) {
+    for (const secret of [secretKey, secretKey.slice(3), smsConfig.password, smsConfig.apiKey]) {
       expect(stored).not.toContain(secret);
       expect(stored).not.toContain(Buffer.from(secret).toString('base64'));
       expect(stored).not.toContain(Buffer.from(secret).toString('hex'));

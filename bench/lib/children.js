@@ -123,7 +123,7 @@ function installCleanup () {
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, () => {
       console.error(`\n${signal}: stopping children`)
-      stopAllChildren().finally(() => process.exit(130))
+      void stopAllChildren().finally(() => process.exit(130))
     })
   }
 }

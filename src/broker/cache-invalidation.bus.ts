@@ -40,7 +40,7 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
     });
   }
 
-  async onModuleDestroy(): Promise<void> {
+  onModuleDestroy(): void {
     this.amqp.managedConnection?.removeListener('disconnect', this.onDisconnect);
     this.listener?.setLive(false);
   }

@@ -32,7 +32,7 @@ function contract() {
   }
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
-  ajv.addSchema(strict as object, DOCUMENT_ID);
+  ajv.addSchema(strict, DOCUMENT_ID);
   loaded = { document, ajv, validators: new Map() };
   return loaded;
 }
@@ -73,7 +73,8 @@ export function assertAnswerMatchesContract(method: string, url: string, answer:
   }
   const response = operation.responses[String(answer.status)];
   if (!response) throw new Error(`${where}: the document does not list ${answer.status} for this operation`);
-  const contentType = String(answer.headers['content-type'] ?? '');
+  const header = answer.headers['content-type'];
+  const contentType = typeof header === 'string' ? header : '';
   const media = Object.keys(response.content ?? {});
   if (media.length === 0) return;
   if (media.includes('application/json') && contentType.startsWith('application/json')) {
