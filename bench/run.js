@@ -1,45 +1,45 @@
-'use strict'
+'use strict';
 // Benchmark of the service (A) against a plain Fastify + mysql2 baseline (B) and
 // an in-memory ceiling (C). See BENCHMARKS.md for the method.
 //   node bench/run.js [--create-schema]
 //   env: BENCH_DURATION (s, 10), ROUNDS (3), BENCH_WARMUP (s, 2), BENCH_STRICT=1,
 //        BENCH_DATABASE (registry_bench), BENCH_PORT (3100: service, +1 baseline, +2 ceiling, +3 SQLite starts)
-const crypto = require('node:crypto')
-const fs = require('node:fs')
-const os = require('node:os')
-const path = require('node:path')
-const { isDeepStrictEqual } = require('node:util')
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { isDeepStrictEqual } = require('node:util');
 
-const children = require('./lib/children')
-const { recreateDatabase } = require('./lib/database')
-const { KeyPool } = require('./lib/key-pool')
-const { SCENARIOS, requestOptions, runLoad } = require('./lib/load')
-const report = require('./lib/report')
-const seed = require('./lib/seed')
+const children = require('./lib/children');
+const { recreateDatabase } = require('./lib/database');
+const { KeyPool } = require('./lib/key-pool');
+const { SCENARIOS, requestOptions, runLoad } = require('./lib/load');
+const report = require('./lib/report');
+const seed = require('./lib/seed');
 
-const ROOT = path.resolve(__dirname, '..')
-const MYSQL_SERVER_URL = 'mysql://root@127.0.0.1:3306'
+const ROOT = path.resolve(__dirname, '..');
+const MYSQL_SERVER_URL = 'mysql://root@127.0.0.1:3306';
 // Several checkouts can bench on one machine at once, each with its own database and ports.
-const DATABASE = process.env.BENCH_DATABASE || 'registry_bench'
-if (!/^[A-Za-z0-9_]{1,64}$/.test(DATABASE)) throw new Error(`BENCH_DATABASE must be a plain name: ${DATABASE}`)
-const DATABASE_URL = `${MYSQL_SERVER_URL}/${DATABASE}`
-const BASE_PORT = Number(process.env.BENCH_PORT || 3100)
-const PORTS = { service: BASE_PORT, baseline: BASE_PORT + 1, ceiling: BASE_PORT + 2, sqliteService: BASE_PORT + 3 }
+const DATABASE = process.env.BENCH_DATABASE || 'registry_bench';
+if (!/^[A-Za-z0-9_]{1,64}$/.test(DATABASE)) throw new Error(`BENCH_DATABASE must be a plain name: ${DATABASE}`);
+const DATABASE_URL = `${MYSQL_SERVER_URL}/${DATABASE}`;
+const BASE_PORT = Number(process.env.BENCH_PORT || 3100);
+const PORTS = { service: BASE_PORT, baseline: BASE_PORT + 1, ceiling: BASE_PORT + 2, sqliteService: BASE_PORT + 3 };
 const URLS = {
   service: `http://127.0.0.1:${PORTS.service}`,
   baseline: `http://127.0.0.1:${PORTS.baseline}`,
-  ceiling: `http://127.0.0.1:${PORTS.ceiling}`
-}
-const SEEDED_CLIENTS = 200
-const SQLITE_STARTS = 3
-const SMS_CONFIGS_PER_CLIENT_CAP = 100
-const KEY_USES = SMS_CONFIGS_PER_CLIENT_CAP - 5 // margin for requests still in flight
-const ENCRYPTION_KEY = crypto.randomBytes(32).toString('base64')
-const tempPaths = []
+  ceiling: `http://127.0.0.1:${PORTS.ceiling}`,
+};
+const SEEDED_CLIENTS = 200;
+const SQLITE_STARTS = 3;
+const SMS_CONFIGS_PER_CLIENT_CAP = 100;
+const KEY_USES = SMS_CONFIGS_PER_CLIENT_CAP - 5; // margin for requests still in flight
+const ENCRYPTION_KEY = crypto.randomBytes(32).toString('base64');
+const tempPaths = [];
 
-const progress = (message) => process.stderr.write(`[bench] ${message}\n`)
+const progress = (message) => process.stderr.write(`[bench] ${message}\n`);
 
-function readParams () {
+function readParams() {
   return {
     durationSeconds: Number(process.env.BENCH_DURATION || 10),
     rounds: Number(process.env.ROUNDS || 3),
@@ -47,39 +47,40 @@ function readParams () {
     connections: 50,
     createSchema: process.argv.includes('--create-schema'),
     strict: process.env.BENCH_STRICT === '1',
-    serviceEntry: path.resolve(ROOT, process.env.BENCH_SERVICE_ENTRY || 'dist/main.js')
-  }
+    serviceEntry: path.resolve(ROOT, process.env.BENCH_SERVICE_ENTRY || 'dist/main.js'),
+  };
 }
 
-function loadAutocannon () {
+function loadAutocannon() {
   try {
-    return require('autocannon')
+    return require('autocannon');
   } catch {
-    throw new Error('autocannon is not installed: add it as a devDependency (npm install --save-dev autocannon)')
+    throw new Error('autocannon is not installed: add it as a devDependency (npm install --save-dev autocannon)');
   }
 }
 
-function assertServiceBuilt (entry) {
+function assertServiceBuilt(entry) {
   if (!fs.existsSync(entry)) {
-    throw new Error(`${path.relative(ROOT, entry)} not found: build the service first (npm run build), ` +
-      'or run the whole thing with npm run bench')
+    throw new Error(
+      `${path.relative(ROOT, entry)} not found: build the service first (npm run build), ` + 'or run the whole thing with npm run bench',
+    );
   }
 }
 
-function removeTempPaths () {
-  for (const tempPath of tempPaths.splice(0)) fs.rmSync(tempPath, { recursive: true, force: true })
+function removeTempPaths() {
+  for (const tempPath of tempPaths.splice(0)) fs.rmSync(tempPath, { recursive: true, force: true });
 }
 
-function newDataDir () {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-data-'))
-  tempPaths.push(dir)
-  return dir
+function newDataDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-data-'));
+  tempPaths.push(dir);
+  return dir;
 }
 
 // The service runs with the V8 heap limits its Dockerfile sets (ENV NODE_OPTIONS), as in production.
-const SERVICE_NODE_OPTIONS = '--max-semi-space-size=4 --max-old-space-size=192'
+const SERVICE_NODE_OPTIONS = '--max-semi-space-size=4 --max-old-space-size=192';
 
-function serviceEnv (port, extra = {}) {
+function serviceEnv(port, extra = {}) {
   return {
     NODE_OPTIONS: SERVICE_NODE_OPTIONS,
     PORT: String(port),
@@ -90,182 +91,190 @@ function serviceEnv (port, extra = {}) {
     NODE_ENV: 'production',
     AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
     DATA_DIR: newDataDir(),
-    ...extra
-  }
+    ...extra,
+  };
 }
 
-async function startService (name, entry, port, env) {
-  const handle = children.startNodeChild(name, [entry], { cwd: ROOT, env: serviceEnv(port, env) })
-  const startMs = await children.waitForHttp200(handle, `http://127.0.0.1:${port}/health`, 30000)
-  return { handle, startMs }
+async function startService(name, entry, port, env) {
+  const handle = children.startNodeChild(name, [entry], { cwd: ROOT, env: serviceEnv(port, env) });
+  const startMs = await children.waitForHttp200(handle, `http://127.0.0.1:${port}/health`, 30000);
+  return { handle, startMs };
 }
 
 /** Same service, same env but no DATABASE_URL: it falls back to SQLite in a fresh DATA_DIR. */
-async function measureSqliteStarts (entry) {
-  const startsMs = []
+async function measureSqliteStarts(entry) {
+  const startsMs = [];
   for (let i = 0; i < SQLITE_STARTS; i++) {
-    const { handle, startMs } = await startService(`sqlite-start-${i + 1}`, entry, PORTS.sqliteService)
-    await children.stopChild(handle)
-    startsMs.push(startMs)
-    progress(`SQLite start ${i + 1}: ${Math.round(startMs)} ms`)
+    const { handle, startMs } = await startService(`sqlite-start-${i + 1}`, entry, PORTS.sqliteService);
+    await children.stopChild(handle);
+    startsMs.push(startMs);
+    progress(`SQLite start ${i + 1}: ${Math.round(startMs)} ms`);
   }
-  return startsMs
+  return startsMs;
 }
 
-async function seedService () {
-  const keys = await seed.addClients(URLS.service, 0, SEEDED_CLIENTS)
-  const [getClientKey, ...otherKeys] = keys
-  await seed.addSmsConfig(URLS.service, getClientKey)
-  await seed.addSmsConfig(URLS.service, getClientKey)
-  const answer = await seed.getClient(URLS.service, getClientKey)
-  if (answer.status !== 200) throw new Error(`service get-client answered ${answer.status}: ${answer.text}`)
-  return { getClientKey, otherKeys, serviceAnswer: answer.text }
+async function seedService() {
+  const keys = await seed.addClients(URLS.service, 0, SEEDED_CLIENTS);
+  const [getClientKey, ...otherKeys] = keys;
+  await seed.addSmsConfig(URLS.service, getClientKey);
+  await seed.addSmsConfig(URLS.service, getClientKey);
+  const answer = await seed.getClient(URLS.service, getClientKey);
+  if (answer.status !== 200) throw new Error(`service get-client answered ${answer.status}: ${answer.text}`);
+  return { getClientKey, otherKeys, serviceAnswer: answer.text };
 }
 
-async function startBaselineAndCeiling ({ getClientKey, serviceAnswer }) {
-  const responseFile = path.join(os.tmpdir(), `bench-ceiling-answer-${process.pid}.json`)
-  fs.writeFileSync(responseFile, serviceAnswer)
-  tempPaths.push(responseFile)
+async function startBaselineAndCeiling({ getClientKey, serviceAnswer }) {
+  const responseFile = path.join(os.tmpdir(), `bench-ceiling-answer-${process.pid}.json`);
+  fs.writeFileSync(responseFile, serviceAnswer);
+  tempPaths.push(responseFile);
   const baseline = children.startNodeChild('baseline', [path.join(__dirname, 'baseline-server.js')], {
     cwd: ROOT,
-    env: { PORT: String(PORTS.baseline), DATABASE_URL }
-  })
+    env: { PORT: String(PORTS.baseline), DATABASE_URL },
+  });
   const ceiling = children.startNodeChild('ceiling', [path.join(__dirname, 'ceiling-server.js')], {
     cwd: ROOT,
-    env: { PORT: String(PORTS.ceiling), CEILING_SECRET_KEY: getClientKey, CEILING_RESPONSE_FILE: responseFile }
-  })
-  await Promise.all([children.waitForPort(baseline, PORTS.baseline), children.waitForPort(ceiling, PORTS.ceiling)])
+    env: { PORT: String(PORTS.ceiling), CEILING_SECRET_KEY: getClientKey, CEILING_RESPONSE_FILE: responseFile },
+  });
+  await Promise.all([children.waitForPort(baseline, PORTS.baseline), children.waitForPort(ceiling, PORTS.ceiling)]);
 }
 
 /** All three must answer 200 for the seeded key; the baseline should say the same as the service. */
-async function checkGetClientAnswers (getClientKey) {
-  const answers = {}
+async function checkGetClientAnswers(getClientKey) {
+  const answers = {};
   for (const target of Object.keys(URLS)) {
-    answers[target] = await seed.getClient(URLS[target], getClientKey)
+    answers[target] = await seed.getClient(URLS[target], getClientKey);
     if (answers[target].status !== 200) {
-      throw new Error(`${target} get-client answered ${answers[target].status}: ${answers[target].text}`)
+      throw new Error(`${target} get-client answered ${answers[target].status}: ${answers[target].text}`);
     }
   }
   if (!isDeepStrictEqual(JSON.parse(answers.baseline.text), JSON.parse(answers.service.text))) {
-    progress('WARNING: baseline and service get-client answers differ:\n' +
-      `  service:  ${answers.service.text}\n  baseline: ${answers.baseline.text}`)
+    progress(
+      'WARNING: baseline and service get-client answers differ:\n' +
+        `  service:  ${answers.service.text}\n  baseline: ${answers.baseline.text}`,
+    );
   }
 }
 
 /** Keeps enough unused client keys for the next add-sms-config run (see lib/key-pool.js). */
-function createAddKeySupply (keyPool, params) {
-  let nextClientNumber = SEEDED_CLIENTS
-  let estimatedRps = 500
+function createAddKeySupply(keyPool, params) {
+  let nextClientNumber = SEEDED_CLIENTS;
+  let estimatedRps = 500;
   return {
-    observe (rps) { estimatedRps = Math.max(estimatedRps, rps) },
-    async ensureFor (seconds) {
-      const needed = estimatedRps * seconds * 1.5 + params.connections
-      const missingKeys = Math.ceil((needed - keyPool.remaining()) / KEY_USES)
-      if (missingKeys <= 0) return
-      keyPool.add(await seed.addClients(URLS.service, nextClientNumber, missingKeys))
-      nextClientNumber += missingKeys
-    }
-  }
+    observe(rps) {
+      estimatedRps = Math.max(estimatedRps, rps);
+    },
+    async ensureFor(seconds) {
+      const needed = estimatedRps * seconds * 1.5 + params.connections;
+      const missingKeys = Math.ceil((needed - keyPool.remaining()) / KEY_USES);
+      if (missingKeys <= 0) return;
+      keyPool.add(await seed.addClients(URLS.service, nextClientNumber, missingKeys));
+      nextClientNumber += missingKeys;
+    },
+  };
 }
 
-async function runOnce (context, scenario, target, seconds) {
-  const { autocannon, params, keyPool, keySupply } = context
-  if (scenario.name === 'add-sms-config') await keySupply.ensureFor(seconds)
-  const overflowBefore = keyPool.overflow
+async function runOnce(context, scenario, target, seconds) {
+  const { autocannon, params, keyPool, keySupply } = context;
+  if (scenario.name === 'add-sms-config') await keySupply.ensureFor(seconds);
+  const overflowBefore = keyPool.overflow;
   const result = await runLoad(autocannon, {
     url: URLS[target] + scenario.path,
     connections: params.connections,
     seconds,
-    options: requestOptions(scenario.name, context)
-  })
-  if (scenario.name.startsWith('add-') && target !== 'ceiling') keySupply.observe(result.rps)
-  if (scenario.name === 'add-sms-config') result.keysPastCap = keyPool.overflow - overflowBefore
-  return result
+    options: requestOptions(scenario.name, context),
+  });
+  if (scenario.name.startsWith('add-') && target !== 'ceiling') keySupply.observe(result.rps);
+  if (scenario.name === 'add-sms-config') result.keysPastCap = keyPool.overflow - overflowBefore;
+  return result;
 }
 
-async function runScenario (context, scenario) {
-  const { params } = context
-  const warmup = {}
+async function runScenario(context, scenario) {
+  const { params } = context;
+  const warmup = {};
   for (const target of scenario.targets) {
-    warmup[target] = await runOnce(context, scenario, target, params.warmupSeconds)
+    warmup[target] = await runOnce(context, scenario, target, params.warmupSeconds);
   }
-  const rounds = Object.fromEntries(scenario.targets.map((target) => [target, []]))
+  const rounds = Object.fromEntries(scenario.targets.map((target) => [target, []]));
   for (let round = 1; round <= params.rounds; round++) {
     for (const target of scenario.targets) {
-      const result = await runOnce(context, scenario, target, params.durationSeconds)
-      rounds[target].push(result)
-      progress(`${scenario.name} round ${round} ${target}: ${Math.round(result.rps)} req/s, ` +
-        `p50 ${result.p50} ms, p99 ${result.p99} ms, failed ${result.failed}`)
+      const result = await runOnce(context, scenario, target, params.durationSeconds);
+      rounds[target].push(result);
+      progress(
+        `${scenario.name} round ${round} ${target}: ${Math.round(result.rps)} req/s, ` +
+          `p50 ${result.p50} ms, p99 ${result.p99} ms, failed ${result.failed}`,
+      );
     }
   }
-  const medians = Object.fromEntries(
-    Object.entries(rounds).map(([target, results]) => [target, report.summarizeRounds(results)])
-  )
-  return { warmup, rounds, medians, ratios: report.ratios(medians) }
+  const medians = Object.fromEntries(Object.entries(rounds).map(([target, results]) => [target, report.summarizeRounds(results)]));
+  return { warmup, rounds, medians, ratios: report.ratios(medians) };
 }
 
-function machineInfo () {
-  const cpus = os.cpus()
+function machineInfo() {
+  const cpus = os.cpus();
   return {
     cpuModel: cpus[0]?.model,
     cpuCount: cpus.length,
     totalMemMB: Math.round(os.totalmem() / 2 ** 20),
-    node: process.version
-  }
+    node: process.version,
+  };
 }
 
-function writeResults (results) {
-  const file = path.join(__dirname, 'results.json')
-  fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
-  progress(`results written to ${path.relative(ROOT, file)}`)
+function writeResults(results) {
+  const file = path.join(__dirname, 'results.json');
+  fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  progress(`results written to ${path.relative(ROOT, file)}`);
 }
 
-async function main () {
-  const params = readParams()
-  const autocannon = loadAutocannon()
-  assertServiceBuilt(params.serviceEntry)
-  children.installCleanup()
-  process.on('exit', removeTempPaths)
-  for (const port of Object.values(PORTS)) await children.assertPortFree(port)
+async function main() {
+  const params = readParams();
+  const autocannon = loadAutocannon();
+  assertServiceBuilt(params.serviceEntry);
+  children.installCleanup();
+  process.on('exit', removeTempPaths);
+  for (const port of Object.values(PORTS)) await children.assertPortFree(port);
 
   // Start-up first, while nothing else runs on the machine.
-  let sqliteMs = []
-  let sqliteError
+  let sqliteMs = [];
+  let sqliteError;
   try {
-    sqliteMs = await measureSqliteStarts(params.serviceEntry)
+    sqliteMs = await measureSqliteStarts(params.serviceEntry);
   } catch (error) {
-    sqliteError = error.message
-    progress(`SQLite start failed: ${error.message}`)
+    sqliteError = error.message;
+    progress(`SQLite start failed: ${error.message}`);
   }
 
-  await recreateDatabase({ serverUrl: MYSQL_SERVER_URL, database: DATABASE, createSchema: params.createSchema })
-  const service = await startService('service', params.serviceEntry, PORTS.service, { DATABASE_URL })
-  progress(`service ready in ${Math.round(service.startMs)} ms (log: ${service.handle.logFile})`)
+  await recreateDatabase({ serverUrl: MYSQL_SERVER_URL, database: DATABASE, createSchema: params.createSchema });
+  const service = await startService('service', params.serviceEntry, PORTS.service, { DATABASE_URL });
+  progress(`service ready in ${Math.round(service.startMs)} ms (log: ${service.handle.logFile})`);
 
-  const seeded = await seedService()
-  await startBaselineAndCeiling(seeded)
-  await checkGetClientAnswers(seeded.getClientKey)
-  progress(`seeded ${SEEDED_CLIENTS} clients; baseline and ceiling ready`)
+  const seeded = await seedService();
+  await startBaselineAndCeiling(seeded);
+  await checkGetClientAnswers(seeded.getClientKey);
+  progress(`seeded ${SEEDED_CLIENTS} clients; baseline and ceiling ready`);
 
-  const keyPool = new KeyPool(KEY_USES)
-  keyPool.add(seeded.otherKeys)
+  const keyPool = new KeyPool(KEY_USES);
+  keyPool.add(seeded.otherKeys);
   const context = {
-    autocannon, params, keyPool, keySupply: createAddKeySupply(keyPool, params), getClientKey: seeded.getClientKey
-  }
-  const scenarios = {}
-  for (const scenario of SCENARIOS) scenarios[scenario.name] = await runScenario(context, scenario)
+    autocannon,
+    params,
+    keyPool,
+    keySupply: createAddKeySupply(keyPool, params),
+    getClientKey: seeded.getClientKey,
+  };
+  const scenarios = {};
+  for (const scenario of SCENARIOS) scenarios[scenario.name] = await runScenario(context, scenario);
 
-  const memory = children.residentMemory(service.handle.child.pid)
-  await children.stopAllChildren()
+  const memory = children.residentMemory(service.handle.child.pid);
+  await children.stopAllChildren();
 
   const startup = {
     mysqlMs: service.startMs,
     sqliteMs,
     sqliteMedianMs: report.median(sqliteMs),
-    ...(sqliteError && { sqliteError })
-  }
-  const targets = report.evaluateTargets({ scenarios, memory, sqliteStartMs: startup.sqliteMedianMs })
-  console.log(report.toMarkdown({ params, scenarios, targets, memory, startup }))
+    ...(sqliteError && { sqliteError }),
+  };
+  const targets = report.evaluateTargets({ scenarios, memory, sqliteStartMs: startup.sqliteMedianMs });
+  console.log(report.toMarkdown({ params, scenarios, targets, memory, startup }));
   writeResults({
     machine: machineInfo(),
     date: new Date().toISOString(),
@@ -275,17 +284,17 @@ async function main () {
     serviceLog: service.handle.logFile,
     smsConfigClientKeys: keyPool.keys.length,
     scenarios,
-    targets: Object.fromEntries(targets.map(({ name, value, limit, pass }) => [name, { value, limit, pass }]))
-  })
-  if (params.strict && !targets.every((target) => target.pass)) process.exitCode = 1
+    targets: Object.fromEntries(targets.map(({ name, value, limit, pass }) => [name, { value, limit, pass }])),
+  });
+  if (params.strict && !targets.every((target) => target.pass)) process.exitCode = 1;
 }
 
 main()
   .catch((error) => {
-    console.error(`bench failed: ${error.message}`)
-    process.exitCode = 2
+    console.error(`bench failed: ${error.message}`);
+    process.exitCode = 2;
   })
   .finally(async () => {
-    await children.stopAllChildren()
-    removeTempPaths()
-  })
+    await children.stopAllChildren();
+    removeTempPaths();
+  });

@@ -86,7 +86,10 @@ describe('Exchanges', () => {
 
   it('should answer 401 without or with a wrong admin key, and declare nothing', async () => {
     const exchange = uniqueExchangeName('unauthorised');
-    expect((await createExchange({ name: exchange, type: 'topic' }, {})).body).toEqual({ status: 401, error: 'x-api-key header is required' });
+    expect((await createExchange({ name: exchange, type: 'topic' }, {})).body).toEqual({
+      status: 401,
+      error: 'x-api-key header is required',
+    });
     expect((await createExchange({ name: exchange, type: 'topic' }, { 'x-api-key': 'nope' })).body).toEqual({
       status: 401,
       error: 'x-api-key is not valid',

@@ -5,7 +5,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { ClientCache } from '../src/client/client-cache';
-import { ADMIN_API_KEY, AMQP_URL, KEY_A, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
+import {
+  ADMIN_API_KEY,
+  AMQP_URL,
+  KEY_A,
+  MYSQL_SERVER_URL,
+  TEST_DATABASE_PREFIX,
+  TestApp,
+  startTestApp,
+  validSmsConfig,
+} from './helpers/test-app';
 import { TcpRelay } from './helpers/tcp-relay';
 
 /**

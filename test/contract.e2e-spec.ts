@@ -21,7 +21,9 @@ describe('Answers checked against openapi.json', () => {
 
   it('should accept an answer the document describes', () => {
     expect(() => assertAnswerMatchesContract('POST', '/api/client/add', json(200, { status: 200, results: client }))).not.toThrow();
-    expect(() => assertAnswerMatchesContract('POST', '/api/client/add', json(401, { status: 401, error: 'x-api-key is not valid' }))).not.toThrow();
+    expect(() =>
+      assertAnswerMatchesContract('POST', '/api/client/add', json(401, { status: 401, error: 'x-api-key is not valid' })),
+    ).not.toThrow();
   });
 
   it('should refuse a field the document does not name, and a missing one', () => {

@@ -105,7 +105,10 @@ describe('HTTP behaviour shared by every route', () => {
   });
 
   it('should answer every success with HTTP 200, never 201', async () => {
-    const answer = await t.post('/api/client/add', { headers: admin, body: { appName: 'a', appUrl: 'https://a.example.com', isHost: false } });
+    const answer = await t.post('/api/client/add', {
+      headers: admin,
+      body: { appName: 'a', appUrl: 'https://a.example.com', isHost: false },
+    });
     expect(answer.status).toBe(200);
   });
 
@@ -133,7 +136,9 @@ describe('HTTP behaviour shared by every route', () => {
         expect(operation?.summary).toBe(summary);
         expect(operation.responses['200'].content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
       }
-      expect(document.paths['/api/client/add'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/AddClientDto');
+      expect(document.paths['/api/client/add'].post.requestBody.content['application/json'].schema.$ref).toBe(
+        '#/components/schemas/AddClientDto',
+      );
       expect(document.paths['/api/sms-config/add'].post.requestBody.content['application/json'].schema.$ref).toBe(
         '#/components/schemas/AddSmsConfigDto',
       );

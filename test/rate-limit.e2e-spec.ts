@@ -50,8 +50,12 @@ describe('Rate limits with the default configuration', () => {
     const valid = await t.post(GET_CLIENT, { headers: { secretKey: validKey }, remoteAddress: guesser });
     expect(valid.status).toBe(200);
     expect(valid.body.results.secretKey).toBe(validKey);
-    expect((await t.post('/api/client/add', { headers: { 'x-api-key': ADMIN_API_KEY }, body: newClient, remoteAddress: guesser })).status).toBe(200);
-    expect((await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey: validKey }, remoteAddress: guesser })).status).toBe(200);
+    expect(
+      (await t.post('/api/client/add', { headers: { 'x-api-key': ADMIN_API_KEY }, body: newClient, remoteAddress: guesser })).status,
+    ).toBe(200);
+    expect(
+      (await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey: validKey }, remoteAddress: guesser })).status,
+    ).toBe(200);
 
     // Another address is not affected by the guesser.
     expect((await t.post(GET_CLIENT, { headers: { secretKey: wrongSecretKey() }, remoteAddress: '198.51.100.1' })).status).toBe(404);
@@ -80,7 +84,8 @@ describe('Rate limits with small configured values', () => {
   it('should answer 429 in the envelope with Retry-After once a credential passes its limit, whatever the route', async () => {
     const key = await t.addClient();
     for (let i = 0; i < 3; i++) expect((await t.post(GET_CLIENT, { headers: { secretKey: key } })).status).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey: key } })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey: key } })).status).toBe(200);
     const refused = await t.post(GET_CLIENT, { headers: { secretKey: key } });
     expectTooManyRequests(refused);
     expect(refused.body.error).toBe('Too many requests, retry later');

@@ -140,7 +140,13 @@ describe('SMS configurations', () => {
 
     it('should treat null optional fields as not given', async () => {
       const secretKey = await t.addClient();
-      const answer = await add(secretKey, { providerName: 'p', smsApi: 'https://s.example.com', perSmsCost: null, username: null, isActive: null });
+      const answer = await add(secretKey, {
+        providerName: 'p',
+        smsApi: 'https://s.example.com',
+        perSmsCost: null,
+        username: null,
+        isActive: null,
+      });
       expect(answer.status).toBe(200);
       const [item] = (await list(secretKey)).body.results;
       expect(item).toMatchObject({ perSmsCost: 0, username: null, isActive: true });

@@ -1,20 +1,20 @@
-'use strict'
+'use strict';
 // What each scenario sends, and one autocannon run reduced to the numbers we keep.
-const { ADMIN_API_KEY, SMS_CONFIG_BODY, clientBody } = require('./seed')
+const { ADMIN_API_KEY, SMS_CONFIG_BODY, clientBody } = require('./seed');
 
 const SCENARIOS = [
   { name: 'get-client', path: '/api/client/get/secretKey', targets: ['service', 'baseline', 'ceiling'] },
   { name: 'add-client', path: '/api/client/add', targets: ['service', 'baseline', 'ceiling'] },
-  { name: 'add-sms-config', path: '/api/sms-config/add', targets: ['service', 'baseline'] }
-]
+  { name: 'add-sms-config', path: '/api/sms-config/add', targets: ['service', 'baseline'] },
+];
 
-const JSON_HEADERS = { 'content-type': 'application/json' }
+const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /** autocannon options (besides url, connections, duration) for one scenario. */
-function requestOptions (scenarioName, { getClientKey, keyPool }) {
+function requestOptions(scenarioName, { getClientKey, keyPool }) {
   switch (scenarioName) {
     case 'get-client':
-      return { method: 'POST', headers: { secretKey: getClientKey } }
+      return { method: 'POST', headers: { secretKey: getClientKey } };
     case 'add-client':
       return {
         method: 'POST',
@@ -22,26 +22,28 @@ function requestOptions (scenarioName, { getClientKey, keyPool }) {
         // [<id>] makes every app name different, as real sign-ups would be (only
         // the name: the id may hold '_', which a URL validator may refuse in a host)
         body: JSON.stringify({ ...clientBody('load'), appName: 'bench-[<id>]' }),
-        idReplacement: true
-      }
+        idReplacement: true,
+      };
     case 'add-sms-config':
       return {
         method: 'POST',
         headers: JSON_HEADERS,
         body: JSON.stringify(SMS_CONFIG_BODY),
-        requests: [{
-          setupRequest (request) {
-            request.headers.secretKey = keyPool.next()
-            return request
-          }
-        }]
-      }
+        requests: [
+          {
+            setupRequest(request) {
+              request.headers.secretKey = keyPool.next();
+              return request;
+            },
+          },
+        ],
+      };
     default:
-      throw new Error(`unknown scenario ${scenarioName}`)
+      throw new Error(`unknown scenario ${scenarioName}`);
   }
 }
 
-function summarize (result) {
+function summarize(result) {
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -51,15 +53,13 @@ function summarize (result) {
     timeouts: result.timeouts,
     non2xx: result.non2xx,
     failed: result.errors + result.non2xx,
-    statusCodes: Object.fromEntries(
-      Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])
-    )
-  }
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])),
+  };
 }
 
-async function runLoad (autocannon, { url, connections, seconds, options }) {
-  const result = await autocannon({ url, connections, pipelining: 1, duration: seconds, ...options })
-  return summarize(result)
+async function runLoad(autocannon, { url, connections, seconds, options }) {
+  const result = await autocannon({ url, connections, pipelining: 1, duration: seconds, ...options });
+  return summarize(result);
 }
 
-module.exports = { SCENARIOS, requestOptions, runLoad }
+module.exports = { SCENARIOS, requestOptions, runLoad };

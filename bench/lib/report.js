@@ -1,42 +1,42 @@
-'use strict'
+'use strict';
 // Medians, ratios, PASS/FAIL checks and the markdown printed at the end.
-const TARGET_LABELS = { service: 'A service', baseline: 'B baseline', ceiling: 'C ceiling' }
+const TARGET_LABELS = { service: 'A service', baseline: 'B baseline', ceiling: 'C ceiling' };
 
-function median (values) {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b)
-  if (sorted.length === 0) return NaN
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+function median(values) {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-const sum = (values) => values.reduce((total, value) => total + value, 0)
+const sum = (values) => values.reduce((total, value) => total + value, 0);
 
 /** One target's measured rounds reduced to medians and summed errors. */
-function summarizeRounds (rounds) {
+function summarizeRounds(rounds) {
   return {
     rps: median(rounds.map((round) => round.rps)),
     p50: median(rounds.map((round) => round.p50)),
     p99: median(rounds.map((round) => round.p99)),
-    errors: sum(rounds.map((round) => round.failed))
-  }
+    errors: sum(rounds.map((round) => round.failed)),
+  };
 }
 
-function ratios (medians) {
-  const ratio = (other) => medians.service && medians[other] ? medians.service.rps / medians[other].rps : undefined
-  return { serviceToBaseline: ratio('baseline'), serviceToCeiling: ratio('ceiling') }
+function ratios(medians) {
+  const ratio = (other) => (medians.service && medians[other] ? medians.service.rps / medians[other].rps : undefined);
+  return { serviceToBaseline: ratio('baseline'), serviceToCeiling: ratio('ceiling') };
 }
 
-function check (name, value, limit, pass, format) {
-  return { name, value, limit, pass: Boolean(pass), shown: format(value) }
+function check(name, value, limit, pass, format) {
+  return { name, value, limit, pass: Boolean(pass), shown: format(value) };
 }
 
-const times = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a')
-const ms = (value) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a')
-const mb = (value) => (Number.isFinite(value) ? `${value.toFixed(1)} MB` : 'n/a')
+const times = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a');
+const ms = (value) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
+const mb = (value) => (Number.isFinite(value) ? `${value.toFixed(1)} MB` : 'n/a');
 
-function evaluateTargets ({ scenarios, memory, sqliteStartMs }) {
-  const get = scenarios['get-client']
-  const ratioOf = (name) => scenarios[name]?.ratios.serviceToBaseline
+function evaluateTargets({ scenarios, memory, sqliteStartMs }) {
+  const get = scenarios['get-client'];
+  const ratioOf = (name) => scenarios[name]?.ratios.serviceToBaseline;
   return [
     check('get-client rps vs baseline', get?.ratios.serviceToBaseline, '>= 3x', get?.ratios.serviceToBaseline >= 3, times),
     check('get-client rps vs ceiling', get?.ratios.serviceToCeiling, '>= 0.5x', get?.ratios.serviceToCeiling >= 0.5, times),
@@ -45,37 +45,37 @@ function evaluateTargets ({ scenarios, memory, sqliteStartMs }) {
     check('add-client rps vs baseline', ratioOf('add-client'), '>= 0.8x', ratioOf('add-client') >= 0.8, times),
     check('add-sms-config rps vs baseline', ratioOf('add-sms-config'), '>= 0.8x', ratioOf('add-sms-config') >= 0.8, times),
     check('service RSS after bench', memory?.rssMB, '<= 150 MB', memory?.rssMB <= 150, mb),
-    check('SQLite start to /health (median of 3)', sqliteStartMs, '<= 1500 ms', sqliteStartMs <= 1500, ms)
-  ]
+    check('SQLite start to /health (median of 3)', sqliteStartMs, '<= 1500 ms', sqliteStartMs <= 1500, ms),
+  ];
 }
 
 /** textColumns: how many leading columns are text (left-aligned); the rest are numbers. */
-function markdownTable (header, rows, textColumns) {
-  const line = (cells) => `| ${cells.join(' | ')} |`
-  const alignment = header.map((_, i) => (i < textColumns ? '---' : '---:'))
-  return [line(header), line(alignment), ...rows.map(line)].join('\n')
+function markdownTable(header, rows, textColumns) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  const alignment = header.map((_, i) => (i < textColumns ? '---' : '---:'));
+  return [line(header), line(alignment), ...rows.map(line)].join('\n');
 }
 
-function scenarioRows (scenarios) {
-  const rows = []
+function scenarioRows(scenarios) {
+  const rows = [];
   for (const [name, scenario] of Object.entries(scenarios)) {
     for (const [target, m] of Object.entries(scenario.medians)) {
-      rows.push([name, TARGET_LABELS[target], Math.round(m.rps), m.p50.toFixed(1), m.p99.toFixed(1), m.errors])
+      rows.push([name, TARGET_LABELS[target], Math.round(m.rps), m.p50.toFixed(1), m.p99.toFixed(1), m.errors]);
     }
   }
-  return rows
+  return rows;
 }
 
-function ratioRows (scenarios) {
-  const rows = []
+function ratioRows(scenarios) {
+  const rows = [];
   for (const [name, { ratios: r }] of Object.entries(scenarios)) {
-    if (r.serviceToBaseline !== undefined) rows.push([`${name} A/B (service/baseline)`, times(r.serviceToBaseline)])
-    if (r.serviceToCeiling !== undefined) rows.push([`${name} A/C (service/ceiling)`, times(r.serviceToCeiling)])
+    if (r.serviceToBaseline !== undefined) rows.push([`${name} A/B (service/baseline)`, times(r.serviceToBaseline)]);
+    if (r.serviceToCeiling !== undefined) rows.push([`${name} A/C (service/ceiling)`, times(r.serviceToCeiling)]);
   }
-  return rows
+  return rows;
 }
 
-function toMarkdown ({ params, scenarios, targets, memory, startup }) {
+function toMarkdown({ params, scenarios, targets, memory, startup }) {
   return [
     `Rounds: ${params.rounds} x ${params.durationSeconds} s per target, interleaved; ` +
       `${params.connections} connections, pipelining 1; warm-up ${params.warmupSeconds} s per target. ` +
@@ -89,9 +89,12 @@ function toMarkdown ({ params, scenarios, targets, memory, startup }) {
       `SQLite ${ms(startup.sqliteMedianMs)} median of [${startup.sqliteMs.map(Math.round).join(', ')}] ms. ` +
       `Service RSS after bench: ${mb(memory?.rssMB)} (peak ${mb(memory?.peakRssMB)}).`,
     '',
-    markdownTable(['check', 'value', 'limit', 'result'],
-      targets.map((t) => [t.name, t.shown, t.limit, t.pass ? 'PASS' : 'FAIL']), 1)
-  ].join('\n')
+    markdownTable(
+      ['check', 'value', 'limit', 'result'],
+      targets.map((t) => [t.name, t.shown, t.limit, t.pass ? 'PASS' : 'FAIL']),
+      1,
+    ),
+  ].join('\n');
 }
 
-module.exports = { median, summarizeRounds, ratios, evaluateTargets, toMarkdown }
+module.exports = { median, summarizeRounds, ratios, evaluateTargets, toMarkdown };

@@ -1,7 +1,7 @@
-'use strict'
+'use strict';
 // Seeding goes through the service's own API, so its data is exactly what it
 // would have written itself; the baseline reads the same rows.
-const ADMIN_API_KEY = 'bench-admin-key'
+const ADMIN_API_KEY = 'bench-admin-key';
 
 const SMS_CONFIG_BODY = {
   providerName: 'twilio',
@@ -15,69 +15,69 @@ const SMS_CONFIG_BODY = {
   balanceUrl: 'https://api.twilio.com/balance',
   balance: 12.5,
   perSmsCost: 0.0125,
-  isActive: true
-}
+  isActive: true,
+};
 
-function clientBody (n) {
+function clientBody(n) {
   return {
     appName: `bench-${n}`,
     appUrl: `https://app-${n}.example.com`,
     appDescription: `bench client ${n}`,
     preferredSmsGateway: 'twilio',
-    isHost: false
-  }
+    isHost: false,
+  };
 }
 
-async function post (url, { headers = {}, body } = {}) {
+async function post(url, { headers = {}, body } = {}) {
   const response = await fetch(url, {
     method: 'POST',
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(10000)
-  })
-  return { status: response.status, text: await response.text() }
+    signal: AbortSignal.timeout(10000),
+  });
+  return { status: response.status, text: await response.text() };
 }
 
-function expect2xx (what, { status, text }) {
-  if (status < 200 || status > 299) throw new Error(`${what} answered ${status}: ${text.slice(0, 500)}`)
-  return JSON.parse(text)
+function expect2xx(what, { status, text }) {
+  if (status < 200 || status > 299) throw new Error(`${what} answered ${status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text);
 }
 
-async function addClient (baseUrl, n) {
+async function addClient(baseUrl, n) {
   const answer = await post(`${baseUrl}/api/client/add`, {
     headers: { 'x-api-key': ADMIN_API_KEY },
-    body: clientBody(n)
-  })
-  const secretKey = expect2xx('POST /api/client/add', answer).results?.secretKey
-  if (!secretKey) throw new Error(`POST /api/client/add gave no results.secretKey: ${answer.text}`)
-  return secretKey
+    body: clientBody(n),
+  });
+  const secretKey = expect2xx('POST /api/client/add', answer).results?.secretKey;
+  if (!secretKey) throw new Error(`POST /api/client/add gave no results.secretKey: ${answer.text}`);
+  return secretKey;
 }
 
 /** Adds clients numbered first..first+count-1, a few at a time; resolves with their keys in order. */
-async function addClients (baseUrl, first, count, concurrency = 16) {
-  const keys = new Array(count)
-  let next = 0
-  async function worker () {
+async function addClients(baseUrl, first, count, concurrency = 16) {
+  const keys = new Array(count);
+  let next = 0;
+  async function worker() {
     while (next < count) {
-      const i = next++
-      keys[i] = await addClient(baseUrl, first + i)
+      const i = next++;
+      keys[i] = await addClient(baseUrl, first + i);
     }
   }
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker))
-  return keys
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return keys;
 }
 
-async function addSmsConfig (baseUrl, secretKey) {
+async function addSmsConfig(baseUrl, secretKey) {
   const answer = await post(`${baseUrl}/api/sms-config/add`, {
     headers: { secretKey },
-    body: SMS_CONFIG_BODY
-  })
-  return expect2xx('POST /api/sms-config/add', answer)
+    body: SMS_CONFIG_BODY,
+  });
+  return expect2xx('POST /api/sms-config/add', answer);
 }
 
 /** The raw get-client answer, as bytes on the wire (text) and status. */
-function getClient (baseUrl, secretKey) {
-  return post(`${baseUrl}/api/client/get/secretKey`, { headers: { secretKey } })
+function getClient(baseUrl, secretKey) {
+  return post(`${baseUrl}/api/client/get/secretKey`, { headers: { secretKey } });
 }
 
 module.exports = {
@@ -86,5 +86,5 @@ module.exports = {
   clientBody,
   addClients,
   addSmsConfig,
-  getClient
-}
+  getClient,
+};

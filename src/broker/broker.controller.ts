@@ -15,7 +15,10 @@ export class BrokerController {
   @Post('exchanges')
   @HttpCode(HttpStatus.OK)
   @AdminOnly()
-  @ApiOperation({ summary: 'Create exchange', description: 'Declares a durable RabbitMQ exchange; declaring it again with the same type succeeds.' })
+  @ApiOperation({
+    summary: 'Create exchange',
+    description: 'Declares a durable RabbitMQ exchange; declaring it again with the same type succeeds.',
+  })
   @ApiOkResponse({ type: CreateExchangeResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request, for example the name is missing' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The exchange exists with a different type' })

@@ -38,9 +38,7 @@ export class BrokerService {
 function exchangeConflict(name: string, error: Error): ConflictException {
   const existingType = /current is '(\w+)'/.exec(error.message)?.[1];
   return new ConflictException(
-    existingType
-      ? `Exchange ${name} already exists with type ${existingType}`
-      : `Exchange ${name} already exists with other properties`,
+    existingType ? `Exchange ${name} already exists with type ${existingType}` : `Exchange ${name} already exists with other properties`,
   );
 }
 

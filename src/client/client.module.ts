@@ -16,7 +16,8 @@ import { ClientService } from './client.service';
     {
       provide: ClientCache,
       inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>) => new ClientCache({ maxEntries: config.get('clientCacheMaxEntries', { infer: true }) }),
+      useFactory: (config: ConfigService<AppConfig, true>) =>
+        new ClientCache({ maxEntries: config.get('clientCacheMaxEntries', { infer: true }) }),
     },
   ],
   exports: [ClientService, ClientCache],

@@ -182,9 +182,7 @@ describe('loadAppConfig', () => {
     });
 
     it('should refuse invalid ENCRYPTION_KEYS', () => {
-      expect(configurationErrorOf(env({ NODE_ENV: 'production', ENCRYPTION_KEYS: 'kid1:short' })).message).toContain(
-        'ENCRYPTION_KEYS',
-      );
+      expect(configurationErrorOf(env({ NODE_ENV: 'production', ENCRYPTION_KEYS: 'kid1:short' })).message).toContain('ENCRYPTION_KEYS');
     });
   });
 

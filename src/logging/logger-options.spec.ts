@@ -35,7 +35,9 @@ describe('REDACTED_PATHS', () => {
 
   it('should hide the parameters and SQL of a failed query', () => {
     const output = logged((logger) =>
-      logger.error({ err: { message: 'Duplicate', parameters: ['sealed-value'], sql: "INSERT ... 'inline-value'", driverError: { sql: 'inline-2' } } }),
+      logger.error({
+        err: { message: 'Duplicate', parameters: ['sealed-value'], sql: "INSERT ... 'inline-value'", driverError: { sql: 'inline-2' } },
+      }),
     );
     expect(output).not.toMatch(/sealed-value|inline-value|inline-2/);
     expect(output).toContain('Duplicate');

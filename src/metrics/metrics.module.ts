@@ -44,14 +44,19 @@ function freshGauge(configuration: GaugeConfiguration<string>): Gauge<string> {
 function connectionsInUse(dataSource: DataSource): number {
   if (dataSource.options.type !== 'mysql' || !dataSource.isInitialized) return 0;
   // mysql2 has no public count of busy connections: all of the pool's connections minus the free ones.
-  const pool = (dataSource.driver as unknown as { pool?: { _allConnections?: { length: number }; _freeConnections?: { length: number } } }).pool;
+  const pool = (dataSource.driver as unknown as { pool?: { _allConnections?: { length: number }; _freeConnections?: { length: number } } })
+    .pool;
   return Math.max(0, (pool?._allConnections?.length ?? 0) - (pool?._freeConnections?.length ?? 0));
 }
 
 @Module({
   imports: [PrometheusModule.register({ controller: MetricsController, defaultMetrics: { enabled: true } }), BrokerModule],
   providers: [
-    makeCounterProvider({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: HTTP_LABELS }),
+    makeCounterProvider({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: HTTP_LABELS,
+    }),
     makeHistogramProvider({
       name: 'http_request_duration_seconds',
       help: 'Time to answer an HTTP request, by method, route pattern and status',

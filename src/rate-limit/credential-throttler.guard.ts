@@ -18,7 +18,10 @@ export class CredentialThrottlerGuard extends ThrottlerGuard {
 
   // The X-RateLimit-* headers are off (a cost on every answer); only the refusal carries Retry-After.
   protected override throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
-    context.switchToHttp().getResponse<FastifyReply>().header('Retry-After', String(Math.max(1, detail.timeToBlockExpire)));
+    context
+      .switchToHttp()
+      .getResponse<FastifyReply>()
+      .header('Retry-After', String(Math.max(1, detail.timeToBlockExpire)));
     throw new ThrottlerException(TOO_MANY_REQUESTS_MESSAGE);
   }
 }

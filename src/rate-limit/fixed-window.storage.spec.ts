@@ -6,7 +6,12 @@ describe('FixedWindowThrottlerStorage', () => {
   it('should allow the limit within a window, block the next hit for the block duration, then start afresh', () => {
     const storage = new FixedWindowThrottlerStorage();
     for (let i = 1; i <= 3; i++) expect(storage.hit('k', 60_000, 3, 30_000, t0 + i)).toMatchObject({ totalHits: i, isBlocked: false });
-    expect(storage.hit('k', 60_000, 3, 30_000, t0 + 10)).toEqual({ totalHits: 4, timeToExpire: 60, isBlocked: true, timeToBlockExpire: 30 });
+    expect(storage.hit('k', 60_000, 3, 30_000, t0 + 10)).toEqual({
+      totalHits: 4,
+      timeToExpire: 60,
+      isBlocked: true,
+      timeToBlockExpire: 30,
+    });
     expect(storage.hit('k', 60_000, 3, 30_000, t0 + 20_010).timeToBlockExpire).toBe(10);
     expect(storage.hit('k', 60_000, 3, 30_000, t0 + 60_001)).toMatchObject({ totalHits: 1, isBlocked: false, timeToBlockExpire: 0 });
   });

@@ -32,14 +32,23 @@ describe('Swagger UI in a real browser', () => {
       viewport: { width: 1280, height: 1000 },
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     page = browser.pages()[0] ?? (await browser.newPage());
     // A step that cannot happen fails on its own, well inside jest's timeout.
     page.setDefaultTimeout(10_000);
     // A Content-Security-Policy that blocks the UI shows up as a violation event or a console error.
     await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`),
+      );
     });
     page.on('console', (message) => {
       if (message.type() === 'error') pageErrors.push(message.text());

@@ -78,7 +78,11 @@ export function assertAnswerMatchesContract(method: string, url: string, answer:
   const media = Object.keys(response.content ?? {});
   if (media.length === 0) return;
   if (media.includes('application/json') && contentType.startsWith('application/json')) {
-    check(`${DOCUMENT_ID}#/${pointer('paths', path, verb, 'responses', String(answer.status), 'content', 'application/json', 'schema')}`, answer, where);
+    check(
+      `${DOCUMENT_ID}#/${pointer('paths', path, verb, 'responses', String(answer.status), 'content', 'application/json', 'schema')}`,
+      answer,
+      where,
+    );
     return;
   }
   if (!media.some((type) => contentType.startsWith(type))) {
@@ -90,6 +94,8 @@ function check(ref: string, answer: ReceivedAnswer, where: string): void {
   if (answer.body === undefined) throw new Error(`${where} with a body that is not JSON: ${answer.raw.slice(0, 200)}`);
   const validate = validatorFor(ref);
   if (!validate(answer.body)) {
-    throw new Error(`${where} with a body the document does not describe: ${contract().ajv.errorsText(validate.errors)}\n${answer.raw.slice(0, 500)}`);
+    throw new Error(
+      `${where} with a body the document does not describe: ${contract().ajv.errorsText(validate.errors)}\n${answer.raw.slice(0, 500)}`,
+    );
   }
 }

@@ -28,7 +28,10 @@ export interface TestApp {
   app: NestFastifyApplication;
   dataSource: DataSource;
   /** POSTs JSON (or a raw payload) through Fastify's inject: the whole pipeline, no socket; the answer must match openapi.json. */
-  post(url: string, options?: { headers?: Record<string, string>; body?: unknown; payload?: string; remoteAddress?: string }): Promise<Answer>;
+  post(
+    url: string,
+    options?: { headers?: Record<string, string>; body?: unknown; payload?: string; remoteAddress?: string },
+  ): Promise<Answer>;
   get(url: string, headers?: Record<string, string>): Promise<Answer>;
   addClient(overrides?: Record<string, unknown>): Promise<string>;
   reset(): Promise<void>;

@@ -41,7 +41,9 @@ describe('Starting with no configuration', () => {
   it('should list all five operations at /docs', async () => {
     expect((await fetch(`${service.url}/docs`)).status).toBe(200);
     const document = (await (await fetch(`${service.url}/docs-json`)).json()) as { paths: Record<string, { post?: unknown }> };
-    const operations = Object.entries(document.paths).filter(([, item]) => item.post).map(([path]) => path);
+    const operations = Object.entries(document.paths)
+      .filter(([, item]) => item.post)
+      .map(([path]) => path);
     expect(operations.sort()).toEqual(
       [
         '/api/client/add',

@@ -38,9 +38,7 @@ describe('SecretSealer', () => {
     });
 
     it('should produce distinct IVs across many seals', () => {
-      const ivs = new Set(
-        Array.from({ length: 200 }, () => sealedBytes(sealer.seal('v')).bytes.subarray(0, 12).toString('hex')),
-      );
+      const ivs = new Set(Array.from({ length: 200 }, () => sealedBytes(sealer.seal('v')).bytes.subarray(0, 12).toString('hex')));
       expect(ivs.size).toBe(200);
     });
 
@@ -172,9 +170,13 @@ describe('SecretSealer', () => {
 
     it('should not be accepted as a sealed field value, nor a sealed field as a token', () => {
       const token = sealer.sealVerifyApiKey(claims);
-      expect(() => sealer.open(`kidA:${Buffer.from(token, 'base64url').subarray(1 + 'kidA'.length).toString('base64url')}`)).toThrow(
-        UnsealError,
-      );
+      expect(() =>
+        sealer.open(
+          `kidA:${Buffer.from(token, 'base64url')
+            .subarray(1 + 'kidA'.length)
+            .toString('base64url')}`,
+        ),
+      ).toThrow(UnsealError);
       const { bytes } = sealedBytes(sealer.seal(JSON.stringify([42, 7, claims.apiKeyFingerprint])));
       const fieldAsToken = Buffer.concat([Buffer.of(4), Buffer.from('kidA'), bytes]).toString('base64url');
       expect(() => sealer.openVerifyApiKey(fieldAsToken)).toThrow(UnsealError);

@@ -83,7 +83,9 @@ describe('classifyError', () => {
 
   describe('Fastify request errors', () => {
     it('should answer 415 with its own message for FST_ERR_CTP_INVALID_MEDIA_TYPE', () => {
-      expect(classifyError({ statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', message: 'Unsupported Media Type: text/plain' })).toEqual({
+      expect(
+        classifyError({ statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', message: 'Unsupported Media Type: text/plain' }),
+      ).toEqual({
         status: 415,
         message: 'Content-Type must be application/json',
         unexpected: false,
@@ -125,7 +127,10 @@ describe('classifyError', () => {
 
   describe('anything else', () => {
     it('should answer 500 for a programming error that merely mentions a connection', () => {
-      for (const error of [new TypeError("Cannot read properties of undefined (reading 'connection')"), new Error('Invalid connection string')]) {
+      for (const error of [
+        new TypeError("Cannot read properties of undefined (reading 'connection')"),
+        new Error('Invalid connection string'),
+      ]) {
         expect(classifyError(error)).toEqual({ status: 500, message: 'Internal server error', unexpected: true });
       }
     });

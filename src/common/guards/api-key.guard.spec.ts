@@ -4,7 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { ApiKeyGuard } from './api-key.guard';
 
 /** The module object the guard calls into (CommonJS output), so a spy on it sees the guard's calls. */
- 
+
 const nodeCrypto = require('node:crypto') as typeof import('node:crypto');
 
 const KEY_CURRENT = 'ak_current-admin-key-0123456789abcdef';

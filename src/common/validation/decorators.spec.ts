@@ -45,9 +45,7 @@ describe('IsDecimalAmount', () => {
   });
 
   it('should fail validation with a message naming the property and the limits', () => {
-    expect(errorsFor(1.1234567)).toEqual([
-      'balance must be a number >= 0 and < 1000000000000 with at most 6 decimal places',
-    ]);
+    expect(errorsFor(1.1234567)).toEqual(['balance must be a number >= 0 and < 1000000000000 with at most 6 decimal places']);
     expect(errorsFor('5')).toHaveLength(1);
   });
 });

@@ -77,11 +77,7 @@ describe('RequestValidationPipe', () => {
 
   it('should join the messages of several fields with "; ", one per field', async () => {
     const message = await badRequestMessage({ name: 5, isActive: 'yes', count: 1.5 });
-    expect(message.split('; ')).toEqual([
-      'name must be a string',
-      'isActive must be a boolean value',
-      'count must be an integer number',
-    ]);
+    expect(message.split('; ')).toEqual(['name must be a string', 'isActive must be a boolean value', 'count must be an integer number']);
   });
 
   it('should report the first failing rule of a field only', async () => {

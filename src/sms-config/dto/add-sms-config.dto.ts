@@ -53,12 +53,26 @@ export class AddSmsConfigDto extends ClientIdDto {
   @IsString()
   smsType?: string;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 1e12, exclusiveMaximum: true, example: 12.5, default: 0, description: 'At most 6 decimal places' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 1e12,
+    exclusiveMaximum: true,
+    example: 12.5,
+    default: 0,
+    description: 'At most 6 decimal places',
+  })
   @IsOptional()
   @IsDecimalAmount()
   balance?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 1e12, exclusiveMaximum: true, example: 0.0125, default: 0, description: 'At most 6 decimal places' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 1e12,
+    exclusiveMaximum: true,
+    example: 0.0125,
+    default: 0,
+    description: 'At most 6 decimal places',
+  })
   @IsOptional()
   @IsDecimalAmount()
   perSmsCost?: number;
