@@ -1,0 +1,119 @@
+import { Agent, request as httpRequest } from 'node:http';
+import { ADMIN_API_KEY, MYSQL_SERVER_URL } from '../helpers/test-app';
+import { ServiceProcess, emptyMysqlDatabase, report, sleep } from '../helpers/service-process';
+import { TcpRelay } from '../helpers/tcp-relay';
+
+jest.setTimeout(60000);
+
+const DRAIN_MS = 1000;
+
+interface Sent {
+  /** Resolves once the whole request has been written to the socket. */
+  written: Promise<void>;
+  answered: Promise<{ status: number; body: any }>;
+}
+
+/** A request on its own connection, so "sent before the signal" is observable: its bytes left before SIGTERM. */
+function send(url: string, path: string, headers: Record<string, string>, body?: unknown): Sent {
+  let markWritten: () => void = () => undefined;
+  const written = new Promise<void>((resolve) => (markWritten = resolve));
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const answered = new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const request = httpRequest(
+      url + path,
+      {
+        method: 'POST',
+        agent: new Agent({ keepAlive: false }),
+        headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) },
+      },
+      (response) => {
+        let raw = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (raw += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(raw) }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.on('finish', () => markWritten());
+    request.end(payload);
+  });
+  return { written, answered };
+}
+
+describe('Graceful shutdown (SIGTERM to the built service)', () => {
+  let relay: TcpRelay;
+  let databaseUrl: string;
+
+  beforeAll(async () => {
+    const mysql = new URL(MYSQL_SERVER_URL);
+    relay = await TcpRelay.start(mysql.hostname, Number(mysql.port || 3306));
+    databaseUrl = relay.rewrite(await emptyMysqlDatabase('shutdown'));
+  });
+  afterAll(() => relay?.close());
+
+  it('should answer every request sent before SIGTERM, turn /health 503 while draining, and exit 0 within 10 s', async () => {
+    const service = await ServiceProcess.start({ DATABASE_URL: databaseUrl, SHUTDOWN_DELAY_MS: String(DRAIN_MS) });
+    try {
+      const secretKey = await service.addClient();
+      // The database holds every query, so these requests are still in flight when the listener closes.
+      relay.freeze();
+      const inFlight = Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? send(service.url, '/api/client/get/secretKey', { secretKey })
+          : send(service.url, '/api/client/add', { 'x-api-key': ADMIN_API_KEY }, { appName: `s${i}`, appUrl: 'https://s.example.com', isHost: false }),
+      );
+      await Promise.all(inFlight.map((sent) => sent.written));
+      await sleep(300);
+
+      const signalledAt = Date.now();
+      service.kill('SIGTERM');
+      await sleep(200);
+      const health = await service.request('GET', '/health');
+      const healthAfter = Date.now() - signalledAt;
+      expect(health.status).toBe(503);
+      expect(health.body).toEqual({ status: 503, error: 'shutting down' });
+      // Still serving during the drain delay: a request needing no database is answered normally.
+      const duringDrain = await service.request('GET', '/docs-json');
+      expect(duringDrain.status).toBe(200);
+      expect(Date.now() - signalledAt).toBeLessThan(DRAIN_MS);
+
+      await sleep(DRAIN_MS + 400 - (Date.now() - signalledAt));
+      // The listener is closed now, while the requests above are still waiting for the database.
+      await expect(service.request('GET', '/health', { timeoutMs: 2000 })).rejects.toThrow();
+      await relay.restore();
+
+      const answers = await Promise.all(inFlight.map((sent) => sent.answered));
+      const lastAnswerAfter = Date.now() - signalledAt;
+      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+      for (const answer of answers) expect(answer.body.status).toBe(200);
+
+      const exit = await service.exited;
+      const exitAfter = Date.now() - signalledAt;
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(exitAfter).toBeLessThan(10000);
+      report('SIGTERM with 20 requests in flight', { 'health 503 after': healthAfter, 'last in-flight answer': lastAnswerAfter, exit: exitAfter });
+    } finally {
+      await relay.restore();
+      await service.stop();
+    }
+  });
+
+  it('should exit 0 soon after the drain delay when idle', async () => {
+    const service = await ServiceProcess.start({ DATABASE_URL: databaseUrl, SHUTDOWN_DELAY_MS: String(DRAIN_MS) });
+    try {
+      await service.addClient();
+      const signalledAt = Date.now();
+      service.kill('SIGTERM');
+      const exit = await service.exited;
+      const exitAfter = Date.now() - signalledAt;
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(exitAfter).toBeGreaterThanOrEqual(DRAIN_MS);
+      expect(exitAfter).toBeLessThan(DRAIN_MS + 5000);
+      expect(service.logs().join('\n')).toContain('SIGTERM received: draining for 1000 ms');
+      report('SIGTERM idle', { exit: exitAfter });
+    } finally {
+      await service.stop();
+    }
+  });
+});
