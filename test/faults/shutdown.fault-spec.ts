@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { ADMIN_API_KEY, MYSQL_SERVER_URL } from '../helpers/test-app';
 import { ServiceProcess, emptyMysqlDatabase, report, sleep } from '../helpers/service-process';
 import { TcpRelay } from '../helpers/tcp-relay';
@@ -41,6 +42,36 @@ function send(url: string, path: string, headers: Record<string, string>, body?:
   return { written, answered };
 }
 
+/**
+ * A keep-alive connection whose first request is still in flight when the listener closes; as soon as that is
+ * answered, a second request follows on the same connection, as an HTTP client with a connection pool does.
+ * Resolves with every response the server sent on it.
+ */
+function sendKeepAlive(url: string, first: string, second: string): { written: Promise<void>; answered: Promise<string[]> } {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let raw = '';
+  let secondSent = false;
+  const written = new Promise<void>((resolve) => socket.write(first, () => resolve()));
+  const answered = new Promise<string[]>((resolve) => {
+    const responses = () => raw.split(/(?=HTTP\/1\.1 )/).filter(Boolean);
+    const done = () => resolve(responses());
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      raw += chunk;
+      const complete = raw.trimEnd().endsWith('}');
+      if (complete && !secondSent) {
+        secondSent = true;
+        if (/connection: close/i.test(raw)) return;
+        socket.write(second);
+      } else if (complete && responses().length === 2) done();
+    });
+    socket.on('close', done);
+    socket.on('error', done);
+  });
+  return { written, answered: answered.finally(() => socket.destroy()) };
+}
+
 describe('Graceful shutdown (SIGTERM to the built service)', () => {
   let relay: TcpRelay;
   let databaseUrl: string;
@@ -63,7 +94,12 @@ describe('Graceful shutdown (SIGTERM to the built service)', () => {
           ? send(service.url, '/api/client/get/secretKey', { secretKey })
           : send(service.url, '/api/client/add', { 'x-api-key': ADMIN_API_KEY }, { appName: `s${i}`, appUrl: 'https://s.example.com', isHost: false }),
       );
-      await Promise.all(inFlight.map((sent) => sent.written));
+      const keepAlive = sendKeepAlive(
+        service.url,
+        `POST /api/client/get/secretKey HTTP/1.1\r\nHost: x\r\nsecretKey: ${secretKey}\r\nContent-Length: 0\r\n\r\n`,
+        'GET /health HTTP/1.1\r\nHost: x\r\n\r\n',
+      );
+      await Promise.all([...inFlight.map((sent) => sent.written), keepAlive.written]);
       await sleep(300);
 
       const signalledAt = Date.now();
@@ -87,6 +123,12 @@ describe('Graceful shutdown (SIGTERM to the built service)', () => {
       const lastAnswerAfter = Date.now() - signalledAt;
       expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
       for (const answer of answers) expect(answer.body.status).toBe(200);
+      // The in-flight one is answered; a request that still arrives on its connection gets the envelope, not a bare 503.
+      const [first, ...later] = await keepAlive.answered;
+      expect(first).toMatch(/^HTTP\/1\.1 200 /);
+      expect(later).toHaveLength(1);
+      expect(later[0]).toMatch(/^HTTP\/1\.1 503 /);
+      expect(later[0]).toContain('{"status":503,"error":"shutting down"}');
 
       const exit = await service.exited;
       const exitAfter = Date.now() - signalledAt;
