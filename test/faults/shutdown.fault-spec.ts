@@ -160,4 +160,27 @@ describe('Graceful shutdown (SIGTERM to the built service)', () => {
       await service.stop();
     }
   });
+
+  it('should still exit within 10 s when the database hangs through the shutdown', async () => {
+    const service = await ServiceProcess.start({ DATABASE_URL: databaseUrl, SHUTDOWN_DELAY_MS: String(DRAIN_MS) });
+    try {
+      const secretKey = await service.addClient();
+      relay.freeze();
+      const stuck = service.post('/api/client/get/secretKey', { headers: { secretKey } });
+      await sleep(200);
+      const signalledAt = Date.now();
+      service.kill('SIGTERM');
+      // The request in flight gets its 503 from the request deadline; the shutdown does not wait on the database.
+      expect((await stuck).body).toEqual({ status: 503, error: 'Service temporarily unavailable, retry later' });
+      const exit = await service.exited;
+      const exitAfter = Date.now() - signalledAt;
+      expect(exitAfter).toBeLessThan(10000);
+      // Closing the pool cannot finish cleanly on a hung connection: the shutdown deadline ends the process (code 1).
+      expect(exit.signal).toBeNull();
+      report('SIGTERM with the database hung', { exit: exitAfter, code: String(exit.code) });
+    } finally {
+      await relay.restore();
+      await service.stop();
+    }
+  });
 });
