@@ -112,8 +112,9 @@ describe('Database outage (MySQL behind a TCP relay)', () => {
       Array.from({ length: 3 }, () => [...databaseEndpoints.map(([, call]) => timed(call)), timed(() => service.request('GET', '/health'))]).flat(),
     );
     for (const { answer, ms } of flood) {
-      expect(answer.status).toBeGreaterThanOrEqual(500);
-      expect(answer.body).toEqual({ status: answer.status, error: expect.any(String) });
+      // The bound is a 5xx within 10 s; the request deadline gives the promised 503 well before.
+      expect(answer.status).toBe(503);
+      expect(answer.body).toEqual({ status: 503, error: expect.any(String) });
       expect(ms).toBeLessThan(10000);
     }
     const slowest = Math.max(...flood.map(({ ms }) => ms));

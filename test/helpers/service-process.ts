@@ -101,7 +101,8 @@ export class ServiceProcess {
     const response = await fetch(this.url + path, {
       method,
       headers,
-      body: payload,
+      // Bytes that are not UTF-8 go out as they are; fetch accepts a Uint8Array at run time.
+      body: payload as BodyInit | undefined,
       signal: AbortSignal.timeout(options.timeoutMs ?? 20000),
     });
     const raw = await response.text();

@@ -21,6 +21,13 @@ describe('RequestDeadlineInterceptor', () => {
     await expect(answer).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
 
+  it('should deduct the time the request already spent before the handler (in guards)', async () => {
+    const afterGuards = { switchToHttp: () => ({ getResponse: () => ({ elapsedTime: REQUEST_DEADLINE_MS - 100 }) }) } as unknown as ExecutionContext;
+    const answer = firstValueFrom(interceptor.intercept(afterGuards, handler(() => NEVER)));
+    jest.advanceTimersByTime(100);
+    await expect(answer).rejects.toBeInstanceOf(ServiceUnavailableError);
+  });
+
   it('should let the handler’s own errors through unchanged', async () => {
     const error = new Error('own');
     await expect(firstValueFrom(interceptor.intercept(context, handler(() => throwError(() => error))))).rejects.toBe(error);

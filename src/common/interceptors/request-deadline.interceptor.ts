@@ -1,4 +1,5 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { Observable, TimeoutError, catchError, throwError, timeout } from 'rxjs';
 import { ServiceUnavailableError } from '../filters/error-classification';
 
@@ -8,12 +9,16 @@ import { ServiceUnavailableError } from '../filters/error-classification';
  */
 export const REQUEST_DEADLINE_MS = 4500;
 
-/** Answers 503 when a handler has not finished by the deadline (guards bound their own waits: see withDeadline). */
+/**
+ * Answers 503 when the request has not been handled by the deadline, counted from its arrival: the time a guard
+ * already spent (guards run before interceptors and bound their own waits: see withDeadline) is deducted.
+ */
 @Injectable()
 export class RequestDeadlineInterceptor implements NestInterceptor {
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const elapsed = context.switchToHttp?.().getResponse<FastifyReply | undefined>()?.elapsedTime ?? 0;
     return next.handle().pipe(
-      timeout(REQUEST_DEADLINE_MS),
+      timeout(Math.max(0, REQUEST_DEADLINE_MS - elapsed)),
       catchError((error: unknown) =>
         throwError(() => (error instanceof TimeoutError ? new ServiceUnavailableError('request deadline exceeded') : error)),
       ),
