@@ -1,5 +1,6 @@
 import { ADMIN_API_KEY, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from '../helpers/test-app';
-import { ServiceProcess, emptyMysqlDatabase, report } from '../helpers/service-process';
+import { ServiceProcess, emptyMysqlDatabase, report, waitUntil } from '../helpers/service-process';
+import { TcpRelay } from '../helpers/tcp-relay';
 import { createConnection } from 'mysql2/promise';
 
 jest.setTimeout(90000);
@@ -7,16 +8,29 @@ jest.setTimeout(90000);
 /** Two instances of the built service on one MySQL database, as a deployment with replicas runs it. */
 describe('Several instances on one empty MySQL database', () => {
   let instances: ServiceProcess[] = [];
+  let relay: TcpRelay;
   let startedIn = 0;
 
   beforeAll(async () => {
-    const url = await emptyMysqlDatabase('instances');
+    const mysql = new URL(MYSQL_SERVER_URL);
+    relay = await TcpRelay.start(mysql.hostname, Number(mysql.port || 3306));
+    const url = relay.rewrite(await emptyMysqlDatabase('instances'));
+    // The database is held until both instances have connected, then released at once: they reach the empty
+    // schema at the same instant, and only the migration lock keeps them from both creating it.
+    relay.freeze();
     const started = Date.now();
-    // Started at the same moment on a database without a schema: the migration lock decides who creates it.
-    instances = await Promise.all([ServiceProcess.start({ DATABASE_URL: url }), ServiceProcess.start({ DATABASE_URL: url })]);
+    const starting = [ServiceProcess.start({ DATABASE_URL: url }), ServiceProcess.start({ DATABASE_URL: url })];
+    await waitUntil('both instances connect to the database', async () => relay.openConnections >= 2, 20000, 20);
+    await relay.restore();
+    const outcomes = await Promise.allSettled(starting);
     startedIn = Date.now() - started;
+    instances = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
   });
-  afterAll(() => Promise.all(instances.map((instance) => instance.stop())));
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.stop()));
+    await relay?.close();
+  });
 
   it('should bring both instances up ready, with the schema migrated exactly once', async () => {
     for (const instance of instances) {
