@@ -5,7 +5,8 @@ import { REQUEST_DEADLINE_MS, RequestDeadlineInterceptor, withDeadline } from '.
 
 describe('RequestDeadlineInterceptor', () => {
   const interceptor = new RequestDeadlineInterceptor();
-  const context = {} as ExecutionContext;
+  const arrivedMsAgo = (elapsedTime: number) => ({ switchToHttp: () => ({ getResponse: () => ({ elapsedTime }) }) }) as unknown as ExecutionContext;
+  const context = arrivedMsAgo(0);
   const handler = (observable: CallHandler['handle']): CallHandler => ({ handle: observable });
 
   beforeEach(() => jest.useFakeTimers());
@@ -22,8 +23,7 @@ describe('RequestDeadlineInterceptor', () => {
   });
 
   it('should deduct the time the request already spent before the handler (in guards)', async () => {
-    const afterGuards = { switchToHttp: () => ({ getResponse: () => ({ elapsedTime: REQUEST_DEADLINE_MS - 100 }) }) } as unknown as ExecutionContext;
-    const answer = firstValueFrom(interceptor.intercept(afterGuards, handler(() => NEVER)));
+    const answer = firstValueFrom(interceptor.intercept(arrivedMsAgo(REQUEST_DEADLINE_MS - 100), handler(() => NEVER)));
     jest.advanceTimersByTime(100);
     await expect(answer).rejects.toBeInstanceOf(ServiceUnavailableError);
   });

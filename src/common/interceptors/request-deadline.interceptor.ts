@@ -16,7 +16,7 @@ export const REQUEST_DEADLINE_MS = 4500;
 @Injectable()
 export class RequestDeadlineInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const elapsed = context.switchToHttp?.().getResponse<FastifyReply | undefined>()?.elapsedTime ?? 0;
+    const elapsed = context.switchToHttp().getResponse<FastifyReply>().elapsedTime;
     return next.handle().pipe(
       timeout(Math.max(0, REQUEST_DEADLINE_MS - elapsed)),
       catchError((error: unknown) =>
