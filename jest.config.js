@@ -1,6 +1,7 @@
 /**
- * Five projects: unit tests beside the code, the same e2e suite run twice (SQLite and MySQL), the suites that run
- * the built service as child processes, and the browser test.
+ * Six projects: unit tests beside the code; the same e2e suite run twice, against SQLite and MySQL; the suites that
+ * run the built service as child processes (start-up, several instances); the browser test; and the fault suites
+ * (outages through a TCP relay, shutdown, crash, fuzzing), which take minutes, so they stay out of the fast projects.
  * e2e tests boot the real AppModule against real MariaDB and RabbitMQ (see test/helpers).
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
@@ -36,6 +37,13 @@ module.exports = {
       rootDir: 'test',
       testRegex: '.*\\.browser-spec\\.ts$',
       setupFiles: ['<rootDir>/helpers/use-sqlite.ts'],
+    },
+    {
+      ...common,
+      displayName: 'faults',
+      rootDir: 'test',
+      testRegex: 'faults/.*\\.fault-spec\\.ts$',
+      globalSetup: '<rootDir>/helpers/build-service.ts',
     },
   ],
 };

@@ -32,11 +32,15 @@ export async function createApp(): Promise<NestFastifyApplication> {
     requestIdHeader: false,
     genReqId: takeOrCreateRequestId,
     clientErrorHandler: answerMalformedRequest,
+    // While closing, requests on open keep-alive connections are still served (with Connection: close) instead of
+    // Fastify's own 503 body, which is not the envelope; the listener close waits for them.
+    return503OnClosing: false,
   });
   configureFastify(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { bodyParser: false, bufferLogs: true });
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
+  // process.exit(0) once closed, rather than re-raising the signal: a drained shutdown is a clean exit.
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   // @nestjs/platform-fastify pins its own fastify copy, whose types differ from the one the plugin is typed against.
   await app.register(helmet as unknown as Parameters<NestFastifyApplication['register']>[0], SECURITY_HEADERS);
   setUpSwagger(app);

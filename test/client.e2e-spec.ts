@@ -79,6 +79,18 @@ describe('Clients', () => {
       expect(keys.size).toBe(5);
     });
 
+    it('should give hundreds of concurrent creations distinct keys, every one readable', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 300 }, (_, i) => addClient({ appName: `concurrent-${i}`, appUrl: 'https://a.example.com', isHost: i % 2 === 0 })),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(Array(300).fill(200));
+      const keys = answers.map((answer) => answer.body.results.secretKey as string);
+      expect(new Set(keys).size).toBe(300);
+      const reads = await Promise.all(keys.map((secretKey) => getClient(secretKey)));
+      expect(reads.filter((read) => read.status !== 200 || read.body.results.secretKey === undefined)).toEqual([]);
+      expect(await t.dataSource.query('SELECT id FROM client')).toHaveLength(300);
+    });
+
     it.each([
       [{ appUrl: 'https://a.example.com', isHost: false }, 'appName must be a string'],
       [{ appName: '', appUrl: 'https://a.example.com', isHost: false }, 'appName must be longer than or equal to 1'],

@@ -1,75 +1,169 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { ADMIN_API_KEY, AMQP_URL, KEY_A, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from './test-app';
 
-/** The variables the service reads; a child started with `inheritConfig: false` sees none of them from the test's environment. */
-const SERVICE_VARIABLES = [
-  'NODE_ENV',
-  'PORT',
-  'HOST',
-  'DATABASE_URL',
-  'DATABASE_POOL_SIZE',
-  'DATA_DIR',
-  'AMQP_URL',
-  'ADMIN_API_KEYS',
-  'ENCRYPTION_KEYS',
-  'LOG_LEVEL',
-  'LOG_FORMAT',
-  'SHUTDOWN_DELAY_MS',
-];
+const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 
-export interface Service {
-  url: string;
-  process: ChildProcess;
-  output(): string;
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+  raw: string;
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
 }
 
-/** Runs the built service (`node dist/main.js`, as the README's start command does) and waits for a ready /health. */
-export async function startService(options: { env?: Record<string, string>; inheritConfig?: boolean; readyTimeoutMs?: number } = {}): Promise<Service> {
-  const port = await freePort();
-  const baseEnv = { ...process.env };
-  if (options.inheritConfig === false) for (const name of SERVICE_VARIABLES) delete baseEnv[name];
-  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'main.js')], {
-    env: { ...baseEnv, HOST: '127.0.0.1', PORT: String(port), LOG_FORMAT: 'json', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+/**
+ * The built service as a child process (node dist/main.js), on an ephemeral port it reports in its log.
+ * Shutdown, crash and multi-instance behaviour can only be seen this way: the RabbitMQ module keeps static state,
+ * so two apps in one process would share (and close) one broker connection.
+ */
+export class ServiceProcess {
+  readonly exited: Promise<Exit>;
+  url = '';
+  private readonly logLines: string[] = [];
 
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 20_000);
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output}`);
-    try {
-      if ((await fetch(`${url}/health`)).status === 200) break;
-    } catch {
-      // Not listening yet.
+  private constructor(readonly child: ChildProcess) {
+    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  static async start(env: Record<string, string>, readyTimeoutMs = 30000): Promise<ServiceProcess> {
+    const child = spawn(process.execPath, [MAIN], {
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'json',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ADMIN_API_KEYS: ADMIN_API_KEY,
+        ENCRYPTION_KEYS: KEY_A,
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'faults-data-')),
+        AMQP_URL,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const service = new ServiceProcess(child);
+    let pending = '';
+    const onOutput = (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      service.logLines.push(...lines);
+    };
+    child.stdout!.on('data', onOutput);
+    child.stderr!.on('data', onOutput);
+    const started = Date.now();
+    while (!service.url) {
+      const listening = service.logLines.map((line) => /Listening on (http:\/\/[^"\s]+)/.exec(line)?.[1]).find(Boolean);
+      if (listening) service.url = listening;
+      else if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`service exited before listening:\n${service.logs().slice(-20).join('\n')}`);
+      } else if (Date.now() - started > readyTimeoutMs) {
+        service.kill('SIGKILL');
+        throw new Error(`service did not listen within ${readyTimeoutMs} ms:\n${service.logs().slice(-20).join('\n')}`);
+      } else await sleep(25);
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  if (Date.now() >= deadline) {
-    child.kill('SIGKILL');
-    throw new Error(`service was not ready in time:\n${output}`);
+    return service;
   }
 
-  return {
-    url,
-    process: child,
-    output: () => output,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null) child.kill(signal);
-      return exited;
-    },
-  };
+  logs(): string[] {
+    return this.logLines;
+  }
+
+  kill(signal: NodeJS.Signals): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+  }
+
+  async stop(): Promise<void> {
+    this.kill('SIGKILL');
+    await this.exited;
+  }
+
+  async request(
+    method: string,
+    path: string,
+    options: { headers?: Record<string, string>; body?: unknown; payload?: string | Uint8Array; timeoutMs?: number } = {},
+  ): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    let payload = options.payload;
+    if (options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(this.url + path, {
+      method,
+      headers,
+      // Bytes that are not UTF-8 go out as they are; fetch accepts a Uint8Array at run time.
+      body: payload as BodyInit | undefined,
+      signal: AbortSignal.timeout(options.timeoutMs ?? 20000),
+    });
+    const raw = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = undefined;
+    }
+    return { status: response.status, headers: response.headers, body, raw };
+  }
+
+  post(path: string, options: { headers?: Record<string, string>; body?: unknown; payload?: string | Uint8Array; timeoutMs?: number } = {}) {
+    return this.request('POST', path, options);
+  }
+
+  async addClient(overrides: Record<string, unknown> = {}): Promise<string> {
+    const answer = await this.post('/api/client/add', {
+      headers: { 'x-api-key': ADMIN_API_KEY },
+      body: { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false, ...overrides },
+    });
+    if (answer.status !== 200) throw new Error(`addClient failed: ${answer.status} ${answer.raw}`);
+    return answer.body.results.secretKey as string;
+  }
+}
+
+/** An empty MySQL database of this checkout's prefix, dropped first if an earlier run left it. */
+export async function emptyMysqlDatabase(label: string): Promise<string> {
+  const database = `${TEST_DATABASE_PREFIX}_${label}_${process.env.JEST_WORKER_ID ?? '0'}`;
+  const connection = await createConnection(MYSQL_SERVER_URL);
+  try {
+    await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
+    await connection.query(`CREATE DATABASE \`${database}\``);
+  } finally {
+    await connection.end();
+  }
+  return `${MYSQL_SERVER_URL}/${database}`;
+}
+
+export function sqliteDatabaseUrl(): string {
+  return `sqlite:${join(mkdtempSync(join(tmpdir(), 'faults-sqlite-')), 'registry.sqlite')}`;
+}
+
+export function sleep(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}
+
+/** Polls until check() is true; returns the milliseconds it took, or throws after timeoutMs. */
+export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number, intervalMs = 100): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check().catch(() => false)) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(intervalMs);
+  }
+}
+
+/** One line per measured fault figure, so the run's output carries the numbers. */
+export function report(fault: string, figures: Record<string, number | string>): void {
+  const text = Object.entries(figures)
+    .map(([name, value]) => `${name}=${typeof value === 'number' ? `${value} ms` : value}`)
+    .join(', ');
+  process.stdout.write(`[fault] ${fault}: ${text}\n`);
 }

@@ -1,26 +1,29 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startService, Service } from '../helpers/service-process';
+import { ServiceProcess } from '../helpers/service-process';
+
+/** What the service reads; unset here, as on a machine where nobody configured anything. */
+const UNCONFIGURED = { ADMIN_API_KEYS: '', ENCRYPTION_KEYS: '', DATABASE_URL: '', NODE_ENV: '' };
 
 /**
  * The README's start command runs `node dist/main.js` with no configuration: embedded SQLite, generated
  * development secrets, the broker optional. This is that, from an empty directory.
  */
 describe('Starting with no configuration', () => {
-  let service: Service;
+  let service: ServiceProcess;
   let dataDir: string;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'registry-fresh-'));
-    service = await startService({ env: { DATA_DIR: dataDir }, inheritConfig: false });
+    service = await ServiceProcess.start({ ...UNCONFIGURED, DATA_DIR: dataDir });
   });
   afterAll(() => service.stop());
 
   it('should serve /health on an embedded SQLite database', async () => {
-    const answer = await fetch(`${service.url}/health`);
+    const answer = await service.request('GET', '/health');
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toEqual({ status: 200, results: { database: 'up', broker: expect.stringMatching(/^(up|down)$/) } });
+    expect(answer.body).toEqual({ status: 200, results: { database: 'up', broker: expect.stringMatching(/^(up|down)$/) } });
     expect(statSync(join(dataDir, 'registry.sqlite')).isFile()).toBe(true);
   });
 
@@ -28,19 +31,18 @@ describe('Starting with no configuration', () => {
     const file = join(dataDir, 'development-secrets.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const { adminApiKey } = JSON.parse(readFileSync(file, 'utf8')) as { adminApiKey: string };
-    expect(service.output().split(adminApiKey).length - 1).toBe(1);
+    expect(service.logs().join('\n').split(adminApiKey).length - 1).toBe(1);
 
-    const created = await fetch(`${service.url}/api/client/add`, {
-      method: 'POST',
-      headers: { 'x-api-key': adminApiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ appName: 'fresh', appUrl: 'https://fresh.example.com', isHost: false }),
+    const created = await service.post('/api/client/add', {
+      headers: { 'x-api-key': adminApiKey },
+      body: { appName: 'fresh', appUrl: 'https://fresh.example.com', isHost: false },
     });
     expect(created.status).toBe(200);
   });
 
   it('should list all five operations at /docs', async () => {
-    expect((await fetch(`${service.url}/docs`)).status).toBe(200);
-    const document = (await (await fetch(`${service.url}/docs-json`)).json()) as { paths: Record<string, { post?: unknown }> };
+    expect((await service.request('GET', '/docs')).status).toBe(200);
+    const document = (await service.request('GET', '/docs-json')).body as { paths: Record<string, { post?: unknown }> };
     const operations = Object.entries(document.paths)
       .filter(([, item]) => item.post)
       .map(([path]) => path);
@@ -59,11 +61,11 @@ describe('Starting with no configuration', () => {
 describe('Starting in production without secrets', () => {
   it('should refuse to start and name the missing variables', async () => {
     await expect(
-      startService({ env: { NODE_ENV: 'production', DATA_DIR: mkdtempSync(join(tmpdir(), 'registry-prod-')) }, inheritConfig: false }),
+      ServiceProcess.start({ ...UNCONFIGURED, NODE_ENV: 'production', DATA_DIR: mkdtempSync(join(tmpdir(), 'registry-prod-')) }),
     ).rejects.toThrow(/ADMIN_API_KEYS and ENCRYPTION_KEYS must be set when NODE_ENV=production/);
   });
 
   it('should refuse a bad variable and name it', async () => {
-    await expect(startService({ env: { PORT: 'abc' }, inheritConfig: false })).rejects.toThrow(/PORT must/);
+    await expect(ServiceProcess.start({ PORT: 'abc' })).rejects.toThrow(/PORT must/);
   });
 });

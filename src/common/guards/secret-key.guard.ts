@@ -1,7 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { FastifyRequest } from 'fastify';
 import { ClientService } from '../../client/client.service';
+import { DATABASE_TIMEOUT_MS } from '../../database/database-options';
 import { readSecretKeyHeader } from '../decorators/secret-key.decorator';
+import { withDeadline } from '../interceptors/request-deadline.interceptor';
 
 export interface AuthenticatedClient {
   id: number;
@@ -19,7 +21,8 @@ export class SecretKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithClient>();
     const secretKey = readSecretKeyHeader(request);
-    const client = await this.clients.authenticate(secretKey);
+    // Guards run before the request deadline interceptor, so this lookup bounds its own wait.
+    const client = await withDeadline(this.clients.authenticate(secretKey), DATABASE_TIMEOUT_MS, 'database');
     if (client === null) throw new UnauthorizedException('secretKey is not valid');
     request.client = client;
     return true;
