@@ -75,13 +75,16 @@ describe('Clients', () => {
 
     it('should issue a different secret key to every client, even with the same appName', async () => {
       const keys = new Set<string>();
-      for (let i = 0; i < 5; i++) keys.add((await addClient({ appName: 'Same', appUrl: 'https://a.example.com', isHost: false })).body.results.secretKey);
+      for (let i = 0; i < 5; i++)
+        keys.add((await addClient({ appName: 'Same', appUrl: 'https://a.example.com', isHost: false })).body.results.secretKey);
       expect(keys.size).toBe(5);
     });
 
     it('should give hundreds of concurrent creations distinct keys, every one readable', async () => {
       const answers = await Promise.all(
-        Array.from({ length: 300 }, (_, i) => addClient({ appName: `concurrent-${i}`, appUrl: 'https://a.example.com', isHost: i % 2 === 0 })),
+        Array.from({ length: 300 }, (_, i) =>
+          addClient({ appName: `concurrent-${i}`, appUrl: 'https://a.example.com', isHost: i % 2 === 0 }),
+        ),
       );
       expect(answers.map((answer) => answer.status)).toEqual(Array(300).fill(200));
       const keys = answers.map((answer) => answer.body.results.secretKey as string);
@@ -100,15 +103,27 @@ describe('Clients', () => {
       [{ appName: 'a', appUrl: 'not a url', isHost: false }, 'appUrl must be an absolute http(s) URL'],
       [{ appName: 'a', appUrl: 'ftp://files.example.com', isHost: false }, 'appUrl must be an absolute http(s) URL'],
       [{ appName: 'a', appUrl: '/relative/path', isHost: false }, 'appUrl must be an absolute http(s) URL'],
-      [{ appName: 'a', appUrl: `https://a.example.com/${'p'.repeat(2048)}`, isHost: false }, 'appUrl must be shorter than or equal to 2048'],
-      [{ appName: 'a', appUrl: 'https://a.example.com', appDescription: 'd'.repeat(1001), isHost: false }, 'appDescription must be shorter than or equal to 1000'],
+      [
+        { appName: 'a', appUrl: `https://a.example.com/${'p'.repeat(2048)}`, isHost: false },
+        'appUrl must be shorter than or equal to 2048',
+      ],
+      [
+        { appName: 'a', appUrl: 'https://a.example.com', appDescription: 'd'.repeat(1001), isHost: false },
+        'appDescription must be shorter than or equal to 1000',
+      ],
       [{ appName: 'a', appUrl: 'https://a.example.com', appDescription: 5, isHost: false }, 'appDescription must be a string'],
-      [{ appName: 'a', appUrl: 'https://a.example.com', preferredSmsGateway: 'g'.repeat(101), isHost: false }, 'preferredSmsGateway must be shorter than or equal to 100'],
+      [
+        { appName: 'a', appUrl: 'https://a.example.com', preferredSmsGateway: 'g'.repeat(101), isHost: false },
+        'preferredSmsGateway must be shorter than or equal to 100',
+      ],
       [{ appName: 'a', appUrl: 'https://a.example.com' }, 'isHost must be a boolean value'],
       [{ appName: 'a', appUrl: 'https://a.example.com', isHost: 'true' }, 'isHost must be a boolean value'],
       [{ appName: 'a', appUrl: 'https://a.example.com', isHost: 1 }, 'isHost must be a boolean value'],
       [{ appName: 'a', appUrl: 'https://a.example.com', isHost: false, secretKey: 'sk_mine' }, 'property secretKey should not exist'],
-      [{ appName: 'a', appUrl: 'https://a.example.com', isHost: false, preferredEmailGateway: 'ses' }, 'property preferredEmailGateway should not exist'],
+      [
+        { appName: 'a', appUrl: 'https://a.example.com', isHost: false, preferredEmailGateway: 'ses' },
+        'property preferredEmailGateway should not exist',
+      ],
     ])('should answer 400 for %j naming the problem', async (body, message) => {
       const answer = await addClient(body);
       expect(answer.status).toBe(400);
@@ -137,7 +152,10 @@ describe('Clients', () => {
     });
 
     it('should answer 401 for a wrong admin key', async () => {
-      const answer = await addClient({ appName: 'a', appUrl: 'https://a.example.com', isHost: false }, { 'x-api-key': `${ADMIN_API_KEY}x` });
+      const answer = await addClient(
+        { appName: 'a', appUrl: 'https://a.example.com', isHost: false },
+        { 'x-api-key': `${ADMIN_API_KEY}x` },
+      );
       expect(answer.status).toBe(401);
       expect(answer.body).toEqual({ status: 401, error: 'x-api-key is not valid' });
     });
@@ -181,11 +199,22 @@ describe('Clients', () => {
       expect(answer.body.results.smsConfig).toEqual([visible(first), visible(second)]);
       for (const smsConfig of answer.body.results.smsConfig) {
         expect(Object.keys(smsConfig).sort()).toEqual(
-          ['providerName', 'providerUrl', 'username', 'senderId', 'smsType', 'smsApi', 'balanceUrl', 'balance', 'perSmsCost', 'isActive'].sort(),
+          [
+            'providerName',
+            'providerUrl',
+            'username',
+            'senderId',
+            'smsType',
+            'smsApi',
+            'balanceUrl',
+            'balance',
+            'perSmsCost',
+            'isActive',
+          ].sort(),
         );
       }
-      expect(answer.raw).not.toContain(first.password as string);
-      expect(answer.raw).not.toContain(first.apiKey as string);
+      expect(answer.raw).not.toContain(first.password);
+      expect(answer.raw).not.toContain(first.apiKey);
     });
 
     it('should answer 404 for a key no client has', async () => {

@@ -17,14 +17,20 @@ describe('Broker outage (RabbitMQ behind a TCP relay)', () => {
     const name = uniqueExchangeName(label);
     declared.push(name);
     const started = Date.now();
-    const answer = await service.post('/api/v1/rabbitmq/exchanges', { headers: { 'x-api-key': ADMIN_API_KEY }, body: { name, type: 'topic' } });
+    const answer = await service.post('/api/v1/rabbitmq/exchanges', {
+      headers: { 'x-api-key': ADMIN_API_KEY },
+      body: { name, type: 'topic' },
+    });
     return { answer, ms: Date.now() - started };
   }
 
   async function expectClientsAndSmsConfigsWork(): Promise<void> {
     const secretKey = await service.addClient();
     expect((await service.post('/api/client/get/secretKey', { headers: { secretKey } })).status).toBe(200);
-    const added = await service.post('/api/sms-config/add', { headers: { secretKey }, body: { providerName: 'p', smsApi: 'https://s.example.com' } });
+    const added = await service.post('/api/sms-config/add', {
+      headers: { secretKey },
+      body: { providerName: 'p', smsApi: 'https://s.example.com' },
+    });
     expect(added.status).toBe(200);
     expect((await service.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })).body.results).toHaveLength(1);
   }
@@ -84,7 +90,11 @@ describe('Broker outage (RabbitMQ behind a TCP relay)', () => {
     const { answer, ms } = await createExchange('dead');
     expect(answer.body).toEqual(UNAVAILABLE);
     expect(ms).toBeLessThan(5000);
-    await waitUntil('health reports the broker down', async () => (await service.request('GET', '/health')).body.results.broker === 'down', 5000);
+    await waitUntil(
+      'health reports the broker down',
+      async () => (await service.request('GET', '/health')).body.results.broker === 'down',
+      5000,
+    );
     await expectClientsAndSmsConfigsWork();
 
     await relay.restore();

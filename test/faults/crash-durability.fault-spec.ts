@@ -11,7 +11,7 @@ const WRITERS = 16;
  */
 describe.each([
   ['MySQL', () => emptyMysqlDatabase('crash')],
-  ['SQLite', async () => sqliteDatabaseUrl()],
+  ['SQLite', () => Promise.resolve(sqliteDatabaseUrl())],
 ])('Crash durability on %s', (_name, databaseUrl) => {
   it('should keep every acknowledged client and SMS configuration after kill -9 mid-burst', async () => {
     const url = await databaseUrl();
@@ -64,7 +64,9 @@ describe.each([
     try {
       const missing: string[] = [];
       for (let i = 0; i < clients.length; i += 25) {
-        const answers = await Promise.all(clients.slice(i, i + 25).map((secretKey) => service.post('/api/client/get/secretKey', { headers: { secretKey } })));
+        const answers = await Promise.all(
+          clients.slice(i, i + 25).map((secretKey) => service.post('/api/client/get/secretKey', { headers: { secretKey } })),
+        );
         answers.forEach((answer, j) => answer.status !== 200 && missing.push(clients[i + j]));
       }
       expect(missing).toEqual([]);

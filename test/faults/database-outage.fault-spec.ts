@@ -14,7 +14,14 @@ describe('Database outage (MySQL behind a TCP relay)', () => {
 
   /** Every endpoint that needs the database, with a request that succeeds while it is up. */
   const databaseEndpoints: Array<[string, () => Promise<HttpAnswer>]> = [
-    ['add client', () => service.post('/api/client/add', { headers: { 'x-api-key': ADMIN_API_KEY }, body: { appName: 'a', appUrl: 'https://a.example.com', isHost: true } })],
+    [
+      'add client',
+      () =>
+        service.post('/api/client/add', {
+          headers: { 'x-api-key': ADMIN_API_KEY },
+          body: { appName: 'a', appUrl: 'https://a.example.com', isHost: true },
+        }),
+    ],
     ['get client', () => service.post('/api/client/get/secretKey', { headers: { secretKey } })],
     ['add SMS configuration', () => service.post('/api/sms-config/add', { headers: { secretKey }, body: validSmsConfig() })],
     ['list SMS configurations', () => service.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })],
@@ -28,7 +35,10 @@ describe('Database outage (MySQL behind a TCP relay)', () => {
 
   /** Each endpoint, and /health, answers 503 in the envelope within the bound; returns the slowest time. */
   async function expectUnavailableWithin(boundMs: number): Promise<number> {
-    const results = await Promise.all([...databaseEndpoints.map(([, call]) => timed(call)), timed(() => service.request('GET', '/health'))]);
+    const results = await Promise.all([
+      ...databaseEndpoints.map(([, call]) => timed(call)),
+      timed(() => service.request('GET', '/health')),
+    ]);
     for (const { answer, ms } of results) {
       expect(answer.status).toBe(503);
       expect(answer.body).toEqual({ status: 503, error: expect.any(String) });
@@ -75,7 +85,10 @@ describe('Database outage (MySQL behind a TCP relay)', () => {
     expect(health.body).toEqual({ status: 503, error: 'database is down' });
     for (const [, call] of databaseEndpoints) expect((await call()).body).toEqual(UNAVAILABLE);
     // The broker does not need the database: it goes on working.
-    const exchange = await service.post('/api/v1/rabbitmq/exchanges', { headers: { 'x-api-key': ADMIN_API_KEY }, body: { name: 'faults.dbout', type: 'topic' } });
+    const exchange = await service.post('/api/v1/rabbitmq/exchanges', {
+      headers: { 'x-api-key': ADMIN_API_KEY },
+      body: { name: 'faults.dbout', type: 'topic' },
+    });
     expect(exchange.status).toBe(200);
 
     await relay.restore();
@@ -109,7 +122,10 @@ describe('Database outage (MySQL behind a TCP relay)', () => {
     // More requests than the pool has connections, so every connection hangs and callers queue for one.
     const started = Date.now();
     const flood = await Promise.all(
-      Array.from({ length: 3 }, () => [...databaseEndpoints.map(([, call]) => timed(call)), timed(() => service.request('GET', '/health'))]).flat(),
+      Array.from({ length: 3 }, () => [
+        ...databaseEndpoints.map(([, call]) => timed(call)),
+        timed(() => service.request('GET', '/health')),
+      ]).flat(),
     );
     for (const { answer, ms } of flood) {
       // The bound is a 5xx within 10 s; the request deadline gives the promised 503 well before.

@@ -20,7 +20,7 @@ describe('Several instances on one empty MySQL database', () => {
     relay.freeze();
     const started = Date.now();
     const starting = [ServiceProcess.start({ DATABASE_URL: url }), ServiceProcess.start({ DATABASE_URL: url })];
-    await waitUntil('both instances connect to the database', async () => relay.openConnections >= 2, 20000, 20);
+    await waitUntil('both instances connect to the database', () => Promise.resolve(relay.openConnections >= 2), 20000, 20);
     await relay.restore();
     const outcomes = await Promise.allSettled(starting);
     startedIn = Date.now() - started;
@@ -55,7 +55,14 @@ describe('Several instances on one empty MySQL database', () => {
     expect((await b.post('/api/client/get/secretKey', { headers: { secretKey: fromA } })).status).toBe(200);
     expect((await a.post('/api/client/get/secretKey', { headers: { secretKey: fromB } })).status).toBe(200);
 
-    expect((await b.post('/api/sms-config/add', { headers: { secretKey: fromA }, body: { providerName: 'via B', smsApi: 'https://s.example.com' } })).status).toBe(200);
+    expect(
+      (
+        await b.post('/api/sms-config/add', {
+          headers: { secretKey: fromA },
+          body: { providerName: 'via B', smsApi: 'https://s.example.com' },
+        })
+      ).status,
+    ).toBe(200);
     const seenByA = await a.post('/api/client/get/secretKey', { headers: { secretKey: fromA } });
     expect(seenByA.body.results.smsConfig.map((config: { providerName: string }) => config.providerName)).toEqual(['via B']);
   });
@@ -74,7 +81,9 @@ describe('Several instances on one empty MySQL database', () => {
     expect(answers.map((answer) => answer.status)).toEqual(Array(300).fill(200));
     const keys = answers.map((answer) => answer.body.results.secretKey as string);
     expect(new Set(keys).size).toBe(300);
-    const reads = await Promise.all(keys.map((secretKey, i) => instances[(i + 1) % 2].post('/api/client/get/secretKey', { headers: { secretKey } })));
+    const reads = await Promise.all(
+      keys.map((secretKey, i) => instances[(i + 1) % 2].post('/api/client/get/secretKey', { headers: { secretKey } })),
+    );
     expect(reads.filter((read) => read.status !== 200)).toEqual([]);
     report('300 concurrent client creations on two instances', { took: tookMs });
   });
@@ -83,7 +92,10 @@ describe('Several instances on one empty MySQL database', () => {
     const secretKey = await instances[0].addClient({ appName: 'capped' });
     const answers = await Promise.all(
       Array.from({ length: 140 }, (_, i) =>
-        instances[i % 2].post('/api/sms-config/add', { headers: { secretKey }, body: { providerName: `p${i}`, smsApi: 'https://s.example.com' } }),
+        instances[i % 2].post('/api/sms-config/add', {
+          headers: { secretKey },
+          body: { providerName: `p${i}`, smsApi: 'https://s.example.com' },
+        }),
       ),
     );
     const statuses = answers.map((answer) => answer.status);

@@ -27,7 +27,10 @@ function send(url: string, path: string, headers: Record<string, string>, body?:
       {
         method: 'POST',
         agent: new Agent({ keepAlive: false }),
-        headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) },
+        headers: {
+          ...headers,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}),
+        },
       },
       (response) => {
         let raw = '';
@@ -94,7 +97,12 @@ describe('Graceful shutdown (SIGTERM to the built service)', () => {
       const inFlight = Array.from({ length: 20 }, (_, i) =>
         i % 2 === 0
           ? send(service.url, '/api/client/get/secretKey', { secretKey })
-          : send(service.url, '/api/client/add', { 'x-api-key': ADMIN_API_KEY }, { appName: `s${i}`, appUrl: 'https://s.example.com', isHost: false }),
+          : send(
+              service.url,
+              '/api/client/add',
+              { 'x-api-key': ADMIN_API_KEY },
+              { appName: `s${i}`, appUrl: 'https://s.example.com', isHost: false },
+            ),
       );
       const keepAlive = sendKeepAlive(
         service.url,
@@ -136,7 +144,11 @@ describe('Graceful shutdown (SIGTERM to the built service)', () => {
       const exitAfter = Date.now() - signalledAt;
       expect(exit).toEqual({ code: 0, signal: null });
       expect(exitAfter).toBeLessThan(10000);
-      report('SIGTERM with 20 requests in flight', { 'health 503 after': healthAfter, 'last in-flight answer': lastAnswerAfter, exit: exitAfter });
+      report('SIGTERM with 20 requests in flight', {
+        'health 503 after': healthAfter,
+        'last in-flight answer': lastAnswerAfter,
+        exit: exitAfter,
+      });
     } finally {
       await relay.restore();
       await service.stop();

@@ -7,6 +7,9 @@ import { join } from 'node:path';
  */
 export default function buildService(): void {
   if (process.env.REGISTRY_DIST_BUILT) return;
-  execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: join(__dirname, '..', '..'), stdio: 'inherit' });
+  execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], {
+    cwd: join(__dirname, '..', '..'),
+    stdio: 'inherit',
+  });
   process.env.REGISTRY_DIST_BUILT = '1';
 }

@@ -58,8 +58,8 @@ export class ServiceProcess {
       pending = lines.pop() ?? '';
       service.logLines.push(...lines);
     };
-    child.stdout!.on('data', onOutput);
-    child.stderr!.on('data', onOutput);
+    child.stdout.on('data', onOutput);
+    child.stderr.on('data', onOutput);
     const started = Date.now();
     while (!service.url) {
       const listening = service.logLines.map((line) => /Listening on (http:\/\/[^"\s]+)/.exec(line)?.[1]).find(Boolean);
@@ -115,7 +115,10 @@ export class ServiceProcess {
     return { status: response.status, headers: response.headers, body, raw };
   }
 
-  post(path: string, options: { headers?: Record<string, string>; body?: unknown; payload?: string | Uint8Array; timeoutMs?: number } = {}) {
+  post(
+    path: string,
+    options: { headers?: Record<string, string>; body?: unknown; payload?: string | Uint8Array; timeoutMs?: number } = {},
+  ) {
     return this.request('POST', path, options);
   }
 

@@ -5,7 +5,8 @@ import { REQUEST_DEADLINE_MS, RequestDeadlineInterceptor, withDeadline } from '.
 
 describe('RequestDeadlineInterceptor', () => {
   const interceptor = new RequestDeadlineInterceptor();
-  const arrivedMsAgo = (elapsedTime: number) => ({ switchToHttp: () => ({ getResponse: () => ({ elapsedTime }) }) }) as unknown as ExecutionContext;
+  const arrivedMsAgo = (elapsedTime: number) =>
+    ({ switchToHttp: () => ({ getResponse: () => ({ elapsedTime }) }) }) as unknown as ExecutionContext;
   const context = arrivedMsAgo(0);
   const handler = (observable: CallHandler['handle']): CallHandler => ({ handle: observable });
 
@@ -13,24 +14,48 @@ describe('RequestDeadlineInterceptor', () => {
   afterEach(() => jest.useRealTimers());
 
   it('should pass a timely answer through', async () => {
-    await expect(firstValueFrom(interceptor.intercept(context, handler(() => of('answer'))))).resolves.toBe('answer');
+    await expect(
+      firstValueFrom(
+        interceptor.intercept(
+          context,
+          handler(() => of('answer')),
+        ),
+      ),
+    ).resolves.toBe('answer');
   });
 
   it('should turn a handler that never answers into a ServiceUnavailableError at the deadline', async () => {
-    const answer = firstValueFrom(interceptor.intercept(context, handler(() => NEVER)));
+    const answer = firstValueFrom(
+      interceptor.intercept(
+        context,
+        handler(() => NEVER),
+      ),
+    );
     jest.advanceTimersByTime(REQUEST_DEADLINE_MS);
     await expect(answer).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
 
   it('should deduct the time the request already spent before the handler (in guards)', async () => {
-    const answer = firstValueFrom(interceptor.intercept(arrivedMsAgo(REQUEST_DEADLINE_MS - 100), handler(() => NEVER)));
+    const answer = firstValueFrom(
+      interceptor.intercept(
+        arrivedMsAgo(REQUEST_DEADLINE_MS - 100),
+        handler(() => NEVER),
+      ),
+    );
     jest.advanceTimersByTime(100);
     await expect(answer).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
 
   it('should let the handler’s own errors through unchanged', async () => {
     const error = new Error('own');
-    await expect(firstValueFrom(interceptor.intercept(context, handler(() => throwError(() => error))))).rejects.toBe(error);
+    await expect(
+      firstValueFrom(
+        interceptor.intercept(
+          context,
+          handler(() => throwError(() => error)),
+        ),
+      ),
+    ).rejects.toBe(error);
   });
 });
 
