@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { BrokerModule } from './broker/broker.module';
 import { ClientModule } from './client/client.module';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { EnvelopeExceptionFilter } from './common/filters/envelope-exception.filter';
-import { RequestDeadlineInterceptor } from './common/interceptors/request-deadline.interceptor';
 import { RequestValidationPipe } from './common/validation/request-validation.pipe';
 import { AppConfig, loadAppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
@@ -43,7 +42,6 @@ import { StartupNoticeService } from './config/startup-notice.service';
     { provide: APP_PIPE, useClass: RequestValidationPipe },
     { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
     { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
-    { provide: APP_INTERCEPTOR, useClass: RequestDeadlineInterceptor },
     StartupNoticeService,
   ],
 })

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { IncomingMessage, STATUS_CODES } from 'node:http';
+import { IncomingMessage, STATUS_CODES, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import helmet, { FastifyHelmetOptions } from '@fastify/helmet';
 import { BadRequestException } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyInstance } from 'fastify';
+import helmet, { HelmetOptions } from 'helmet';
 import { Logger } from 'nestjs-pino';
 import secureJson from 'secure-json-parse';
 import { AppModule } from './app.module';
+import { enforceRequestDeadline } from './common/deadline/request-deadline';
 import { UNMATCHED_ROUTE } from './logging/logger-options';
 import { setUpSwagger } from './swagger';
 
@@ -21,9 +22,11 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * inline <style> and data: images, which the defaults allow), without upgrade-insecure-requests, which would send
  * the UI's own requests to https on a plain-http listener (TLS is terminated in front of the service, if at all).
  */
-export const SECURITY_HEADERS: FastifyHelmetOptions = {
-  contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
-};
+/**
+ * helmet's defaults without upgrade-insecure-requests (it would send Swagger UI's calls to https on a plain-http
+ * listener). The headers depend on nothing in the request, so helmet computes them once, not on every request.
+ */
+export const SECURITY_HEADERS = computeSecurityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
 
 /** Builds the whole application, exactly as production runs it, without listening: main.ts and the e2e tests share it. */
 export async function createApp(): Promise<NestFastifyApplication> {
@@ -42,7 +45,6 @@ export async function createApp(): Promise<NestFastifyApplication> {
   // process.exit(0) once closed, rather than re-raising the signal: a drained shutdown is a clean exit.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   // @nestjs/platform-fastify pins its own fastify copy, whose types differ from the one the plugin is typed against.
-  await app.register(helmet as unknown as Parameters<NestFastifyApplication['register']>[0], SECURITY_HEADERS);
   setUpSwagger(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
@@ -59,8 +61,9 @@ function takeOrCreateRequestId(request: IncomingMessage & { id?: unknown }): str
 }
 
 function configureFastify(fastify: FastifyInstance): void {
+  enforceRequestDeadline(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+    reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
     (request.raw as { routePattern?: string }).routePattern = request.routeOptions.url ?? UNMATCHED_ROUTE;
     done();
   });
@@ -118,4 +121,15 @@ function answerMalformedRequest(error: Error & { code?: string }, socket: Socket
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/** Runs helmet once against a recording response and keeps the headers it sets. */
+function computeSecurityHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => delete headers[name.toLowerCase()],
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+  return headers;
 }

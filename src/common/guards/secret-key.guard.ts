@@ -3,7 +3,7 @@ import { FastifyRequest } from 'fastify';
 import { ClientService } from '../../client/client.service';
 import { DATABASE_TIMEOUT_MS } from '../../database/database-options';
 import { readSecretKeyHeader } from '../decorators/secret-key.decorator';
-import { withDeadline } from '../interceptors/request-deadline.interceptor';
+import { withDeadline } from '../deadline/request-deadline';
 
 export interface AuthenticatedClient {
   id: number;

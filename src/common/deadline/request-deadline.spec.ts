@@ -1,0 +1,38 @@
+import Fastify from 'fastify';
+import { enforceRequestDeadline } from './request-deadline';
+
+describe('enforceRequestDeadline', () => {
+  const build = () => {
+    const fastify = Fastify();
+    enforceRequestDeadline(fastify, 100);
+    fastify.get('/fast', async () => ({ ok: true }));
+    fastify.get('/hung', () => new Promise(() => undefined));
+    fastify.get('/late', async (_request, reply) => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return reply.send({ late: true });
+    });
+    return fastify;
+  };
+
+  it('should pass a timely answer through', async () => {
+    const answer = await build().inject({ method: 'GET', url: '/fast' });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({ ok: true });
+  });
+
+  it('should answer 503 in the envelope when the handler never answers', async () => {
+    const started = Date.now();
+    const answer = await build().inject({ method: 'GET', url: '/hung' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(95);
+    expect(answer.statusCode).toBe(503);
+    expect(answer.json()).toEqual({ status: 503, error: 'Service temporarily unavailable, retry later' });
+  });
+
+  it('should keep the 503 when the handler answers after the deadline', async () => {
+    const fastify = build();
+    const answer = await fastify.inject({ method: 'GET', url: '/late' });
+    expect(answer.statusCode).toBe(503);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await fastify.inject({ method: 'GET', url: '/fast' })).statusCode).toBe(200);
+  });
+});
