@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { SMS_CONFIG_SUMMARY_FIELDS } from './helpers/interface';
 import { ADMIN_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
 const CLIENT_FIELDS = [
@@ -198,20 +199,7 @@ describe('Clients', () => {
       const visible = ({ password: _p, apiKey: _a, ...rest }: Record<string, unknown>) => rest;
       expect(answer.body.results.smsConfig).toEqual([visible(first), visible(second)]);
       for (const smsConfig of answer.body.results.smsConfig) {
-        expect(Object.keys(smsConfig).sort()).toEqual(
-          [
-            'providerName',
-            'providerUrl',
-            'username',
-            'senderId',
-            'smsType',
-            'smsApi',
-            'balanceUrl',
-            'balance',
-            'perSmsCost',
-            'isActive',
-          ].sort(),
-        );
+        expect(Object.keys(smsConfig).sort()).toEqual(SMS_CONFIG_SUMMARY_FIELDS);
       }
       expect(answer.raw).not.toContain(first.password);
       expect(answer.raw).not.toContain(first.apiKey);

@@ -1,12 +1,5 @@
+import { OPERATIONS } from './helpers/interface';
 import { ADMIN_API_KEY, TestApp, startTestApp } from './helpers/test-app';
-
-const OPERATIONS = [
-  ['/api/client/add', 'Add client'],
-  ['/api/client/get/secretKey', 'Get client by secret key'],
-  ['/api/sms-config/add', 'Add SMS configuration'],
-  ['/api/sms-config/get-all-by-client-id', 'Get SMS configurations by client'],
-  ['/api/v1/rabbitmq/exchanges', 'Create exchange'],
-] as const;
 
 describe('HTTP behaviour shared by every route', () => {
   let t: TestApp;

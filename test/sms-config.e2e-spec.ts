@@ -1,18 +1,5 @@
+import { SMS_CONFIG_LIST_FIELDS } from './helpers/interface';
 import { TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
-
-const LIST_FIELDS = [
-  'smsConfigId',
-  'providerName',
-  'providerUrl',
-  'username',
-  'senderId',
-  'smsType',
-  'smsApi',
-  'balanceUrl',
-  'balance',
-  'perSmsCost',
-  'isActive',
-].sort();
 
 describe('SMS configurations', () => {
   let t: TestApp;
@@ -206,7 +193,7 @@ describe('SMS configurations', () => {
       expect(answer.body.results.map((item: { providerName: string }) => item.providerName)).toEqual(['c', 'a', 'b']);
       const ids = answer.body.results.map((item: { smsConfigId: number }) => item.smsConfigId);
       expect(ids).toEqual([...ids].sort((x: number, y: number) => x - y));
-      for (const item of answer.body.results) expect(Object.keys(item).sort()).toEqual(LIST_FIELDS);
+      for (const item of answer.body.results) expect(Object.keys(item).sort()).toEqual(SMS_CONFIG_LIST_FIELDS);
       const { password: _p, apiKey: _a, ...visible } = validSmsConfig({ providerName: 'c' });
       expect(answer.body.results[0]).toEqual({ smsConfigId: expect.any(Number), ...visible });
       expect(answer.raw).not.toContain(validSmsConfig().password);

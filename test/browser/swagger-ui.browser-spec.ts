@@ -3,17 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BrowserContext, Page, chromium } from 'playwright-core';
+import { OPERATIONS } from '../helpers/interface';
 import { ADMIN_API_KEY, TestApp, startTestApp } from '../helpers/test-app';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = resolve(__dirname, '../../test-results/swagger-add-client.png');
-const OPERATIONS = [
-  ['/api/client/add', 'Add client'],
-  ['/api/client/get/secretKey', 'Get client by secret key'],
-  ['/api/sms-config/add', 'Add SMS configuration'],
-  ['/api/sms-config/get-all-by-client-id', 'Get SMS configurations by client'],
-  ['/api/v1/rabbitmq/exchanges', 'Create exchange'],
-] as const;
 
 describe('Swagger UI in a real browser', () => {
   let t: TestApp;

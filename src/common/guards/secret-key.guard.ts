@@ -21,7 +21,7 @@ export class SecretKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithClient>();
     const secretKey = readSecretKeyHeader(request);
-    // Guards run before the request deadline interceptor, so this lookup bounds its own wait.
+    // The request deadline answers the caller; this bounds the lookup itself, so a hung database frees the guard too.
     const client = await withDeadline(this.clients.authenticate(secretKey), DATABASE_TIMEOUT_MS, 'database');
     if (client === null) throw new UnauthorizedException('secretKey is not valid');
     request.client = client;
