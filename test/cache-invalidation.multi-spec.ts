@@ -1,21 +1,7 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createConnection } from 'mysql2/promise';
 import { ClientCache } from '../src/client/client-cache';
-import {
-  ADMIN_API_KEY,
-  AMQP_URL,
-  KEY_A,
-  MYSQL_SERVER_URL,
-  TEST_DATABASE_PREFIX,
-  TestApp,
-  startTestApp,
-  validSmsConfig,
-} from './helpers/test-app';
+import { ServiceProcess, emptyMysqlDatabase, sleep } from './helpers/service-process';
 import { TcpRelay } from './helpers/tcp-relay';
+import { AMQP_URL, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
 /**
  * Two instances on one MySQL database, both reaching RabbitMQ through a relay the test can cut. Instance A runs in
@@ -23,15 +9,6 @@ import { TcpRelay } from './helpers/tcp-relay';
  * golevelup's connection manager is static and two apps in one process would share (and close) one connection.
  */
 const VISIBLE_WITHIN_MS = 1000;
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -41,67 +18,18 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
   }
 }
 
-class ChildInstance {
-  private child?: ChildProcess;
-  readonly logFile = join(mkdtempSync(join(tmpdir(), 'registry-child-')), 'service.log');
-
-  constructor(
-    readonly port: number,
-    private readonly env: Record<string, string>,
-  ) {}
-
-  async start(): Promise<void> {
-    const log = openSync(this.logFile, 'a');
-    this.child = spawn(process.execPath, [resolve(__dirname, '..', 'dist', 'main.js')], {
-      env: { PATH: process.env.PATH, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
-      stdio: ['ignore', log, log],
-    });
-    await waitFor('the child instance to be ready', async () => {
-      if (this.child?.exitCode !== null) throw new Error(`child exited: ${readFileSync(this.logFile, 'utf8')}`);
-      return (await this.health())?.status === 200;
-    });
-  }
-
-  async health(): Promise<{ status: number; broker?: string } | undefined> {
-    try {
-      const response = await fetch(`http://127.0.0.1:${this.port}/health`, { signal: AbortSignal.timeout(1000) });
-      const body = (await response.json()) as { results?: { broker: string } };
-      return { status: response.status, broker: body.results?.broker };
-    } catch {
-      return undefined;
-    }
-  }
-
-  async post(path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: any }> {
-    const response = await fetch(`http://127.0.0.1:${this.port}${path}`, {
-      method: 'POST',
-      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: await response.json() };
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGTERM');
-    const killLater = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(killLater);
-  }
-}
-
 describe('cache invalidation across instances', () => {
   let relay: TcpRelay;
   let a: TestApp;
   let cacheA: ClientCache;
-  let b: ChildInstance;
+  let b: ServiceProcess;
 
   const smsConfigCountThroughA = async (secretKey: string) =>
     ((await a.post('/api/client/get/secretKey', { headers: { secretKey } })).body.results.smsConfig ?? []).length as number;
   const smsConfigCountThroughB = async (secretKey: string) =>
-    ((await b.post('/api/client/get/secretKey', { secretKey })).body.results.smsConfig ?? []).length as number;
+    ((await b.post('/api/client/get/secretKey', { headers: { secretKey } })).body.results.smsConfig ?? []).length as number;
+
+  const brokerSeenByB = async () => (await b.request('GET', '/health', { timeoutMs: 1000 }).catch(() => undefined))?.body?.results?.broker;
 
   /** ms from the moment the add was answered until `count()` sees it; fails past the limit. */
   async function msUntilVisible(count: () => Promise<number>, expected: number): Promise<number> {
@@ -115,28 +43,15 @@ describe('cache invalidation across instances', () => {
 
   beforeAll(async () => {
     relay = await TcpRelay.start(new URL(AMQP_URL).hostname, Number(new URL(AMQP_URL).port || 5672));
-    const database = `${TEST_DATABASE_PREFIX}_multi_instance`;
-    const connection = await createConnection(MYSQL_SERVER_URL);
-    await connection.query(`DROP DATABASE IF EXISTS ${database}`);
-    await connection.query(`CREATE DATABASE ${database}`);
-    await connection.end();
     const env = {
-      DATABASE_URL: `${MYSQL_SERVER_URL}/${database}`,
+      DATABASE_URL: await emptyMysqlDatabase('multi_instance'),
       AMQP_URL: `amqp://guest:guest@127.0.0.1:${relay.port}`,
     };
     a = await startTestApp(env);
     cacheA = a.app.get(ClientCache);
-    b = new ChildInstance(await freePort(), {
-      ...env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      ADMIN_API_KEYS: ADMIN_API_KEY,
-      ENCRYPTION_KEYS: KEY_A,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'registry-data-')),
-    });
-    await b.start();
+    b = await ServiceProcess.start(env);
     await waitFor('instance A to subscribe', () => cacheA.isLive);
-    await waitFor('instance B to reach the broker', async () => (await b.health())?.broker === 'up');
+    await waitFor('instance B to reach the broker', async () => (await brokerSeenByB()) === 'up');
   }, 90_000);
 
   afterAll(async () => {
@@ -151,7 +66,7 @@ describe('cache invalidation across instances', () => {
     expect(await smsConfigCountThroughA(key)).toBe(0); // now cached in A, for up to a minute while live
     expect(cacheA.isLive).toBe(true);
 
-    expect((await b.post('/api/sms-config/add', { secretKey: key }, validSmsConfig())).status).toBe(200);
+    expect((await b.post('/api/sms-config/add', { headers: { secretKey: key }, body: validSmsConfig() })).status).toBe(200);
     expect(await msUntilVisible(() => smsConfigCountThroughA(key), 1)).toBeLessThan(VISIBLE_WITHIN_MS);
   });
 
@@ -175,7 +90,7 @@ describe('cache invalidation across instances', () => {
     beforeAll(async () => {
       await relay.cut();
       await waitFor('instance A to notice the broker is gone', () => !cacheA.isLive);
-      await waitFor('instance B to notice the broker is gone', async () => (await b.health())?.broker === 'down');
+      await waitFor('instance B to notice the broker is gone', async () => (await brokerSeenByB()) === 'down');
     });
 
     it('should still answer get-client through both instances', async () => {
@@ -189,7 +104,7 @@ describe('cache invalidation across instances', () => {
       expect(await smsConfigCountThroughA(key)).toBe(0);
       expect(await smsConfigCountThroughA(key)).toBe(0);
 
-      expect((await b.post('/api/sms-config/add', { secretKey: key }, validSmsConfig())).status).toBe(200);
+      expect((await b.post('/api/sms-config/add', { headers: { secretKey: key }, body: validSmsConfig() })).status).toBe(200);
       expect(await msUntilVisible(() => smsConfigCountThroughA(key), 1)).toBeLessThanOrEqual(VISIBLE_WITHIN_MS);
     });
 
@@ -211,7 +126,7 @@ describe('cache invalidation across instances', () => {
       expect(await smsConfigCountThroughA(keyCachedWhileDown)).toBe(0);
       await relay.restore();
       await waitFor('instance A to subscribe again', () => cacheA.isLive);
-      await waitFor('instance B to reach the broker again', async () => (await b.health())?.broker === 'up');
+      await waitFor('instance B to reach the broker again', async () => (await brokerSeenByB()) === 'up');
     }, 30_000);
 
     it('should have dropped what it cached while it could not hear invalidations', () => {
@@ -224,7 +139,7 @@ describe('cache invalidation across instances', () => {
       expect(await smsConfigCountThroughA(key)).toBe(0);
       expect(cacheA.isLive).toBe(true);
 
-      expect((await b.post('/api/sms-config/add', { secretKey: key }, validSmsConfig())).status).toBe(200);
+      expect((await b.post('/api/sms-config/add', { headers: { secretKey: key }, body: validSmsConfig() })).status).toBe(200);
       expect(await msUntilVisible(() => smsConfigCountThroughA(key), 1)).toBeLessThan(VISIBLE_WITHIN_MS);
     });
   });

@@ -16,12 +16,8 @@ describe('Secrets at rest', () => {
   beforeAll(async () => {
     databaseUrl = await testDatabaseUrl();
     t = await startTestApp({ DATABASE_URL: databaseUrl, ENCRYPTION_KEYS: KEY_A });
-    await t.reset();
   });
-  afterAll(async () => {
-    await t.reset();
-    await t.close();
-  });
+  afterAll(() => t.close());
 
   it('should store no secret key, provider password or apiKey in plaintext', async () => {
     const secretKey = await t.addClient();
@@ -60,7 +56,7 @@ describe('Secrets at rest', () => {
     const [smsRow] = await t.dataSource.query('SELECT id, client_id, password_sealed FROM sms_config');
     await t.close();
 
-    t = await startTestApp({ DATABASE_URL: databaseUrl, ENCRYPTION_KEYS: `${KEY_B},${KEY_A}` });
+    t = await startTestApp({ DATABASE_URL: databaseUrl, ENCRYPTION_KEYS: `${KEY_B},${KEY_A}` }, { keepData: true });
     const sealer = t.app.get(SecretSealer);
 
     expect(sealer.open(smsRow.password_sealed)).toBe('sealed-under-A');

@@ -48,8 +48,11 @@ export async function testDatabaseUrl(): Promise<string> {
   return `${MYSQL_SERVER_URL}/${database}`;
 }
 
-/** Boots the real AppModule (same pipe, filter and guards as production) with the environment a test gives. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * Boots the real AppModule (same pipe, filter and guards as production) with the environment a test gives, on an
+ * empty database (suites on one jest worker share its MySQL schema); `keepData` restarts on what is there.
+ */
+export async function startTestApp(env: Record<string, string> = {}, options: { keepData?: boolean } = {}): Promise<TestApp> {
   const previous = { ...process.env };
   Object.assign(process.env, {
     NODE_ENV: 'test',
@@ -117,6 +120,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       await app.close();
     },
   };
+  if (!options.keepData) await testApp.reset();
   return testApp;
 }
 
