@@ -1,34 +1,25 @@
 import { Module } from '@nestjs/common';
-import { ConfigModule, ConfigService } from '@nestjs/config';
+import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
 import { BrokerModule } from './broker/broker.module';
 import { ClientModule } from './client/client.module';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { EnvelopeExceptionFilter } from './common/filters/envelope-exception.filter';
 import { RequestValidationPipe } from './common/validation/request-validation.pipe';
-import { AppConfig, loadAppConfig } from './config/app-config';
+import { loadAppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { CredentialThrottlerGuard } from './rate-limit/credential-throttler.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
-import { buildLoggerOptions } from './logging/logger-options';
+import { LoggingModule } from './logging/logging.module';
 import { SmsConfigModule } from './sms-config/sms-config.module';
 import { StartupNoticeService } from './config/startup-notice.service';
 
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => loadAppConfig()] }),
-    LoggerModule.forRootAsync({
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>) =>
-        buildLoggerOptions({
-          level: config.get('logLevel', { infer: true }),
-          pretty: config.get('prettyLogs', { infer: true }),
-          file: config.get('logFile', { infer: true }),
-        }),
-    }),
+    LoggingModule,
     RateLimitModule,
     DatabaseModule,
     CryptoModule,

@@ -10,7 +10,6 @@ import { Logger } from 'nestjs-pino';
 import secureJson from 'secure-json-parse';
 import { AppModule } from './app.module';
 import { enforceRequestDeadline } from './common/deadline/request-deadline';
-import { UNMATCHED_ROUTE } from './logging/logger-options';
 import { setUpSwagger } from './swagger';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -52,19 +51,15 @@ export async function createApp(): Promise<NestFastifyApplication> {
 }
 
 /** A caller's x-request-id is kept (when it is a sane token) so one id follows a call across services. */
-function takeOrCreateRequestId(request: IncomingMessage & { id?: unknown }): string {
+function takeOrCreateRequestId(request: IncomingMessage): string {
   const given = request.headers['x-request-id'];
-  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-  // pino-http reads the id from the raw request, so the log line carries the same one.
-  request.id = id;
-  return id;
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 function configureFastify(fastify: FastifyInstance): void {
   enforceRequestDeadline(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
-    (request.raw as { routePattern?: string }).routePattern = request.routeOptions.url ?? UNMATCHED_ROUTE;
     done();
   });
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { REDACTED_PATHS, buildLoggerOptions } from './logger-options';
+import { REDACTED_PATHS, buildPinoOptions } from './logger-options';
 
 function logged(write: (logger: pino.Logger) => void): string {
   let output = '';
@@ -44,11 +44,9 @@ describe('REDACTED_PATHS', () => {
   });
 });
 
-describe('buildLoggerOptions', () => {
-  const httpOptions = (pretty: boolean) => {
-    const { pinoHttp } = buildLoggerOptions({ level: 'info', pretty });
-    return (Array.isArray(pinoHttp) ? pinoHttp[0] : pinoHttp) as { transport?: { target: string }; redact?: unknown };
-  };
+describe('buildPinoOptions', () => {
+  const httpOptions = (pretty: boolean) =>
+    buildPinoOptions({ level: 'info', pretty }) as { transport?: { target: string }; redact?: unknown };
 
   it('should write plain JSON lines unless pretty output is asked for', () => {
     expect(httpOptions(false).transport).toBeUndefined();

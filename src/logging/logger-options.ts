@@ -1,8 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Params } from 'nestjs-pino';
 import pino from 'pino';
 
-/** Credentials never reach a log line, wherever they appear (access lines, error lines, driver errors). */
+/** Credentials never reach a log line, wherever they appear (error lines, driver errors, anything logged by hand). */
 export const REDACTED_PATHS = [
   'req.headers.secretkey',
   'req.headers["x-api-key"]',
@@ -31,13 +29,6 @@ export const REDACTED_PATHS = [
 /** The label of a request no route matched, so 404 scans cannot create a log field or metric label per URL. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-type RoutedRequest = IncomingMessage & { id?: string; routePattern?: string };
-
-function withRoute(req: IncomingMessage, line: Record<string, unknown>): Record<string, unknown> {
-  line.route = (req as RoutedRequest).routePattern ?? UNMATCHED_ROUTE;
-  return line;
-}
-
 export interface LoggingConfig {
   level: string;
   pretty: boolean;
@@ -45,23 +36,17 @@ export interface LoggingConfig {
   file?: string;
 }
 
-export function buildLoggerOptions({ level, pretty, file }: LoggingConfig): Params {
-  const options: NonNullable<Exclude<Params['pinoHttp'], unknown[]>> = {
+export function buildPinoOptions({ level, pretty, file }: LoggingConfig): pino.LoggerOptions {
+  return {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     transport: pretty ? { target: 'pino-pretty', options: { singleLine: true, ...(file ? { destination: file } : {}) } } : undefined,
-    // One line per request, when it is answered: its id, route, status and duration (added by pino-http).
-    quietReqLogger: true,
-    customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
-    serializers: {
-      req: (req: RoutedRequest) => ({ id: req.id, method: req.method, url: req.url }),
-      res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
-    },
-    // The route is added to the line itself, not bound with customProps: that costs pino a child logger per request.
-    customSuccessObject: (req, _res, line: Record<string, unknown>) => withRoute(req, line),
-    customErrorObject: (req, _res, _error, line: Record<string, unknown>) => withRoute(req, line),
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
   };
-  if (file && !pretty) return { pinoHttp: [options, pino.destination({ dest: file, sync: true, mkdir: true })] };
-  return { pinoHttp: options };
+}
+
+/** The one pino logger of the application: Nest's own logs and the per-request lines both write through it. */
+export function createRootLogger(config: LoggingConfig): pino.Logger {
+  const options = buildPinoOptions(config);
+  if (config.file && !config.pretty) return pino(options, pino.destination({ dest: config.file, sync: true, mkdir: true }));
+  return pino(options);
 }

@@ -1,0 +1,33 @@
+import { Global, Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { LoggerModule } from 'nestjs-pino';
+import type pino from 'pino';
+import { AppConfig } from '../config/app-config';
+import { AccessLog, ROOT_LOGGER } from './access-log';
+import { createRootLogger } from './logger-options';
+
+const rootLogger = {
+  provide: ROOT_LOGGER,
+  inject: [ConfigService],
+  useFactory: (config: ConfigService<AppConfig, true>) =>
+    createRootLogger({
+      level: config.get('logLevel', { infer: true }),
+      pretty: config.get('prettyLogs', { infer: true }),
+      file: config.get('logFile', { infer: true }),
+    }),
+};
+
+@Global()
+@Module({
+  imports: [
+    LoggerModule.forRootAsync({
+      providers: [rootLogger],
+      inject: [ROOT_LOGGER],
+      // nestjs-pino as Nest's logger only: its per-request middleware is not mounted (forRoutes: []), AccessLog logs requests.
+      useFactory: (logger: pino.Logger) => ({ pinoHttp: { logger }, forRoutes: [] }),
+    }),
+  ],
+  providers: [rootLogger, AccessLog],
+  exports: [ROOT_LOGGER],
+})
+export class LoggingModule {}
