@@ -1,8 +1,18 @@
 import { generateSecretKey, sha256Hex } from '../src/common/crypto/secret-key';
 import { ClientCache } from '../src/client/client-cache';
+import { clientCacheHits } from '../src/client/client-cache.metrics';
 import { TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
 const CACHE_BOUND = 1000;
+
+async function foundHits(): Promise<number> {
+  return (await clientCacheHits.get()).values.find((value) => value.labels.kind === 'found')?.value ?? 0;
+}
+
+function withoutPerRequestHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  const { 'x-request-id': _id, date: _date, ...rest } = headers;
+  return rest;
+}
 
 describe('get-client cache', () => {
   let t: TestApp;
@@ -34,6 +44,27 @@ describe('get-client cache', () => {
     // A key one character away from a cached one is another key: unknown.
     const near = keys[0].slice(0, -1) + (keys[0].endsWith('A') ? 'B' : 'A');
     expect((await getClient(near)).status).toBe(404);
+  });
+
+  it('should answer from the cache exactly as from the database: status, body and headers', async () => {
+    const key = await t.addClient();
+    await t.post('/api/sms-config/add', { headers: { secretKey: key }, body: validSmsConfig() });
+    const hitsBefore = await foundHits();
+    const fromDatabase = await getClient(key);
+    const fromCache = await t.post('/api/client/get/secretKey', { headers: { secretKey: key, 'x-request-id': 'cached-answer-1' } });
+    expect(await foundHits()).toBe(hitsBefore + 1);
+    expect(fromCache.status).toBe(200);
+    expect(fromCache.raw).toBe(fromDatabase.raw);
+    expect(fromCache.headers['x-request-id']).toBe('cached-answer-1');
+    expect(withoutPerRequestHeaders(fromCache.headers)).toEqual(withoutPerRequestHeaders(fromDatabase.headers));
+  });
+
+  it('should still judge the body when the answer is cached: {} is taken, fields are refused', async () => {
+    const key = await t.addClient();
+    expect((await getClient(key)).status).toBe(200);
+    expect((await t.post('/api/client/get/secretKey', { headers: { secretKey: key }, body: {} })).status).toBe(200);
+    const withField = await t.post('/api/client/get/secretKey', { headers: { secretKey: key }, body: { secretKey: key } });
+    expect(withField.body).toEqual({ status: 400, error: 'property secretKey should not exist' });
   });
 
   it('should answer a new SMS configuration at once through the instance that added it', async () => {

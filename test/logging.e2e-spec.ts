@@ -60,6 +60,15 @@ describe('Logs', () => {
     expect(requestLines('log-413')).toEqual([expect.objectContaining({ route: '/api/client/add', res: { statusCode: 413 } })]);
   });
 
+  it('should log an answer from the get-client cache like any other', async () => {
+    const secretKey = await t.addClient();
+    await t.post('/api/client/get/secretKey', { headers: { secretKey } });
+    await t.post('/api/client/get/secretKey', { headers: { secretKey, 'x-request-id': 'log-cached' } });
+    expect(requestLines('log-cached')).toEqual([
+      expect.objectContaining({ level: 30, route: '/api/client/get/secretKey', res: { statusCode: 200 }, durationMs: expect.any(Number) }),
+    ]);
+  });
+
   it('should label a request no route matched as unmatched, not by its URL', async () => {
     await t.get('/no/such/route', { 'x-request-id': 'log-unmatched' });
     expect(requestLines('log-unmatched')).toEqual([expect.objectContaining({ route: 'unmatched', res: { statusCode: 404 } })]);

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BrokerModule } from '../broker/broker.module';
 import { AppConfig } from '../config/app-config';
+import { CachedAnswerHook } from './cached-answer.hook';
 import { ClientCache } from './client-cache';
 import { ClientController } from './client.controller';
 import { ClientEntity } from './client.entity';
@@ -13,6 +14,7 @@ import { ClientService } from './client.service';
   controllers: [ClientController],
   providers: [
     ClientService,
+    CachedAnswerHook,
     {
       provide: ClientCache,
       inject: [ConfigService],

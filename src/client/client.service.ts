@@ -22,6 +22,9 @@ interface ClientWithSmsConfigRow extends Partial<SmsConfigRow> {
   smsConfigId: number | null;
 }
 
+// Bound to its label once: the cache front counts a hit on every answer it gives.
+const foundHits = clientCacheHits.labels('found');
+
 /** One round trip: the client and its configurations, joined, selecting only what the answer shows. */
 const CLIENT_WITH_SMS_CONFIG_SQL = `
   SELECT c.id AS clientId, c.app_description AS appDescription, c.app_url AS appUrl,
@@ -82,6 +85,17 @@ export class ClientService implements OnModuleInit {
     const client = await this.lookUp(secretKey);
     // Only well-formed keys (base64url characters) get here, so the key needs no JSON escaping.
     return client === null ? null : client.prefix + secretKey + client.suffix;
+  }
+
+  /**
+   * The answer, synchronously, when this key's client is in the cache: what CachedAnswerHook serves ahead of the
+   * router. undefined otherwise (not cached, or a key known to be unknown): the request then takes the full way.
+   */
+  cachedAnswer(secretKey: string, secretKeyDigest: string): string | undefined {
+    const cached = this.cache.lookup(secretKeyDigest);
+    if (cached === undefined || !cached.found) return undefined;
+    foundHits.inc();
+    return cached.client.prefix + secretKey + cached.client.suffix;
   }
 
   /** The client owning this key, as the SMS routes' guard needs it; null when no client has it. */

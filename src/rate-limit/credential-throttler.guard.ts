@@ -5,6 +5,9 @@ import { rateLimitTracker } from './credential';
 
 export const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests, retry later';
 
+/** The name @nestjs/throttler gives the one unnamed limit configured in RateLimitModule. */
+export const THROTTLER_NAME = 'default';
+
 /** Limits each credential (or, without one, each address) across all routes, and says when to retry. */
 @Injectable()
 export class CredentialThrottlerGuard extends ThrottlerGuard {
@@ -12,8 +15,9 @@ export class CredentialThrottlerGuard extends ThrottlerGuard {
     return Promise.resolve(rateLimitTracker(request));
   }
 
-  protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
-    return `${throttlerName}:${tracker}`;
+  // The storage files the key under the throttler's name (see FixedWindowThrottlerStorage.keyOf).
+  protected override generateKey(_context: ExecutionContext, tracker: string): string {
+    return tracker;
   }
 
   // The X-RateLimit-* headers are off (a cost on every answer); only the refusal carries Retry-After.

@@ -17,7 +17,12 @@ export class FixedWindowThrottlerStorage implements ThrottlerStorage {
   private nextSweepAt = 0;
 
   increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
-    return Promise.resolve(this.hit(`${throttlerName}:${key}`, ttl, limit, blockDuration));
+    return Promise.resolve(this.hit(FixedWindowThrottlerStorage.keyOf(throttlerName, key), ttl, limit, blockDuration));
+  }
+
+  /** Where increment() counts a throttler's key: hit() with this key counts in the same window. */
+  static keyOf(throttlerName: string, key: string): string {
+    return `${throttlerName}:${key}`;
   }
 
   /** Counts one hit for the key; the synchronous form, for callers that cannot wait. */

@@ -5,6 +5,7 @@ import { FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { TOO_MANY_REQUESTS_MESSAGE } from './credential-throttler.guard';
 import { presentedCredential } from './credential';
+import { CredentialRateLimit } from './credential-rate-limit';
 import { FailedAuthLimiter } from './failed-auth.limiter';
 import { FixedWindowThrottlerStorage } from './fixed-window.storage';
 
@@ -30,7 +31,7 @@ import { FixedWindowThrottlerStorage } from './fixed-window.storage';
       },
     }),
   ],
-  providers: [FailedAuthLimiter],
-  exports: [FailedAuthLimiter],
+  providers: [FailedAuthLimiter, CredentialRateLimit],
+  exports: [FailedAuthLimiter, CredentialRateLimit],
 })
 export class RateLimitModule {}
