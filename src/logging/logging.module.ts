@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
 import type pino from 'pino';
@@ -17,17 +17,20 @@ const rootLogger = {
     }),
 };
 
-@Global()
+/** Holds the one root logger, for nestjs-pino's module and AccessLog alike. */
+@Module({ providers: [rootLogger], exports: [ROOT_LOGGER] })
+class RootLoggerModule {}
+
 @Module({
   imports: [
+    RootLoggerModule,
     LoggerModule.forRootAsync({
-      providers: [rootLogger],
+      imports: [RootLoggerModule],
       inject: [ROOT_LOGGER],
       // nestjs-pino as Nest's logger only: its per-request middleware is not mounted (forRoutes: []), AccessLog logs requests.
       useFactory: (logger: pino.Logger) => ({ pinoHttp: { logger }, forRoutes: [] }),
     }),
   ],
-  providers: [rootLogger, AccessLog],
-  exports: [ROOT_LOGGER],
+  providers: [AccessLog],
 })
 export class LoggingModule {}
