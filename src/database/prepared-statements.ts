@@ -1,9 +1,14 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool, ResultSetHeader } from 'mysql2';
 import { DataSource } from 'typeorm';
 import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { DATABASE_TIMEOUT_MS } from './database-options';
 
 type Values = Array<string | number | boolean | null>;
+
+const ER_LOCK_DEADLOCK = 1213;
+/** Calls of a procedure InnoDB keeps choosing as a deadlock victim, before its error is answered (503). */
+export const DEADLOCK_ATTEMPTS = 5;
 
 /**
  * Hot-path SQL. MySQL: prepared statements (mysql2 execute, cached per connection) on TypeORM's own pool,
@@ -27,10 +32,20 @@ export class PreparedStatements {
     return execute<T[]>(this.pool, sql, values);
   }
 
-  /** MySQL only: the rows a stored procedure answers. */
+  /**
+   * MySQL only: the rows a stored procedure of one transaction answers. A deadlock victim was rolled back whole,
+   * so it is called again, after a short random pause that lets the winner commit.
+   */
   async call<T>(sql: string, values: Values): Promise<T[]> {
-    const [rows] = await execute<[T[], ResultSetHeader]>(this.pool!, sql, values);
-    return rows;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [rows] = await execute<[T[], ResultSetHeader]>(this.pool!, sql, values);
+        return rows;
+      } catch (error) {
+        if (attempt >= DEADLOCK_ATTEMPTS || (error as { errno?: number }).errno !== ER_LOCK_DEADLOCK) throw error;
+        await sleep(Math.random() * 2 * attempt);
+      }
+    }
   }
 }
 
