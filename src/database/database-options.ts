@@ -5,10 +5,11 @@ import { DatabaseConfig } from '../config/app-config';
 import { ClientEntity } from '../client/client.entity';
 import { SmsConfigEntity } from '../sms-config/sms-config.entity';
 import { CreateClientAndSmsConfig1732240000000 as CreateMysqlSchema } from './migrations/mysql/1732240000000-CreateClientAndSmsConfig';
+import { CreateSmsConfigAddProcedure1795327283819 } from './migrations/mysql/1795327283819-CreateSmsConfigAddProcedure';
 import { CreateClientAndSmsConfig1732240000000 as CreateSqliteSchema } from './migrations/sqlite/1732240000000-CreateClientAndSmsConfig';
 
 export const ENTITIES = [ClientEntity, SmsConfigEntity];
-const MYSQL_MIGRATIONS = [CreateMysqlSchema];
+const MYSQL_MIGRATIONS = [CreateMysqlSchema, CreateSmsConfigAddProcedure1795327283819];
 const SQLITE_MIGRATIONS = [CreateSqliteSchema];
 
 /** Every database wait is bounded, so an unreachable database answers 503 instead of hanging a request. */

@@ -1,9 +1,14 @@
-import type { Pool, PoolConnection, ResultSetHeader } from 'mysql2';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Pool, ResultSetHeader } from 'mysql2';
 import { DataSource } from 'typeorm';
 import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { DATABASE_TIMEOUT_MS } from './database-options';
 
 type Values = Array<string | number | boolean | null>;
+
+const ER_LOCK_DEADLOCK = 1213;
+/** Calls of a procedure InnoDB keeps choosing as a deadlock victim, before its error is answered (503). */
+export const DEADLOCK_ATTEMPTS = 5;
 
 /**
  * Hot-path SQL. MySQL: prepared statements (mysql2 execute, cached per connection) on TypeORM's own pool,
@@ -27,54 +32,27 @@ export class PreparedStatements {
     return execute<T[]>(this.pool, sql, values);
   }
 
-  /** MySQL only: runs `work` in a transaction on one pooled connection, committed before it resolves. */
-  async transaction<T>(work: (connection: MysqlTransaction) => Promise<T>): Promise<T> {
-    const pool = this.pool!;
-    const connection = await new Promise<PoolConnection>((resolve, reject) =>
-      pool.getConnection((error, acquired) => (error ? reject(error) : resolve(acquired))),
-    );
-    let broken = false;
-    try {
-      await execute(connection, 'START TRANSACTION', [], false);
-      const transaction: MysqlTransaction = {
-        query: (sql, values) => execute(connection, sql, values),
-        insert: async (sql, values) => (await execute<ResultSetHeader>(connection, sql, values)).insertId,
-      };
+  /**
+   * MySQL only: the rows a stored procedure of one transaction answers. A deadlock victim was rolled back whole,
+   * so it is called again, after a short random pause that lets the winner commit.
+   */
+  async call<T>(sql: string, values: Values): Promise<T[]> {
+    for (let attempt = 1; ; attempt++) {
       try {
-        const result = await work(transaction);
-        await execute(connection, 'COMMIT', [], false);
-        return result;
+        const [rows] = await execute<[T[], ResultSetHeader]>(this.pool!, sql, values);
+        return rows;
       } catch (error) {
-        await execute(connection, 'ROLLBACK', [], false).catch(() => {
-          broken = true;
-        });
-        throw error;
+        if (attempt >= DEADLOCK_ATTEMPTS || (error as { errno?: number }).errno !== ER_LOCK_DEADLOCK) throw error;
+        await sleep(Math.random() * 2 * attempt);
       }
-    } catch (error) {
-      if (isConnectionError(error)) broken = true;
-      throw error;
-    } finally {
-      if (broken) connection.destroy();
-      else connection.release();
     }
   }
 }
 
-export interface MysqlTransaction {
-  query<T>(sql: string, values: Values): Promise<T[]>;
-  /** Runs an INSERT; resolves with the generated id. */
-  insert(sql: string, values: Values): Promise<number>;
-}
-
-function execute<T>(target: Pool | PoolConnection, sql: string, values: Values, prepare = true): Promise<T> {
+function execute<T>(pool: Pool, sql: string, values: Values): Promise<T> {
   return new Promise((resolve, reject) => {
-    const callback = (error: Error | null, result: unknown) => (error ? reject(error) : resolve(result as T));
-    const options = { sql, values, timeout: DATABASE_TIMEOUT_MS };
-    if (prepare) target.execute(options, callback);
-    else target.query(options, callback);
+    pool.execute({ sql, values, timeout: DATABASE_TIMEOUT_MS }, (error: Error | null, result: unknown) =>
+      error ? reject(error) : resolve(result as T),
+    );
   });
-}
-
-function isConnectionError(error: unknown): boolean {
-  return Boolean((error as { fatal?: boolean } | null)?.fatal);
 }

@@ -16,14 +16,6 @@ type NewSmsConfig = Omit<SmsConfigEntity, 'id' | 'client' | 'createdAt'>;
 
 const LIST_SQL = `SELECT s.id AS smsConfigId, ${SMS_CONFIG_SUMMARY_COLUMNS} FROM sms_config s WHERE s.client_id = ? ORDER BY s.id`;
 
-/** Locks the client row, so concurrent adds for one client are counted one after another. */
-const LOCK_CLIENT_SQL = 'SELECT id FROM client WHERE id = ? FOR UPDATE';
-/**
- * A plain (non-locking) read after the lock. Counting inside the locking SELECT would lock the scanned
- * sms_config index range too, and MariaDB's next-key locks then make neighbouring clients' adds wait.
- */
-const COUNT_SQL = 'SELECT COUNT(*) AS count FROM sms_config WHERE client_id = ?';
-
 const COLUMNS = [
   'client_id',
   'provider_name',
@@ -39,7 +31,8 @@ const COLUMNS = [
   'per_sms_cost',
   'is_active',
 ];
-const INSERT_SQL = `INSERT INTO sms_config (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+/** MySQL: locks the client row, counts, inserts and commits in one round trip (migration 1795327283819). */
+const ADD_WITHIN_LIMIT_SQL = `CALL sms_config_add_within_limit(${COLUMNS.map(() => '?').join(', ')}, ?)`;
 /** SQLite: one conditional INSERT is atomic by itself. */
 const INSERT_WITHIN_LIMIT_SQL = `INSERT INTO sms_config (${COLUMNS.join(', ')}) SELECT ${COLUMNS.map(() => '?').join(', ')}
   WHERE (SELECT COUNT(*) FROM sms_config WHERE client_id = ?) < ?`;
@@ -109,12 +102,12 @@ export class SmsConfigService {
       smsConfig.isActive ? 1 : 0,
     ];
     if (this.sql.isMysql) {
-      return this.sql.transaction(async (transaction) => {
-        await transaction.query(LOCK_CLIENT_SQL, [smsConfig.clientId]);
-        const [{ count }] = await transaction.query<{ count: number | string }>(COUNT_SQL, [smsConfig.clientId]);
-        if (Number(count) >= MAX_SMS_CONFIGS_PER_CLIENT) throw limitReached();
-        return transaction.insert(INSERT_SQL, values);
-      });
+      const [{ smsConfigId }] = await this.sql.call<{ smsConfigId: number | string | null }>(ADD_WITHIN_LIMIT_SQL, [
+        ...values,
+        MAX_SMS_CONFIGS_PER_CLIENT,
+      ]);
+      if (smsConfigId === null) throw limitReached();
+      return Number(smsConfigId);
     }
     // SQLite: TypeORM shares one connection between all callers there, so an explicit transaction would swallow
     // other requests' writes.
