@@ -49,8 +49,10 @@ describe('get-client cache', () => {
   it('should answer from the cache exactly as from the database: status, body and headers', async () => {
     const key = await t.addClient();
     await t.post('/api/sms-config/add', { headers: { secretKey: key }, body: validSmsConfig() });
-    const hitsBefore = await foundHits();
     const fromDatabase = await getClient(key);
+    // The add's invalidation also comes back to this instance through the broker, and may drop the entry once more.
+    while (cache.lookup(sha256Hex(key)) === undefined) await getClient(key);
+    const hitsBefore = await foundHits();
     const fromCache = await t.post('/api/client/get/secretKey', { headers: { secretKey: key, 'x-request-id': 'cached-answer-1' } });
     expect(await foundHits()).toBe(hitsBefore + 1);
     expect(fromCache.status).toBe(200);
