@@ -43,7 +43,6 @@ export async function createApp(): Promise<NestFastifyApplication> {
   app.useLogger(app.get(Logger));
   // process.exit(0) once closed, rather than re-raising the signal: a drained shutdown is a clean exit.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
-  // @nestjs/platform-fastify pins its own fastify copy, whose types differ from the one the plugin is typed against.
   setUpSwagger(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
