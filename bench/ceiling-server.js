@@ -5,6 +5,10 @@
 //   CEILING_RESPONSE_FILE   the exact get-client body to send (the service's own
 //                           answer, so both send identical bytes); a sample is
 //                           built when it is not given
+//   CEILING_OPERATIONS_LOG  set: "D", the same ceiling plus what issue 5 asks of
+//                           every answer, done the cheapest way bare Fastify allows
+//                           (see withOperations); the access log goes to this file
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const Fastify = require('fastify');
 
@@ -47,15 +51,64 @@ function loadGetClientBody(secretKey, responseFile) {
   return Buffer.from(JSON.stringify(sampleClientAnswer(secretKey, [sampleSmsConfig(), sampleSmsConfig()])));
 }
 
-function buildCeilingServer({ secretKey = SAMPLE_SECRET_KEY, responseFile } = {}) {
+/**
+ * The per-answer work the service owes every caller, nothing else: a request id, helmet's headers, one access log
+ * line at info (pino, a child without redaction, the service's fields), the request counter and duration histogram,
+ * and the key's SHA-256 counted in the service's own fixed-window rate-limit storage. Needs the built service (dist/).
+ */
+function withOperations(app, logFile) {
+  const { SECURITY_HEADERS } = require('../dist/common/http/security-headers');
+  const { FixedWindowThrottlerStorage } = require('../dist/rate-limit/fixed-window.storage');
+  const pino = require('pino');
+  const { Counter, Histogram } = require('prom-client');
+  const labelNames = ['method', 'route', 'status'];
+  const requests = new Counter({ name: 'http_requests_total', help: 'answers', labelNames });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'time to answer',
+    labelNames,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  });
+  const accessLog = pino({ level: 'info' }, pino.destination({ dest: logFile, mkdir: true })).child({}, { redact: [] });
+  const rateLimit = new FixedWindowThrottlerStorage();
+
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const labels = { method: request.method, route, status: String(reply.statusCode) };
+    requests.inc(labels);
+    duration.observe(labels, reply.elapsedTime / 1000);
+    accessLog.info(
+      {
+        requestId: request.id,
+        route,
+        req: { id: request.id, method: request.method, url: request.url },
+        res: { statusCode: reply.statusCode },
+        durationMs: reply.elapsedTime,
+      },
+      'request completed',
+    );
+    done();
+  });
+  return (secretKey) => {
+    const digest = crypto.createHash('sha256').update(secretKey).digest('hex');
+    return !rateLimit.hit(`default:credential:${digest}`, 60_000, 5_000_000, 60_000).isBlocked;
+  };
+}
+
+function buildCeilingServer({ secretKey = SAMPLE_SECRET_KEY, responseFile, operationsLog } = {}) {
   const getClientBody = loadGetClientBody(secretKey, responseFile);
   const addClientBody = Buffer.from(JSON.stringify(sampleClientAnswer(secretKey, null)));
   const notFoundBody = Buffer.from(JSON.stringify({ status: 404, error: 'Client not found' }));
 
-  const app = Fastify({ logger: false });
+  const app = Fastify(operationsLog ? { logger: false, genReqId: () => crypto.randomUUID() } : { logger: false });
+  const withinRateLimit = operationsLog ? withOperations(app, operationsLog) : () => true;
 
   app.post('/api/client/get/secretKey', (request, reply) => {
-    const known = request.headers.secretkey === secretKey;
+    const known = request.headers.secretkey === secretKey && withinRateLimit(request.headers.secretkey);
     reply
       .code(known ? 200 : 404)
       .type(JSON_TYPE)
@@ -73,6 +126,7 @@ async function main() {
   const app = buildCeilingServer({
     secretKey: process.env.CEILING_SECRET_KEY || SAMPLE_SECRET_KEY,
     responseFile: process.env.CEILING_RESPONSE_FILE,
+    operationsLog: process.env.CEILING_OPERATIONS_LOG,
   });
   const port = Number(process.env.PORT || 3102);
   await app.listen({ port, host: process.env.HOST || '127.0.0.1' });

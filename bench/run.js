@@ -1,9 +1,12 @@
 'use strict';
-// Benchmark of the service (A) against a plain Fastify + mysql2 baseline (B) and
-// an in-memory ceiling (C). See BENCHMARKS.md for the method.
+// Benchmark of the service (A) against a plain Fastify + mysql2 baseline (B), an
+// in-memory ceiling (C) and that ceiling doing the per-answer work the service
+// owes every caller (D, get-client only). See BENCHMARKS.md for the method.
 //   node bench/run.js [--create-schema]
 //   env: BENCH_DURATION (s, 10), ROUNDS (3), BENCH_WARMUP (s, 2), BENCH_STRICT=1,
-//        BENCH_DATABASE (registry_bench), BENCH_PORT (3100: service, +1 baseline, +2 ceiling, +3 SQLite starts)
+//        BENCH_SCENARIOS (comma-separated names, all by default; for quick looks, never for BENCHMARKS.md),
+//        BENCH_DATABASE (registry_bench), BENCH_PORT (3100: service, +1 baseline, +2 ceiling, +3 SQLite starts,
+//        +4 ceiling with operations)
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -24,11 +27,18 @@ const DATABASE = process.env.BENCH_DATABASE || 'registry_bench';
 if (!/^[A-Za-z0-9_]{1,64}$/.test(DATABASE)) throw new Error(`BENCH_DATABASE must be a plain name: ${DATABASE}`);
 const DATABASE_URL = `${MYSQL_SERVER_URL}/${DATABASE}`;
 const BASE_PORT = Number(process.env.BENCH_PORT || 3100);
-const PORTS = { service: BASE_PORT, baseline: BASE_PORT + 1, ceiling: BASE_PORT + 2, sqliteService: BASE_PORT + 3 };
+const PORTS = {
+  service: BASE_PORT,
+  baseline: BASE_PORT + 1,
+  ceiling: BASE_PORT + 2,
+  sqliteService: BASE_PORT + 3,
+  operationsCeiling: BASE_PORT + 4,
+};
 const URLS = {
   service: `http://127.0.0.1:${PORTS.service}`,
   baseline: `http://127.0.0.1:${PORTS.baseline}`,
   ceiling: `http://127.0.0.1:${PORTS.ceiling}`,
+  operationsCeiling: `http://127.0.0.1:${PORTS.operationsCeiling}`,
 };
 const SEEDED_CLIENTS = 200;
 const SQLITE_STARTS = 3;
@@ -48,6 +58,7 @@ function readParams() {
     createSchema: process.argv.includes('--create-schema'),
     strict: process.env.BENCH_STRICT === '1',
     serviceEntry: path.resolve(ROOT, process.env.BENCH_SERVICE_ENTRY || 'dist/main.js'),
+    scenarioNames: process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',') : SCENARIOS.map(({ name }) => name),
   };
 }
 
@@ -131,11 +142,21 @@ async function startBaselineAndCeiling({ getClientKey, serviceAnswer }) {
     cwd: ROOT,
     env: { PORT: String(PORTS.baseline), DATABASE_URL },
   });
+  const ceilingEnv = { CEILING_SECRET_KEY: getClientKey, CEILING_RESPONSE_FILE: responseFile };
   const ceiling = children.startNodeChild('ceiling', [path.join(__dirname, 'ceiling-server.js')], {
     cwd: ROOT,
-    env: { PORT: String(PORTS.ceiling), CEILING_SECRET_KEY: getClientKey, CEILING_RESPONSE_FILE: responseFile },
+    env: { PORT: String(PORTS.ceiling), ...ceilingEnv },
   });
-  await Promise.all([children.waitForPort(baseline, PORTS.baseline), children.waitForPort(ceiling, PORTS.ceiling)]);
+  const operationsLog = path.join(newDataDir(), 'access.log');
+  const operationsCeiling = children.startNodeChild('operations-ceiling', [path.join(__dirname, 'ceiling-server.js')], {
+    cwd: ROOT,
+    env: { PORT: String(PORTS.operationsCeiling), CEILING_OPERATIONS_LOG: operationsLog, ...ceilingEnv },
+  });
+  await Promise.all([
+    children.waitForPort(baseline, PORTS.baseline),
+    children.waitForPort(ceiling, PORTS.ceiling),
+    children.waitForPort(operationsCeiling, PORTS.operationsCeiling),
+  ]);
 }
 
 /** All three must answer 200 for the seeded key; the baseline should say the same as the service. */
@@ -262,7 +283,9 @@ async function main() {
     getClientKey: seeded.getClientKey,
   };
   const scenarios = {};
-  for (const scenario of SCENARIOS) scenarios[scenario.name] = await runScenario(context, scenario);
+  for (const scenario of SCENARIOS.filter(({ name }) => params.scenarioNames.includes(name))) {
+    scenarios[scenario.name] = await runScenario(context, scenario);
+  }
 
   const memory = children.residentMemory(service.handle.child.pid);
   await children.stopAllChildren();

@@ -1,31 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { IncomingMessage, STATUS_CODES, ServerResponse } from 'node:http';
+import { IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { BadRequestException } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyInstance } from 'fastify';
-import helmet, { HelmetOptions } from 'helmet';
 import { Logger } from 'nestjs-pino';
 import secureJson from 'secure-json-parse';
 import { AppModule } from './app.module';
+import { SECURITY_HEADERS } from './common/http/security-headers';
 import { enforceRequestDeadline } from './common/deadline/request-deadline';
 import { setUpSwagger } from './swagger';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const MAX_JSON_DEPTH = 32;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/**
- * Helmet's defaults (CSP with scripts from 'self' only: Swagger UI loads its scripts as files and needs only its
- * inline <style> and data: images, which the defaults allow), without upgrade-insecure-requests, which would send
- * the UI's own requests to https on a plain-http listener (TLS is terminated in front of the service, if at all).
- */
-/**
- * helmet's defaults without upgrade-insecure-requests (it would send Swagger UI's calls to https on a plain-http
- * listener). The headers depend on nothing in the request, so helmet computes them once, not on every request.
- */
-export const SECURITY_HEADERS = computeSecurityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
 
 /** Builds the whole application, exactly as production runs it, without listening: main.ts and the e2e tests share it. */
 export async function createApp(): Promise<NestFastifyApplication> {
@@ -115,15 +104,4 @@ function answerMalformedRequest(error: Error & { code?: string }, socket: Socket
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
-}
-
-/** Runs helmet once against a recording response and keeps the headers it sets. */
-function computeSecurityHeaders(options: HelmetOptions): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const recorder = {
-    setHeader: (name: string, value: string | number | readonly string[]) => (headers[name.toLowerCase()] = String(value)),
-    removeHeader: (name: string) => delete headers[name.toLowerCase()],
-  };
-  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
-  return headers;
 }

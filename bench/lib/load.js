@@ -3,7 +3,7 @@
 const { ADMIN_API_KEY, SMS_CONFIG_BODY, clientBody } = require('./seed');
 
 const SCENARIOS = [
-  { name: 'get-client', path: '/api/client/get/secretKey', targets: ['service', 'baseline', 'ceiling'] },
+  { name: 'get-client', path: '/api/client/get/secretKey', targets: ['service', 'baseline', 'ceiling', 'operationsCeiling'] },
   { name: 'add-client', path: '/api/client/add', targets: ['service', 'baseline', 'ceiling'] },
   { name: 'add-sms-config', path: '/api/sms-config/add', targets: ['service', 'baseline'] },
 ];

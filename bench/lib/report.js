@@ -1,6 +1,11 @@
 'use strict';
 // Medians, ratios, PASS/FAIL checks and the markdown printed at the end.
-const TARGET_LABELS = { service: 'A service', baseline: 'B baseline', ceiling: 'C ceiling' };
+const TARGET_LABELS = {
+  service: 'A service',
+  baseline: 'B baseline',
+  ceiling: 'C ceiling',
+  operationsCeiling: 'D ceiling + operations',
+};
 
 function median(values) {
   const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
@@ -23,7 +28,13 @@ function summarizeRounds(rounds) {
 
 function ratios(medians) {
   const ratio = (other) => (medians.service && medians[other] ? medians.service.rps / medians[other].rps : undefined);
-  return { serviceToBaseline: ratio('baseline'), serviceToCeiling: ratio('ceiling') };
+  return {
+    serviceToBaseline: ratio('baseline'),
+    serviceToCeiling: ratio('ceiling'),
+    serviceToOperationsCeiling: ratio('operationsCeiling'),
+    operationsCeilingToCeiling:
+      medians.operationsCeiling && medians.ceiling ? medians.operationsCeiling.rps / medians.ceiling.rps : undefined,
+  };
 }
 
 function check(name, value, limit, pass, format) {
@@ -71,6 +82,10 @@ function ratioRows(scenarios) {
   for (const [name, { ratios: r }] of Object.entries(scenarios)) {
     if (r.serviceToBaseline !== undefined) rows.push([`${name} A/B (service/baseline)`, times(r.serviceToBaseline)]);
     if (r.serviceToCeiling !== undefined) rows.push([`${name} A/C (service/ceiling)`, times(r.serviceToCeiling)]);
+    if (r.serviceToOperationsCeiling !== undefined)
+      rows.push([`${name} A/D (service/ceiling + operations)`, times(r.serviceToOperationsCeiling)]);
+    if (r.operationsCeilingToCeiling !== undefined)
+      rows.push([`${name} D/C (ceiling + operations/ceiling)`, times(r.operationsCeilingToCeiling)]);
   }
   return rows;
 }
