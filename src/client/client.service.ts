@@ -22,9 +22,6 @@ interface ClientWithSmsConfigRow extends Partial<SmsConfigRow> {
   smsConfigId: number | null;
 }
 
-// Bound to its label once: the cache front counts a hit on every answer it gives.
-const foundHits = clientCacheHits.labels('found');
-
 /** One round trip: the client and its configurations, joined, selecting only what the answer shows. */
 const CLIENT_WITH_SMS_CONFIG_SQL = `
   SELECT c.id AS clientId, c.app_description AS appDescription, c.app_url AS appUrl,
@@ -83,8 +80,7 @@ export class ClientService implements OnModuleInit {
   /** The serialized get-client answer for this key (the key echoed), or null when no client has it. */
   async getAnswer(secretKey: string): Promise<string | null> {
     const client = await this.lookUp(secretKey);
-    // Only well-formed keys (base64url characters) get here, so the key needs no JSON escaping.
-    return client === null ? null : client.prefix + secretKey + client.suffix;
+    return client === null ? null : answerOf(client, secretKey);
   }
 
   /**
@@ -93,9 +89,10 @@ export class ClientService implements OnModuleInit {
    */
   cachedAnswer(secretKey: string, secretKeyDigest: string): string | undefined {
     const cached = this.cache.lookup(secretKeyDigest);
-    if (cached === undefined || !cached.found) return undefined;
-    foundHits.inc();
-    return cached.client.prefix + secretKey + cached.client.suffix;
+    // An unknown key is not counted here: the full way, which answers it, counts it.
+    if (!cached?.found) return undefined;
+    clientCacheHits.inc({ kind: 'found' });
+    return answerOf(cached.client, secretKey);
   }
 
   /** The client owning this key, as the SMS routes' guard needs it; null when no client has it. */
@@ -133,6 +130,11 @@ export class ClientService implements OnModuleInit {
     this.cache.store(digest, client, token);
     return client;
   }
+}
+
+/** Only well-formed keys (base64url characters) get here, so the key needs no JSON escaping. */
+function answerOf(client: CachedClient, secretKey: string): string {
+  return client.prefix + secretKey + client.suffix;
 }
 
 /** The answer serialized once, split around the echoed key: `{"status":200,"results":{..."secretKey":"` + key + `"...}}`. */
