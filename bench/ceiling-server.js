@@ -53,12 +53,15 @@ function loadGetClientBody(secretKey, responseFile) {
 
 /**
  * The per-answer work the service owes every caller, nothing else: a request id, helmet's headers, one access log
- * line at info (pino, a child without redaction, the service's fields), the request counter and duration histogram,
+ * line at info (the service's own AccessLog hook), the request counter and duration histogram,
  * and the key's SHA-256 counted in the service's own fixed-window rate-limit storage. Needs the built service (dist/).
  */
 function withOperations(app, logFile) {
   const { SECURITY_HEADERS } = require('../dist/common/http/security-headers');
   const { FixedWindowThrottlerStorage } = require('../dist/rate-limit/fixed-window.storage');
+  const { AccessLog } = require('../dist/logging/access-log');
+  const { credentialTracker } = require('../dist/rate-limit/credential');
+  const { sha256Hex } = require('../dist/common/crypto/secret-key');
   const pino = require('pino');
   const { Counter, Histogram } = require('prom-client');
   const labelNames = ['method', 'route', 'status'];
@@ -69,7 +72,6 @@ function withOperations(app, logFile) {
     labelNames,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   });
-  const accessLog = pino({ level: 'info' }, pino.destination({ dest: logFile, mkdir: true })).child({}, { redact: [] });
   const rateLimit = new FixedWindowThrottlerStorage();
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -77,25 +79,19 @@ function withOperations(app, logFile) {
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const labels = { method: request.method, route, status: String(reply.statusCode) };
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
-    accessLog.info(
-      {
-        requestId: request.id,
-        route,
-        req: { id: request.id, method: request.method, url: request.url },
-        res: { statusCode: reply.statusCode },
-        durationMs: reply.elapsedTime,
-      },
-      'request completed',
-    );
     done();
   });
+  // The service's own access-log hook, on this Fastify instance.
+  new AccessLog(
+    { httpAdapter: { getInstance: () => app } },
+    pino({ level: 'info' }, pino.destination({ dest: logFile, mkdir: true })),
+  ).onModuleInit();
   return (secretKey) => {
-    const digest = crypto.createHash('sha256').update(secretKey).digest('hex');
-    return !rateLimit.hit(`default:credential:${digest}`, 60_000, 5_000_000, 60_000).isBlocked;
+    const key = FixedWindowThrottlerStorage.keyOf('default', credentialTracker(sha256Hex(secretKey)));
+    return !rateLimit.hit(key, 60_000, 5_000_000, 60_000).isBlocked;
   };
 }
 
