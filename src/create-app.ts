@@ -8,6 +8,7 @@ import { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import secureJson from 'secure-json-parse';
 import { AppModule } from './app.module';
+import { findInexactNumber } from './common/http/inexact-numbers';
 import { SECURITY_HEADERS } from './common/http/security-headers';
 import { enforceRequestDeadline } from './common/deadline/request-deadline';
 import { setUpSwagger } from './swagger';
@@ -78,7 +79,19 @@ function parseJsonBody(body: string): unknown {
   if (isNestedDeeperThan(value, MAX_JSON_DEPTH)) {
     throw new BadRequestException(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
+  // Refused rather than stored rounded: an amount must be kept as sent or not at all.
+  const inexact = findInexactNumber(body);
+  if (inexact) {
+    throw new BadRequestException(
+      `${shorten(inexact.path) || 'Request body'} cannot be kept exactly as a number: ${shorten(inexact.text)} (15 significant digits always can)`,
+    );
+  }
   return value;
+}
+
+/** Caller-written text quoted in an answer, kept to a readable length. */
+function shorten(text: string, maxLength = 64): string {
+  return text.length <= maxLength ? text : `${text.slice(0, maxLength)}…`;
 }
 
 function isNestedDeeperThan(value: unknown, maxDepth: number): boolean {

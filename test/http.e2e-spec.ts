@@ -33,6 +33,32 @@ describe('HTTP behaviour shared by every route', () => {
     expect(answer.body).toEqual({ status: 400, error: 'Request body is nested deeper than 32 levels' });
   });
 
+  it('should answer 400 for any number a double would change, quoting where it is, shortened', async () => {
+    const field = 'f'.repeat(70);
+    const digits = '9'.repeat(80);
+    const answer = await t.post('/api/client/add', {
+      headers: { ...admin, 'content-type': 'application/json' },
+      payload: `{"appName":"a","appUrl":"https://a.example.com","isHost":false,"extra":{"${field}":[1,${digits}]}}`,
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      status: 400,
+      error: `extra.${'f'.repeat(58)}… cannot be kept exactly as a number: ${'9'.repeat(64)}… (15 significant digits always can)`,
+    });
+  });
+
+  it('should answer 400, not 500, for such a number in a body that repeats a key', async () => {
+    const answer = await t.post('/api/client/add', {
+      headers: { ...admin, 'content-type': 'application/json' },
+      payload: '{"appName":"a","appUrl":"https://a.example.com","isHost":false,"n":1,"n":12345678901234567}',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      status: 400,
+      error: 'Request body cannot be kept exactly as a number: 12345678901234567 (15 significant digits always can)',
+    });
+  });
+
   it('should answer 415 in the envelope for a body that is not JSON', async () => {
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
       const answer = await t.post('/api/client/add', { headers: { ...admin, 'content-type': contentType }, payload: 'appName=a' });

@@ -10,6 +10,8 @@ describe('SMS configurations', () => {
       ...options,
       headers: { ...(secretKey === undefined ? {} : { secretKey }), ...(options.headers ?? {}) },
     });
+  const rawSmsConfigWithBalance = (balance: string) =>
+    JSON.stringify(validSmsConfig({ balance: 0 })).replace('"balance":0,', `"balance":${balance},`);
   const clientIdOf = async (secretKey: string): Promise<number> => {
     const [row] = await t.dataSource.query('SELECT id FROM client ORDER BY id DESC LIMIT 1');
     expect(secretKey).toBeDefined();
@@ -147,6 +149,36 @@ describe('SMS configurations', () => {
       expect(listed.body.results[0].balance).toBe(amounts.balance);
       expect(listed.body.results[0].perSmsCost).toBe(amounts.perSmsCost);
       expect(listed.raw).toContain('"perSmsCost":0.000001');
+    });
+
+    // JSON numbers arrive as doubles: these would be stored as 8589934592.000002, 1000000000000 and 0.
+    it.each(['8589934592.000001', '999999999999.999999', '1e-400'])(
+      'should refuse balance %s, which a double cannot hold, naming it, and store nothing',
+      async (balance) => {
+        const secretKey = await t.addClient();
+        const answer = await t.post('/api/sms-config/add', {
+          headers: { secretKey, 'content-type': 'application/json' },
+          payload: rawSmsConfigWithBalance(balance),
+        });
+        expect(answer.status).toBe(400);
+        expect(answer.body).toEqual({
+          status: 400,
+          error: `balance cannot be kept exactly as a number: ${balance} (15 significant digits always can)`,
+        });
+        expect(await t.dataSource.query('SELECT id FROM sms_config')).toHaveLength(0);
+      },
+    );
+
+    it('should keep a 16-digit amount a double holds exactly, and answer it with the same digits', async () => {
+      const secretKey = await t.addClient();
+      const answer = await t.post('/api/sms-config/add', {
+        headers: { secretKey, 'content-type': 'application/json' },
+        payload: rawSmsConfigWithBalance('1234567890.123456'),
+      });
+      expect(answer.status).toBe(200);
+      expect((await list(secretKey)).raw).toContain('"balance":1234567890.123456,');
+      const client = await t.post('/api/client/get/secretKey', { headers: { secretKey } });
+      expect(client.raw).toContain('"balance":1234567890.123456,');
     });
 
     it('should refuse the 101st configuration of a client with 409', async () => {

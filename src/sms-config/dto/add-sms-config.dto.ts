@@ -59,7 +59,8 @@ export class AddSmsConfigDto extends ClientIdDto {
     exclusiveMaximum: true,
     example: 12.5,
     default: 0,
-    description: 'At most 6 decimal places',
+    description:
+      'At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400',
   })
   @IsOptional()
   @IsDecimalAmount()
@@ -71,7 +72,8 @@ export class AddSmsConfigDto extends ClientIdDto {
     exclusiveMaximum: true,
     example: 0.0125,
     default: 0,
-    description: 'At most 6 decimal places',
+    description:
+      'At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400',
   })
   @IsOptional()
   @IsDecimalAmount()

@@ -1,0 +1,50 @@
+import { isLosslessNumber, isSafeNumber, parse } from 'lossless-json';
+
+/** A number somewhere in a JSON body that a JavaScript number cannot hold exactly, with where it is. */
+export interface InexactNumber {
+  /** Where in the body: `balance`, `items[2].cost`; empty for a body that is the number itself. */
+  path: string;
+  /** The number as the caller wrote it. */
+  text: string;
+}
+
+// Up to 15 significant digits always survive the trip through a double; more, or an exponent, may not.
+const MAY_BE_INEXACT = /[0-9.]{16}|[0-9.][eE][-+]?[0-9]/;
+
+/**
+ * The first number of this (already valid) JSON text that JSON.parse would round, overflow or underflow:
+ * 8589934592.000001 arrives as 8589934592.000002, 1e-400 as 0. Bodies without a long digit run or an exponent,
+ * almost all of them, are answered by one regular expression; the others are parsed again, number by number.
+ */
+export function findInexactNumber(json: string): InexactNumber | undefined {
+  if (!MAY_BE_INEXACT.test(json)) return undefined;
+  let tree: unknown;
+  try {
+    tree = parse(json);
+  } catch {
+    // lossless-json refuses a key repeated with another value, which JSON.parse accepts (the last one wins).
+    return findInTokens(json);
+  }
+  return findIn(tree, '');
+}
+
+// In valid JSON, every number outside a string; strings are matched whole so that digits inside them are skipped.
+const STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/g;
+
+function findInTokens(json: string): InexactNumber | undefined {
+  for (const [token] of json.matchAll(STRING_OR_NUMBER)) {
+    if (!token.startsWith('"') && !isSafeNumber(token)) return { path: '', text: token };
+  }
+  return undefined;
+}
+
+function findIn(value: unknown, path: string): InexactNumber | undefined {
+  if (isLosslessNumber(value)) return isSafeNumber(value.value) ? undefined : { path, text: value.value };
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const childPath = Array.isArray(value) ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`;
+    const found = findIn(child, childPath);
+    if (found) return found;
+  }
+  return undefined;
+}
