@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { pooledRandomBytes } from './random-pool';
 
 const SECRET_KEY_FORMAT = /^sk_[A-Za-z0-9_-]{43}$/;
 
 /** A client's secret key: `sk_` + 32 random bytes, base64url. */
 export function generateSecretKey(): string {
-  return `sk_${randomBytes(32).toString('base64url')}`;
+  return `sk_${pooledRandomBytes(32).toString('base64url')}`;
 }
 
 /** A string that cannot be a key we issued is rejected before any database lookup. */

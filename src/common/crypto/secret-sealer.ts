@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
 import { EncryptionKey } from './encryption-keys';
+import { pooledRandomBytes } from './random-pool';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -77,7 +78,7 @@ export class SecretSealer {
 }
 
 function encrypt(key: EncryptionKey, plaintext: Buffer, context: string): Buffer {
-  const iv = randomBytes(IV_BYTES);
+  const iv = pooledRandomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key.key, iv);
   cipher.setAAD(Buffer.from(`${context}:${key.id}`));
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
