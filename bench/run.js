@@ -5,7 +5,8 @@
 //   node bench/run.js [--create-schema]
 //   env: BENCH_DURATION (s, 10), ROUNDS (3), BENCH_WARMUP (s, 2), BENCH_STRICT=1,
 //        BENCH_SCENARIOS (comma-separated names, all by default; for quick looks, never for BENCHMARKS.md),
-//        BENCH_DATABASE (registry_bench), BENCH_PORT (3100: service, +1 baseline, +2 ceiling, +3 SQLite starts,
+//        BENCH_CPU_PROFILE=1 (service and baseline under --cpu-prof: prints where each request's time goes, and
+//        writes no results.json, the profiler slowing both), BENCH_DATABASE (registry_bench), BENCH_PORT (3100: service, +1 baseline, +2 ceiling, +3 SQLite starts,
 //        +4 ceiling with operations)
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -17,6 +18,7 @@ const children = require('./lib/children');
 const { recreateDatabase } = require('./lib/database');
 const { KeyPool } = require('./lib/key-pool');
 const { SCENARIOS, requestOptions, runLoad } = require('./lib/load');
+const profile = require('./lib/profile');
 const report = require('./lib/report');
 const seed = require('./lib/seed');
 
@@ -57,6 +59,7 @@ function readParams() {
     connections: 50,
     createSchema: process.argv.includes('--create-schema'),
     strict: process.env.BENCH_STRICT === '1',
+    cpuProfile: process.env.BENCH_CPU_PROFILE === '1',
     serviceEntry: path.resolve(ROOT, process.env.BENCH_SERVICE_ENTRY || 'dist/main.js'),
     scenarioNames: process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',') : SCENARIOS.map(({ name }) => name),
   };
@@ -106,8 +109,8 @@ function serviceEnv(port, extra = {}) {
   };
 }
 
-async function startService(name, entry, port, env) {
-  const handle = children.startNodeChild(name, [entry], { cwd: ROOT, env: serviceEnv(port, env) });
+async function startService(name, entry, port, env, nodeFlags = []) {
+  const handle = children.startNodeChild(name, [...nodeFlags, entry], { cwd: ROOT, env: serviceEnv(port, env) });
   const startMs = await children.waitForHttp200(handle, `http://127.0.0.1:${port}/health`, 30000);
   return { handle, startMs };
 }
@@ -134,11 +137,12 @@ async function seedService() {
   return { getClientKey, otherKeys, serviceAnswer: answer.text };
 }
 
-async function startBaselineAndCeiling({ getClientKey, serviceAnswer }) {
+async function startBaselineAndCeiling({ getClientKey, serviceAnswer }, profileDirs) {
   const responseFile = path.join(os.tmpdir(), `bench-ceiling-answer-${process.pid}.json`);
   fs.writeFileSync(responseFile, serviceAnswer);
   tempPaths.push(responseFile);
-  const baseline = children.startNodeChild('baseline', [path.join(__dirname, 'baseline-server.js')], {
+  const baselineFlags = profileDirs ? profile.nodeFlags(profileDirs.baseline) : [];
+  const baseline = children.startNodeChild('baseline', [...baselineFlags, path.join(__dirname, 'baseline-server.js')], {
     cwd: ROOT,
     env: { PORT: String(PORTS.baseline), DATABASE_URL },
   });
@@ -198,12 +202,14 @@ async function runOnce(context, scenario, target, seconds) {
   const { autocannon, params, keyPool, keySupply } = context;
   if (scenario.name === 'add-sms-config') await keySupply.ensureFor(seconds);
   const overflowBefore = keyPool.overflow;
+  const start = profile.monotonicMicros();
   const result = await runLoad(autocannon, {
     url: URLS[target] + scenario.path,
     connections: params.connections,
     seconds,
     options: requestOptions(scenario.name, context),
   });
+  if (params.cpuProfile) result.window = [start, profile.monotonicMicros()];
   if (scenario.name.startsWith('add-') && target !== 'ceiling') keySupply.observe(result.rps);
   if (scenario.name === 'add-sms-config') result.keysPastCap = keyPool.overflow - overflowBefore;
   return result;
@@ -228,6 +234,15 @@ async function runScenario(context, scenario) {
   }
   const medians = Object.fromEntries(Object.entries(rounds).map(([target, results]) => [target, report.summarizeRounds(results)]));
   return { warmup, rounds, medians, ratios: report.ratios(medians) };
+}
+
+function printProfiles(scenarios, profileDirs) {
+  const profiles = { service: profile.readProfile(profileDirs.service), baseline: profile.readProfile(profileDirs.baseline) };
+  for (const [name, { rounds }] of Object.entries(scenarios)) {
+    if (!rounds.service || !rounds.baseline) continue;
+    console.log(`\n${profile.toMarkdown(name, profile.perRequest(profiles, { service: rounds.service, baseline: rounds.baseline }))}`);
+  }
+  progress('profiled run: both targets ran slower under the profiler, so bench/results.json is left as it was');
 }
 
 function machineInfo() {
@@ -265,11 +280,19 @@ async function main() {
   }
 
   await recreateDatabase({ serverUrl: MYSQL_SERVER_URL, database: DATABASE, createSchema: params.createSchema });
-  const service = await startService('service', params.serviceEntry, PORTS.service, { DATABASE_URL });
+  const profileDirs = params.cpuProfile ? { service: newDataDir(), baseline: newDataDir() } : undefined;
+  const service = await startService(
+    'service',
+    params.serviceEntry,
+    PORTS.service,
+    // No drain delay: the profile is written when the process exits, before the bench gives up waiting.
+    { DATABASE_URL, ...(profileDirs && { SHUTDOWN_DELAY_MS: '0' }) },
+    profileDirs ? profile.nodeFlags(profileDirs.service) : [],
+  );
   progress(`service ready in ${Math.round(service.startMs)} ms (log: ${service.handle.logFile})`);
 
   const seeded = await seedService();
-  await startBaselineAndCeiling(seeded);
+  await startBaselineAndCeiling(seeded, profileDirs);
   await checkGetClientAnswers(seeded.getClientKey);
   progress(`seeded ${SEEDED_CLIENTS} clients; baseline and ceiling ready`);
 
@@ -298,6 +321,10 @@ async function main() {
   };
   const targets = report.evaluateTargets({ scenarios, memory, sqliteStartMs: startup.sqliteMedianMs });
   console.log(report.toMarkdown({ params, scenarios, targets, memory, startup }));
+  if (profileDirs) {
+    printProfiles(scenarios, profileDirs);
+    return;
+  }
   writeResults({
     machine: machineInfo(),
     date: new Date().toISOString(),
