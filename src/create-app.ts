@@ -27,6 +27,8 @@ export async function createApp(): Promise<NestFastifyApplication> {
     // While closing, requests on open keep-alive connections are still served (with Connection: close) instead of
     // Fastify's own 503 body, which is not the envelope; the listener close waits for them.
     return503OnClosing: false,
+    // No Nest middleware is mounted (requests are logged by a Fastify hook): middie's hook would run on every request for nothing.
+    skipMiddie: true,
   });
   configureFastify(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { bodyParser: false, bufferLogs: true });
