@@ -57,7 +57,7 @@ function loadGetClientBody(secretKey, responseFile) {
  * and the key's SHA-256 counted in the service's own fixed-window rate-limit storage. Needs the built service (dist/).
  */
 function withOperations(app, logFile) {
-  const { SECURITY_HEADERS } = require('../dist/common/http/security-headers');
+  const { securityHeadersFor } = require('../dist/common/http/security-headers');
   const { FixedWindowThrottlerStorage } = require('../dist/rate-limit/fixed-window.storage');
   const { AccessLog } = require('../dist/logging/access-log');
   const { credentialTracker } = require('../dist/rate-limit/credential');
@@ -75,7 +75,7 @@ function withOperations(app, logFile) {
   const rateLimit = new FixedWindowThrottlerStorage();
 
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
+    reply.headers(securityHeadersFor(request.url)).header('x-request-id', request.id);
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {

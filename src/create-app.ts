@@ -9,7 +9,7 @@ import { Logger } from 'nestjs-pino';
 import secureJson from 'secure-json-parse';
 import { AppModule } from './app.module';
 import { findInexactNumber } from './common/http/inexact-numbers';
-import { SECURITY_HEADERS } from './common/http/security-headers';
+import { securityHeadersFor } from './common/http/security-headers';
 import { enforceRequestDeadline } from './common/deadline/request-deadline';
 import { setUpSwagger } from './swagger';
 
@@ -50,7 +50,7 @@ function takeOrCreateRequestId(request: IncomingMessage): string {
 function configureFastify(fastify: FastifyInstance): void {
   enforceRequestDeadline(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
-    reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
+    reply.headers(securityHeadersFor(request.url)).header('x-request-id', request.id);
     done();
   });
 

@@ -106,8 +106,29 @@ describe('HTTP behaviour shared by every route', () => {
     expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('should set the security headers on answers, errors and the Swagger UI', async () => {
-    for (const answer of [await t.get('/health'), await t.post('/nowhere'), await t.get('/docs')]) {
+  it('should set the API security headers on answers and errors: nothing framed, sniffed or cached', async () => {
+    const added = await t.post('/api/client/add', {
+      headers: admin,
+      body: { appName: 'a', appUrl: 'https://a.example.com', isHost: false },
+    });
+    for (const answer of [added, await t.get('/health'), await t.post('/nowhere'), await t.post('/api/client/get/secretKey')]) {
+      expect(answer.headers).toMatchObject({
+        'cache-control': 'no-store',
+        'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+        'cross-origin-resource-policy': 'same-origin',
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+      });
+      // Headers that only mean something for a page are left off JSON answers.
+      expect(answer.headers).not.toHaveProperty('cross-origin-opener-policy');
+      expect(answer.headers).not.toHaveProperty('x-xss-protection');
+    }
+  });
+
+  it('should set helmet’s page policy on the Swagger UI, under which its scripts still load', async () => {
+    for (const answer of [await t.get('/docs'), await t.get('/docs/swagger-ui-bundle.js')]) {
+      expect(answer.status).toBe(200);
       expect(answer.headers).toMatchObject({
         'x-content-type-options': 'nosniff',
         'x-frame-options': 'SAMEORIGIN',
