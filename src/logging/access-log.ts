@@ -9,7 +9,8 @@ export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 /**
  * One line per answered request (404s, 415s and answers from the get-client cache included), written by a Fastify
  * hook with the root logger. pino-http's middleware did the same at the cost of two child loggers and an
- * AsyncLocalStorage context per request, a tenth of get-client's time.
+ * AsyncLocalStorage context per request, a tenth of get-client's time. The line is flat: pino writes nested objects
+ * through a generic serializer, a fifth of the line's cost.
  */
 @Injectable()
 export class AccessLog implements OnModuleInit {
@@ -32,9 +33,10 @@ export class AccessLog implements OnModuleInit {
         this.logger[level](
           {
             requestId: request.id,
+            method: request.method,
             route: request.routeOptions.url ?? UNMATCHED_ROUTE,
-            req: { id: request.id, method: request.method, url: request.url },
-            res: { statusCode },
+            url: request.url,
+            statusCode,
             durationMs: reply.elapsedTime,
           },
           'request completed',
