@@ -10,10 +10,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** MySQL adds an SMS configuration through a stored procedure; SQLite needs none. */
+/** MySQL went through a stored procedure before the limit's trigger; SQLite never had one. */
 const MIGRATIONS = [
   'CreateClientAndSmsConfig1732240000000',
   ...(process.env.TEST_DATABASE === 'mysql' ? ['CreateSmsConfigAddProcedure1795327283819'] : []),
+  'SmsConfigLimitByTrigger1795400000000',
 ];
 
 /** A database nobody has touched yet. */
@@ -69,6 +70,48 @@ describe('Schema migrations', () => {
       expect(await dataSource.showMigrations()).toBe(false);
     } finally {
       await dataSource.destroy();
+    }
+  }, 60000);
+
+  it('should count the configurations a client already had when the limit moved into the schema', async () => {
+    const url = await emptyDatabaseUrl('migrate_limit');
+    const options = dataSourceFor(url).options;
+    const migrations = options.migrations as Array<new () => { name?: string }>;
+    const before = new DataSource({
+      ...options,
+      migrations: migrations.filter((m) => new m().name !== 'SmsConfigLimitByTrigger1795400000000'),
+    });
+    await before.initialize();
+    try {
+      await before.runMigrations();
+      await before.query(
+        "INSERT INTO client (app_name, app_url, secret_key_digest, is_host) VALUES ('full', 'https://a.example.com', ?, 0)",
+        ['f'.repeat(64)],
+      );
+      const [{ id }] = await before.query<Array<{ id: number }>>('SELECT id FROM client');
+      for (let i = 0; i < 100; i++) {
+        await before.query("INSERT INTO sms_config (client_id, provider_name, sms_api) VALUES (?, 'p', 'https://s.example.com')", [id]);
+      }
+    } finally {
+      await before.destroy();
+    }
+
+    const after = await dataSourceFor(url).initialize();
+    try {
+      await after.runMigrations();
+      const [{ id }] = await after.query<Array<{ id: number }>>('SELECT id FROM client');
+      const addOne = () =>
+        after.query("INSERT INTO sms_config (client_id, provider_name, sms_api) VALUES (?, 'p', 'https://s.example.com')", [id]);
+      await expect(addOne()).rejects.toThrow('sms_config limit reached');
+      // Deleting one makes room for exactly one.
+      const [{ oldest }] = await after.query<Array<{ oldest: number }>>('SELECT MIN(id) AS oldest FROM sms_config');
+      await after.query('DELETE FROM sms_config WHERE id = ?', [oldest]);
+      await addOne();
+      await expect(addOne()).rejects.toThrow('sms_config limit reached');
+      const [{ n }] = await after.query<Array<{ n: number | string }>>('SELECT COUNT(*) AS n FROM sms_config');
+      expect(Number(n)).toBe(100);
+    } finally {
+      await after.destroy();
     }
   }, 60000);
 });

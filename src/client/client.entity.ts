@@ -31,6 +31,10 @@ export class ClientEntity {
   @Column({ name: 'is_host', type: 'boolean' })
   isHost: boolean;
 
+  /** Kept by the schema's triggers, which refuse an SMS configuration past the limit (MAX_SMS_CONFIGS_PER_CLIENT). */
+  @Column({ name: 'sms_config_count', type: 'int', default: 0 })
+  smsConfigCount: number;
+
   @CreateDateColumn({ name: 'created_at' })
   createdAt: Date;
 

@@ -6,11 +6,13 @@ import { ClientEntity } from '../client/client.entity';
 import { SmsConfigEntity } from '../sms-config/sms-config.entity';
 import { CreateClientAndSmsConfig1732240000000 as CreateMysqlSchema } from './migrations/mysql/1732240000000-CreateClientAndSmsConfig';
 import { CreateSmsConfigAddProcedure1795327283819 } from './migrations/mysql/1795327283819-CreateSmsConfigAddProcedure';
+import { SmsConfigLimitByTrigger1795400000000 as MysqlSmsConfigLimit } from './migrations/mysql/1795400000000-SmsConfigLimitByTrigger';
 import { CreateClientAndSmsConfig1732240000000 as CreateSqliteSchema } from './migrations/sqlite/1732240000000-CreateClientAndSmsConfig';
+import { SmsConfigLimitByTrigger1795400000000 as SqliteSmsConfigLimit } from './migrations/sqlite/1795400000000-SmsConfigLimitByTrigger';
 
 export const ENTITIES = [ClientEntity, SmsConfigEntity];
-const MYSQL_MIGRATIONS = [CreateMysqlSchema, CreateSmsConfigAddProcedure1795327283819];
-const SQLITE_MIGRATIONS = [CreateSqliteSchema];
+const MYSQL_MIGRATIONS = [CreateMysqlSchema, CreateSmsConfigAddProcedure1795327283819, MysqlSmsConfigLimit];
+const SQLITE_MIGRATIONS = [CreateSqliteSchema, SqliteSmsConfigLimit];
 
 /** Every database wait is bounded, so an unreachable database answers 503 instead of hanging a request. */
 export const DATABASE_TIMEOUT_MS = 4000;

@@ -7,7 +7,7 @@ import { DATABASE_TIMEOUT_MS } from './database-options';
 type Values = Array<string | number | boolean | null>;
 
 const ER_LOCK_DEADLOCK = 1213;
-/** Calls of a procedure InnoDB keeps choosing as a deadlock victim, before its error is answered (503). */
+/** Inserts InnoDB keeps choosing as a deadlock victim, before the error is answered (503). */
 export const DEADLOCK_ATTEMPTS = 5;
 
 /**
@@ -33,14 +33,18 @@ export class PreparedStatements {
   }
 
   /**
-   * MySQL only: the rows a stored procedure of one transaction answers. A deadlock victim was rolled back whole,
-   * so it is called again, after a short random pause that lets the winner commit.
+   * Inserts one row and answers its id. On MySQL, a deadlock victim was rolled back whole, so the insert is made
+   * again, after a short random pause that lets the winner commit.
    */
-  async call<T>(sql: string, values: Values): Promise<T[]> {
+  async insert(sql: string, values: Values): Promise<number> {
+    if (!this.pool) {
+      // SQLite: TypeORM shares one connection between all callers there; a query runner's result carries the new id.
+      const result = await this.dataSource.createQueryRunner().query(sql, values, true);
+      return Number(result.raw);
+    }
     for (let attempt = 1; ; attempt++) {
       try {
-        const [rows] = await execute<[T[], ResultSetHeader]>(this.pool!, sql, values);
-        return rows;
+        return (await execute<ResultSetHeader>(this.pool, sql, values)).insertId;
       } catch (error) {
         if (attempt >= DEADLOCK_ATTEMPTS || (error as { errno?: number }).errno !== ER_LOCK_DEADLOCK) throw error;
         await sleep(Math.random() * 2 * attempt);

@@ -1,6 +1,6 @@
 import { ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { ClientService } from '../client/client.service';
 import { SecretSealer } from '../common/crypto/secret-sealer';
 import { AuthenticatedClient } from '../common/guards/secret-key.guard';
@@ -10,39 +10,29 @@ import { SmsConfigDto, VerifyApiKeyDto } from './dto/sms-config-response.dto';
 import { SMS_CONFIG_SUMMARY_COLUMNS, SmsConfigRow, toSmsConfig } from './sms-config.mapper';
 import { SmsConfigEntity } from './sms-config.entity';
 
-export const MAX_SMS_CONFIGS_PER_CLIENT = 100;
-
 type NewSmsConfig = Omit<SmsConfigEntity, 'id' | 'client' | 'createdAt'>;
 
 const LIST_SQL = `SELECT s.id AS smsConfigId, ${SMS_CONFIG_SUMMARY_COLUMNS} FROM sms_config s WHERE s.client_id = ? ORDER BY s.id`;
 
-const COLUMNS = [
-  'client_id',
-  'provider_name',
-  'provider_url',
-  'username',
-  'password_sealed',
-  'api_key_sealed',
-  'sender_id',
-  'sms_type',
-  'sms_api',
-  'balance_url',
-  'balance',
-  'per_sms_cost',
-  'is_active',
-];
-/** MySQL: locks the client row, counts, inserts and commits in one round trip (migration 1795327283819). */
-const ADD_WITHIN_LIMIT_SQL = `CALL sms_config_add_within_limit(${COLUMNS.map(() => '?').join(', ')}, ?)`;
-/** SQLite: one conditional INSERT is atomic by itself. */
-const INSERT_WITHIN_LIMIT_SQL = `INSERT INTO sms_config (${COLUMNS.join(', ')}) SELECT ${COLUMNS.map(() => '?').join(', ')}
-  WHERE (SELECT COUNT(*) FROM sms_config WHERE client_id = ?) < ?`;
+/**
+ * The schema refuses a client's configuration past the limit (trigger sms_config_within_limit, migration
+ * 1795400000000), in the insert's own statement. A new limit needs a new migration.
+ */
+export const MAX_SMS_CONFIGS_PER_CLIENT = 100;
+
+const INSERT_SQL = `INSERT INTO sms_config (client_id, provider_name, provider_url, username, password_sealed, api_key_sealed,
+    sender_id, sms_type, sms_api, balance_url, balance, per_sms_cost, is_active)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** What each driver says when a trigger refuses a row; the limit's trigger is the only one that does. */
+const TRIGGER_REFUSAL_CODES = new Set(['ER_SIGNAL_EXCEPTION', 'SQLITE_CONSTRAINT_TRIGGER']);
 
 @Injectable()
 export class SmsConfigService {
   private readonly sql: PreparedStatements;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     private readonly sealer: SecretSealer,
     private readonly clients: ClientService,
   ) {
@@ -101,21 +91,11 @@ export class SmsConfigService {
       smsConfig.perSmsCost,
       smsConfig.isActive ? 1 : 0,
     ];
-    if (this.sql.isMysql) {
-      const [{ smsConfigId }] = await this.sql.call<{ smsConfigId: number | string | null }>(ADD_WITHIN_LIMIT_SQL, [
-        ...values,
-        MAX_SMS_CONFIGS_PER_CLIENT,
-      ]);
-      if (smsConfigId === null) throw limitReached();
-      return Number(smsConfigId);
+    try {
+      return await this.sql.insert(INSERT_SQL, values);
+    } catch (error) {
+      throw isTriggerRefusal(error) ? limitReached() : error;
     }
-    // SQLite: TypeORM shares one connection between all callers there, so an explicit transaction would swallow
-    // other requests' writes.
-    const result = await this.dataSource
-      .createQueryRunner()
-      .query(INSERT_WITHIN_LIMIT_SQL, [...values, smsConfig.clientId, MAX_SMS_CONFIGS_PER_CLIENT], true);
-    if (result.affected === 0) throw limitReached();
-    return Number(result.raw);
   }
 }
 
@@ -123,6 +103,11 @@ function assertOwnClientId(ownerId: number, requestedClientId: number | undefine
   if (requestedClientId !== undefined && requestedClientId !== ownerId) {
     throw new ForbiddenException('clientId does not belong to the client of this secretKey');
   }
+}
+
+function isTriggerRefusal(error: unknown): boolean {
+  const driverError = error instanceof QueryFailedError ? (error.driverError as unknown) : error;
+  return TRIGGER_REFUSAL_CODES.has((driverError as { code?: string } | null)?.code ?? '');
 }
 
 function limitReached(): ConflictException {

@@ -41,7 +41,11 @@ describe('Several instances on one empty MySQL database', () => {
     const connection = await createConnection(`${MYSQL_SERVER_URL}/${TEST_DATABASE_PREFIX}_instances_${process.env.JEST_WORKER_ID ?? '0'}`);
     try {
       const [rows] = await connection.query('SELECT name FROM typeorm_migrations ORDER BY id');
-      expect(rows).toEqual([{ name: 'CreateClientAndSmsConfig1732240000000' }, { name: 'CreateSmsConfigAddProcedure1795327283819' }]);
+      expect(rows).toEqual([
+        { name: 'CreateClientAndSmsConfig1732240000000' },
+        { name: 'CreateSmsConfigAddProcedure1795327283819' },
+        { name: 'SmsConfigLimitByTrigger1795400000000' },
+      ]);
     } finally {
       await connection.end();
     }
