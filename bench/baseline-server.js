@@ -1,7 +1,10 @@
 'use strict';
 // Baseline "B": the same three endpoints written the plain way with bare Fastify
 // and a mysql2 pool, no cache. It reads and writes the schema the service's
-// migrations create and never creates tables itself.
+// migrations create and never creates tables itself; that schema's trigger keeps
+// the limit of SMS configurations per client for every writer, this one included.
+//   ENCRYPTION_KEY  base64 of 32 bytes: the provider secrets are sealed as the
+//                   service seals them (DECISIONS §2), not stored in plaintext
 const crypto = require('node:crypto');
 const Fastify = require('fastify');
 const mysql = require('mysql2/promise');
@@ -57,6 +60,20 @@ function newSecretKey() {
   return 'sk_' + crypto.randomBytes(32).toString('base64url');
 }
 
+/** AES-256-GCM with a fresh IV, `<keyId>:<base64url(iv|tag|ciphertext)>`: what the service stores. */
+function seal(key, plaintext) {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return `k1:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64url')}`;
+}
+
+/** The verifyApiKey token: the new id, the client's id and an HMAC of the apiKey, sealed. */
+function verifyApiKey(key, smsConfigId, clientId, apiKey) {
+  const fingerprint = crypto.createHmac('sha256', key).update(apiKey).digest('base64url');
+  return seal(key, JSON.stringify([smsConfigId, clientId, fingerprint]));
+}
+
 function failure(reply, status, error) {
   return reply.code(status).send({ status, error });
 }
@@ -94,7 +111,7 @@ async function findClientBySecretKey(pool, secretKey) {
   return rows[0];
 }
 
-function buildBaselineServer({ databaseUrl = DEFAULT_DATABASE_URL } = {}) {
+function buildBaselineServer({ databaseUrl = DEFAULT_DATABASE_URL, encryptionKey = crypto.randomBytes(32) } = {}) {
   const pool = mysql.createPool({ uri: databaseUrl, connectionLimit: 10 });
   const app = Fastify({ logger: false });
   app.addHook('onClose', () => pool.end());
@@ -143,35 +160,43 @@ function buildBaselineServer({ databaseUrl = DEFAULT_DATABASE_URL } = {}) {
     const client = await findClientBySecretKey(pool, secretKey);
     if (!client) return failure(reply, 404, 'Client not found');
     const body = request.body;
-    // A baseline: secrets go into the *_sealed columns unsealed.
-    await pool.execute(
-      `INSERT INTO sms_config (client_id, provider_name, provider_url, username,
-         password_sealed, api_key_sealed, sender_id, sms_type, sms_api, balance_url,
-         balance, per_sms_cost, is_active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        client.id,
-        body.providerName,
-        body.providerUrl ?? null,
-        body.username ?? null,
-        body.password ?? null,
-        body.apiKey ?? null,
-        body.senderId ?? null,
-        body.smsType ?? null,
-        body.smsApi,
-        body.balanceUrl ?? null,
-        body.balance ?? 0,
-        body.perSmsCost ?? 0,
-        body.isActive === false ? 0 : 1,
-      ],
-    );
-    return { status: 200, results: { verifyApiKey: 'x'.repeat(64) } };
+    let result;
+    try {
+      [result] = await pool.execute(
+        `INSERT INTO sms_config (client_id, provider_name, provider_url, username,
+           password_sealed, api_key_sealed, sender_id, sms_type, sms_api, balance_url,
+           balance, per_sms_cost, is_active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          client.id,
+          body.providerName,
+          body.providerUrl ?? null,
+          body.username ?? null,
+          body.password === undefined ? null : seal(encryptionKey, body.password),
+          body.apiKey === undefined ? null : seal(encryptionKey, body.apiKey),
+          body.senderId ?? null,
+          body.smsType ?? null,
+          body.smsApi,
+          body.balanceUrl ?? null,
+          body.balance ?? 0,
+          body.perSmsCost ?? 0,
+          body.isActive === false ? 0 : 1,
+        ],
+      );
+    } catch (error) {
+      if (error.code === 'ER_SIGNAL_EXCEPTION') return failure(reply, 409, 'A client can have at most 100 SMS configurations');
+      throw error;
+    }
+    return { status: 200, results: { verifyApiKey: verifyApiKey(encryptionKey, result.insertId, client.id, body.apiKey ?? '') } };
   });
 
   return app;
 }
 
 async function main() {
-  const app = buildBaselineServer({ databaseUrl: process.env.DATABASE_URL || DEFAULT_DATABASE_URL });
+  const app = buildBaselineServer({
+    databaseUrl: process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    encryptionKey: process.env.ENCRYPTION_KEY ? Buffer.from(process.env.ENCRYPTION_KEY, 'base64') : undefined,
+  });
   const port = Number(process.env.PORT || 3101);
   await app.listen({ port, host: process.env.HOST || '127.0.0.1' });
   console.log(`baseline listening on ${port}`);

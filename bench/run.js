@@ -2,7 +2,7 @@
 // Benchmark of the service (A) against a plain Fastify + mysql2 baseline (B), an
 // in-memory ceiling (C) and that ceiling doing the per-answer work the service
 // owes every caller (D, get-client only). See BENCHMARKS.md for the method.
-//   node bench/run.js [--create-schema]
+//   node bench/run.js
 //   env: BENCH_DURATION (s, 10), ROUNDS (3), BENCH_WARMUP (s, 2), BENCH_STRICT=1,
 //        BENCH_SCENARIOS (comma-separated names, all by default; for quick looks, never for BENCHMARKS.md),
 //        BENCH_CPU_PROFILE=1 (service and baseline under --cpu-prof: prints where each request's time goes, and
@@ -57,7 +57,6 @@ function readParams() {
     rounds: Number(process.env.ROUNDS || 3),
     warmupSeconds: Number(process.env.BENCH_WARMUP || 2),
     connections: 50,
-    createSchema: process.argv.includes('--create-schema'),
     strict: process.env.BENCH_STRICT === '1',
     cpuProfile: process.env.BENCH_CPU_PROFILE === '1',
     serviceEntry: path.resolve(ROOT, process.env.BENCH_SERVICE_ENTRY || 'dist/main.js'),
@@ -144,7 +143,7 @@ async function startBaselineAndCeiling({ getClientKey, serviceAnswer }, profileD
   const baselineFlags = profileDirs ? profile.nodeFlags(profileDirs.baseline) : [];
   const baseline = children.startNodeChild('baseline', [...baselineFlags, path.join(__dirname, 'baseline-server.js')], {
     cwd: ROOT,
-    env: { PORT: String(PORTS.baseline), DATABASE_URL },
+    env: { PORT: String(PORTS.baseline), DATABASE_URL, ENCRYPTION_KEY },
   });
   const ceilingEnv = { CEILING_SECRET_KEY: getClientKey, CEILING_RESPONSE_FILE: responseFile };
   const ceiling = children.startNodeChild('ceiling', [path.join(__dirname, 'ceiling-server.js')], {
@@ -279,7 +278,7 @@ async function main() {
     progress(`SQLite start failed: ${error.message}`);
   }
 
-  await recreateDatabase({ serverUrl: MYSQL_SERVER_URL, database: DATABASE, createSchema: params.createSchema });
+  await recreateDatabase({ serverUrl: MYSQL_SERVER_URL, database: DATABASE });
   const profileDirs = params.cpuProfile ? { service: newDataDir(), baseline: newDataDir() } : undefined;
   const service = await startService(
     'service',

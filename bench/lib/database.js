@@ -1,20 +1,12 @@
 'use strict';
-const fs = require('node:fs');
-const path = require('node:path');
 const mysql = require('mysql2/promise');
 
-const SCHEMA_FILE = path.join(__dirname, '..', 'schema.mysql.sql');
-
-/** DROP + CREATE the database; the dev-only schema file is applied only when asked. */
-async function recreateDatabase({ serverUrl, database, createSchema }) {
-  const connection = await mysql.createConnection({ uri: serverUrl, multipleStatements: true });
+/** DROP + CREATE the database: the service's migrations create the schema when it starts on it. */
+async function recreateDatabase({ serverUrl, database }) {
+  const connection = await mysql.createConnection({ uri: serverUrl });
   try {
     await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
     await connection.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4`);
-    if (createSchema) {
-      await connection.query(`USE \`${database}\``);
-      await connection.query(fs.readFileSync(SCHEMA_FILE, 'utf8'));
-    }
   } finally {
     await connection.end();
   }
