@@ -5,9 +5,8 @@
 //   CEILING_RESPONSE_FILE   the exact get-client body to send (the service's own
 //                           answer, so both send identical bytes); a sample is
 //                           built when it is not given
-//   CEILING_OPERATIONS_LOG  set: "D", the same ceiling plus what issue 5 asks of
-//                           every answer, done the cheapest way bare Fastify allows
-//                           (see withOperations); the access log goes to this file
+//   CEILING_OPERATIONS      1: "D", the same ceiling plus what issue 5 asks of every
+//                           answer, done by the service's own code (see withOperations)
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const Fastify = require('fastify');
@@ -52,56 +51,41 @@ function loadGetClientBody(secretKey, responseFile) {
 }
 
 /**
- * The per-answer work the service owes every caller, nothing else: a request id, helmet's headers, one access log
- * line at info (the service's own AccessLog hook), the request counter and duration histogram,
- * and the key's SHA-256 counted in the service's own fixed-window rate-limit storage. Needs the built service (dist/).
+ * The per-answer work the service owes every caller, nothing else, each done by the service's own code: a request id,
+ * the security headers, one access log line at info on stdout (AccessLog through the service's root logger), the
+ * request-duration histogram (the same hook), and the key's SHA-256 counted in the service's fixed-window rate-limit
+ * storage. Needs the built service (dist/).
  */
-function withOperations(app, logFile) {
+function withOperations(app) {
   const { securityHeadersFor } = require('../dist/common/http/security-headers');
   const { FixedWindowThrottlerStorage } = require('../dist/rate-limit/fixed-window.storage');
   const { AccessLog } = require('../dist/logging/access-log');
+  const { createRootLogger } = require('../dist/logging/logger-options');
+  const { REQUEST_DURATION, timeAnswers } = require('../dist/metrics/http-metrics');
   const { credentialTracker } = require('../dist/rate-limit/credential');
   const { sha256Hex } = require('../dist/common/crypto/secret-key');
-  const pino = require('pino');
-  const { Counter, Histogram } = require('prom-client');
-  const labelNames = ['method', 'route', 'status'];
-  const requests = new Counter({ name: 'http_requests_total', help: 'answers', labelNames });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'time to answer',
-    labelNames,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-  });
+  const { Histogram } = require('prom-client');
   const rateLimit = new FixedWindowThrottlerStorage();
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(securityHeadersFor(request.url)).header('x-request-id', request.id);
     done();
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
-    requests.inc(labels);
-    duration.observe(labels, reply.elapsedTime / 1000);
-    done();
-  });
-  // The service's own access-log hook, on this Fastify instance.
-  new AccessLog(
-    { httpAdapter: { getInstance: () => app } },
-    pino({ level: 'info' }, pino.destination({ dest: logFile, mkdir: true })),
-  ).onModuleInit();
+  timeAnswers(app, new Histogram(REQUEST_DURATION));
+  new AccessLog({ httpAdapter: { getInstance: () => app } }, createRootLogger({ level: 'info', pretty: false })).onModuleInit();
   return (secretKey) => {
     const key = FixedWindowThrottlerStorage.keyOf('default', credentialTracker(sha256Hex(secretKey)));
     return !rateLimit.hit(key, 60_000, 5_000_000, 60_000).isBlocked;
   };
 }
 
-function buildCeilingServer({ secretKey = SAMPLE_SECRET_KEY, responseFile, operationsLog } = {}) {
+function buildCeilingServer({ secretKey = SAMPLE_SECRET_KEY, responseFile, operations = false } = {}) {
   const getClientBody = loadGetClientBody(secretKey, responseFile);
   const addClientBody = Buffer.from(JSON.stringify(sampleClientAnswer(secretKey, null)));
   const notFoundBody = Buffer.from(JSON.stringify({ status: 404, error: 'Client not found' }));
 
-  const app = Fastify(operationsLog ? { logger: false, genReqId: () => crypto.randomUUID() } : { logger: false });
-  const withinRateLimit = operationsLog ? withOperations(app, operationsLog) : () => true;
+  const app = Fastify(operations ? { logger: false, genReqId: () => crypto.randomUUID() } : { logger: false });
+  const withinRateLimit = operations ? withOperations(app) : () => true;
 
   app.post('/api/client/get/secretKey', (request, reply) => {
     const known = request.headers.secretkey === secretKey && withinRateLimit(request.headers.secretkey);
@@ -122,7 +106,7 @@ async function main() {
   const app = buildCeilingServer({
     secretKey: process.env.CEILING_SECRET_KEY || SAMPLE_SECRET_KEY,
     responseFile: process.env.CEILING_RESPONSE_FILE,
-    operationsLog: process.env.CEILING_OPERATIONS_LOG,
+    operations: process.env.CEILING_OPERATIONS === '1',
   });
   const port = Number(process.env.PORT || 3102);
   await app.listen({ port, host: process.env.HOST || '127.0.0.1' });

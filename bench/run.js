@@ -150,10 +150,10 @@ async function startBaselineAndCeiling({ getClientKey, serviceAnswer }, profileD
     cwd: ROOT,
     env: { PORT: String(PORTS.ceiling), ...ceilingEnv },
   });
-  const operationsLog = path.join(newDataDir(), 'access.log');
+  // D logs on its stdout, as the service does: into its own file in the temp directory.
   const operationsCeiling = children.startNodeChild('operations-ceiling', [path.join(__dirname, 'ceiling-server.js')], {
     cwd: ROOT,
-    env: { PORT: String(PORTS.operationsCeiling), CEILING_OPERATIONS_LOG: operationsLog, ...ceilingEnv },
+    env: { PORT: String(PORTS.operationsCeiling), CEILING_OPERATIONS: '1', ...ceilingEnv },
   });
   await Promise.all([
     children.waitForPort(baseline, PORTS.baseline),

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import type { Counter, CounterConfiguration, Histogram, HistogramConfiguration } from 'prom-client';
+import { UNMATCHED_ROUTE } from '../logging/logger-options';
+
+const HTTP_LABELS = ['method', 'route', 'status'];
+
+export const REQUEST_DURATION: HistogramConfiguration<string> = {
+  name: 'http_request_duration_seconds',
+  help: 'Time to answer an HTTP request, by method, route pattern and status',
+  labelNames: HTTP_LABELS,
+  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+};
+
+export const REQUESTS: CounterConfiguration<string> = {
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, by method, route pattern and status',
+  labelNames: HTTP_LABELS,
+};
+
+/** Times every answer (404s and guard refusals too) in a Fastify hook: no interceptor misses them. */
+export function timeAnswers(fastify: FastifyInstance, duration: Histogram<string>): void {
+  fastify.addHook('onResponse', (request, reply, done) => {
+    // The route pattern, never the raw URL: label values stay few whatever callers send.
+    const labels = { method: request.method, route: request.routeOptions.url ?? UNMATCHED_ROUTE, status: String(reply.statusCode) };
+    duration.observe(labels, reply.elapsedTime / 1000);
+    done();
+  });
+}
+
+/**
+ * The requests counter's collect(): the histogram's count under its own name, read at scrape time. Counting every
+ * answer twice cost get-client a fifteenth of its throughput.
+ */
+export async function copyRequestCounts(this: Counter<string>, duration: Histogram<string>): Promise<void> {
+  this.reset();
+  for (const { metricName, labels, value } of (await duration.get()).values) {
+    if (metricName === `${REQUEST_DURATION.name}_count`) this.inc(labels, value);
+  }
+}
