@@ -86,6 +86,23 @@ describe('cache invalidation across instances', () => {
     expect(await msUntilVisible(() => smsConfigCountThroughB(key), before + 1)).toBeLessThan(VISIBLE_WITHIN_MS);
   });
 
+  it('should show many configurations added through B at once in A within 1 s (invalidations travel in batches)', async () => {
+    const keys = await Promise.all(Array.from({ length: 20 }, () => a.addClient()));
+    for (const key of keys) expect(await smsConfigCountThroughA(key)).toBe(0);
+    expect(cacheA.size).toBeGreaterThanOrEqual(keys.length);
+
+    const added = await Promise.all(
+      keys.map((key) => b.post('/api/sms-config/add', { headers: { secretKey: key }, body: validSmsConfig() })),
+    );
+    expect(added.map((answer) => answer.status)).toEqual(keys.map(() => 200));
+    const start = Date.now();
+    for (const key of keys) {
+      await msUntilVisible(() => smsConfigCountThroughA(key), 1);
+      expect(await smsConfigCountThroughA(key)).toBe(1);
+    }
+    expect(Date.now() - start).toBeLessThan(VISIBLE_WITHIN_MS);
+  });
+
   describe('with the broker down', () => {
     beforeAll(async () => {
       await relay.cut();

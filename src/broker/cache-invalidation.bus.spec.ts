@@ -1,0 +1,53 @@
+import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
+import { BATCH_WINDOW_MS, CACHE_INVALIDATION_EXCHANGE, CacheInvalidationBus, MAX_BATCH_DIGESTS } from './cache-invalidation.bus';
+
+describe('CacheInvalidationBus.publish', () => {
+  let publish: jest.Mock<Promise<boolean>, [string, string, Buffer, unknown]>;
+  let connected: boolean;
+  let bus: CacheInvalidationBus;
+
+  const sentDigests = () => publish.mock.calls.map(([, , content]) => content.toString('utf8').split('\n'));
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    publish = jest.fn(() => Promise.resolve(true));
+    connected = true;
+    const amqp = { publish, managedConnection: { isConnected: () => connected, removeListener: jest.fn() } } as unknown as AmqpConnection;
+    bus = new CacheInvalidationBus(amqp);
+  });
+  afterEach(() => jest.useRealTimers());
+
+  it('should send the digests of one window as one message on the fanout exchange', () => {
+    bus.publish('a'.repeat(64));
+    bus.publish('b'.repeat(64));
+    expect(publish).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(BATCH_WINDOW_MS);
+    expect(publish).toHaveBeenCalledTimes(1);
+    expect(publish.mock.calls[0][0]).toBe(CACHE_INVALIDATION_EXCHANGE);
+    expect(sentDigests()).toEqual([['a'.repeat(64), 'b'.repeat(64)]]);
+    bus.publish('c'.repeat(64));
+    jest.advanceTimersByTime(BATCH_WINDOW_MS);
+    expect(sentDigests()).toEqual([['a'.repeat(64), 'b'.repeat(64)], ['c'.repeat(64)]]);
+  });
+
+  it('should send a full batch at once, without waiting for the window', () => {
+    for (let i = 0; i < MAX_BATCH_DIGESTS; i++) bus.publish(String(i).padStart(64, '0'));
+    expect(publish).toHaveBeenCalledTimes(1);
+    expect(sentDigests()[0]).toHaveLength(MAX_BATCH_DIGESTS);
+    jest.advanceTimersByTime(BATCH_WINDOW_MS);
+    expect(publish).toHaveBeenCalledTimes(1);
+  });
+
+  it('should send what is pending when the module stops', () => {
+    bus.publish('a'.repeat(64));
+    bus.onModuleDestroy();
+    expect(sentDigests()).toEqual([['a'.repeat(64)]]);
+  });
+
+  it('should keep nothing while the broker is down (the cache serves short-lived entries then)', () => {
+    connected = false;
+    bus.publish('a'.repeat(64));
+    jest.advanceTimersByTime(BATCH_WINDOW_MS);
+    expect(publish).not.toHaveBeenCalled();
+  });
+});
