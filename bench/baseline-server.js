@@ -5,6 +5,9 @@
 // the limit of SMS configurations per client for every writer, this one included.
 //   ENCRYPTION_KEY  base64 of 32 bytes: the provider secrets are sealed as the
 //                   service seals them (DECISIONS §2), not stored in plaintext
+//   ADMIN_API_KEY   the x-api-key add-client requires, as the service does
+// Requests are checked as DECISIONS §3 and §4 ask, the plain way (Fastify's JSON
+// schemas): unknown fields and non-boolean booleans refused, URLs absolute http(s).
 const crypto = require('node:crypto');
 const Fastify = require('fastify');
 const mysql = require('mysql2/promise');
@@ -21,9 +24,10 @@ const addClientSchema = {
   body: {
     type: 'object',
     required: ['appName', 'appUrl', 'isHost'],
+    additionalProperties: false,
     properties: {
       appName: { type: 'string', minLength: 1, maxLength: 100 },
-      appUrl: { type: 'string', minLength: 1, maxLength: 2048 },
+      appUrl: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 },
       appDescription: { type: 'string', maxLength: 1000 },
       preferredSmsGateway: { type: 'string', maxLength: 100 },
       isHost: { type: 'boolean' },
@@ -35,19 +39,21 @@ const addSmsConfigSchema = {
   body: {
     type: 'object',
     required: ['providerName', 'smsApi'],
+    additionalProperties: false,
     properties: {
       providerName: { type: 'string', minLength: 1, maxLength: 100 },
-      smsApi: { type: 'string', minLength: 1, maxLength: 2048 },
-      providerUrl: { type: 'string', maxLength: 2048 },
+      smsApi: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 },
+      providerUrl: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 },
       username: { type: 'string', maxLength: 255 },
-      password: { type: 'string' },
-      apiKey: { type: 'string' },
+      password: { type: 'string', maxLength: 1024 },
+      apiKey: { type: 'string', maxLength: 4096 },
       senderId: { type: 'string', maxLength: 20 },
       smsType: { type: 'string', maxLength: 50 },
-      balanceUrl: { type: 'string', maxLength: 2048 },
-      balance: { type: 'number' },
-      perSmsCost: { type: 'number' },
+      balanceUrl: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 },
+      balance: { type: 'number', minimum: 0, exclusiveMaximum: 1e12 },
+      perSmsCost: { type: 'number', minimum: 0, exclusiveMaximum: 1e12 },
       isActive: { type: 'boolean' },
+      clientId: { type: 'integer', minimum: 1 },
     },
   },
 };
@@ -111,9 +117,16 @@ async function findClientBySecretKey(pool, secretKey) {
   return rows[0];
 }
 
-function buildBaselineServer({ databaseUrl = DEFAULT_DATABASE_URL, encryptionKey = crypto.randomBytes(32) } = {}) {
+function buildBaselineServer({
+  databaseUrl = DEFAULT_DATABASE_URL,
+  encryptionKey = crypto.randomBytes(32),
+  adminApiKey = 'bench-admin-key',
+} = {}) {
   const pool = mysql.createPool({ uri: databaseUrl, connectionLimit: 10 });
-  const app = Fastify({ logger: false });
+  // Fastify's defaults would coerce "true" into true and drop unknown fields silently.
+  const app = Fastify({ logger: false, ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } } });
+  const adminDigest = crypto.createHash('sha256').update(adminApiKey).digest();
+  const isAdmin = (key) => typeof key === 'string' && crypto.timingSafeEqual(crypto.createHash('sha256').update(key).digest(), adminDigest);
   app.addHook('onClose', () => pool.end());
 
   app.setErrorHandler((error, _request, reply) => {
@@ -122,7 +135,8 @@ function buildBaselineServer({ databaseUrl = DEFAULT_DATABASE_URL, encryptionKey
     return failure(reply, status, status === 500 ? 'Internal Server Error' : error.message);
   });
 
-  app.post('/api/client/add', { schema: addClientSchema }, async (request) => {
+  app.post('/api/client/add', { schema: addClientSchema }, async (request, reply) => {
+    if (!isAdmin(request.headers['x-api-key'])) return failure(reply, 401, 'x-api-key is missing or wrong');
     const body = request.body;
     const secretKey = newSecretKey();
     await pool.execute(
@@ -196,6 +210,7 @@ async function main() {
   const app = buildBaselineServer({
     databaseUrl: process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
     encryptionKey: process.env.ENCRYPTION_KEY ? Buffer.from(process.env.ENCRYPTION_KEY, 'base64') : undefined,
+    adminApiKey: process.env.ADMIN_API_KEY,
   });
   const port = Number(process.env.PORT || 3101);
   await app.listen({ port, host: process.env.HOST || '127.0.0.1' });

@@ -143,7 +143,7 @@ async function startBaselineAndCeiling({ getClientKey, serviceAnswer }, profileD
   const baselineFlags = profileDirs ? profile.nodeFlags(profileDirs.baseline) : [];
   const baseline = children.startNodeChild('baseline', [...baselineFlags, path.join(__dirname, 'baseline-server.js')], {
     cwd: ROOT,
-    env: { PORT: String(PORTS.baseline), DATABASE_URL, ENCRYPTION_KEY },
+    env: { PORT: String(PORTS.baseline), DATABASE_URL, ENCRYPTION_KEY, ADMIN_API_KEY: seed.ADMIN_API_KEY },
   });
   const ceilingEnv = { CEILING_SECRET_KEY: getClientKey, CEILING_RESPONSE_FILE: responseFile };
   const ceiling = children.startNodeChild('ceiling', [path.join(__dirname, 'ceiling-server.js')], {
