@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { turnBatchedDestination } from './turn-batched-destination';
 
 /** Credentials never reach a log line, wherever they appear (error lines, driver errors, anything logged by hand). */
 export const REDACTED_PATHS = [
@@ -48,8 +49,5 @@ export function buildPinoOptions({ level, pretty, file }: LoggingConfig): pino.L
 export function createRootLogger(config: LoggingConfig): pino.Logger {
   const options = buildPinoOptions(config);
   if (config.pretty) return pino(options);
-  if (config.file) return pino(options, pino.destination({ dest: config.file, sync: true, mkdir: true }));
-  // Written to stdout by a worker thread: pino's default asynchronous stdout re-measured its whole pending buffer on
-  // every line (Buffer.byteLength over a growing string), a tenth of get-client's time under load.
-  return pino(options, pino.transport({ target: 'pino/file', options: { destination: 1 } }));
+  return pino(options, turnBatchedDestination(config.file ? { dest: config.file, mkdir: true } : { dest: 1 }));
 }
