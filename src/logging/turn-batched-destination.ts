@@ -19,19 +19,20 @@ process.on('exit', () => unwritten.forEach((destination) => destination.flushSyn
 export function turnBatchedDestination(options: { dest: number | string; mkdir?: boolean }): TurnBatchedDestination {
   const output = pino.destination({ ...options, sync: true });
   let pending: string[] = [];
+  const flushSync = (): void => {
+    unwritten.delete(destination);
+    if (pending.length === 0) return;
+    const lines = pending.join('');
+    pending = [];
+    output.write(lines);
+  };
   const destination: TurnBatchedDestination = {
     write(line: string): void {
       if (pending.push(line) > 1) return;
       unwritten.add(destination);
-      setImmediate(destination.flushSync);
+      setImmediate(flushSync);
     },
-    flushSync(): void {
-      unwritten.delete(destination);
-      if (pending.length === 0) return;
-      const lines = pending.join('');
-      pending = [];
-      output.write(lines);
-    },
+    flushSync,
   };
   return destination;
 }
