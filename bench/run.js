@@ -91,7 +91,7 @@ function newDataDir() {
 }
 
 // The service runs with the V8 heap limits its Dockerfile sets (ENV NODE_OPTIONS), as in production.
-const SERVICE_NODE_OPTIONS = '--max-semi-space-size=4 --max-old-space-size=192';
+const SERVICE_NODE_OPTIONS = '--max-semi-space-size=8 --max-old-space-size=192';
 
 function serviceEnv(port, extra = {}) {
   return {
