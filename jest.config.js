@@ -17,6 +17,9 @@ const e2e = (database) => ({
 
 module.exports = {
   testTimeout: 30000,
+  // Once every suite has reported, jest exits even if a handle is still open (a broker reconnect timer, a child's
+  // pipe): CI once waited out its whole time limit after the results were written.
+  forceExit: true,
   projects: [
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
     e2e('sqlite'),
