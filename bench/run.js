@@ -15,6 +15,7 @@ const path = require('node:path');
 const { isDeepStrictEqual } = require('node:util');
 
 const children = require('./lib/children');
+const cpu = require('./lib/cpu');
 const { recreateDatabase } = require('./lib/database');
 const { KeyPool } = require('./lib/key-pool');
 const { SCENARIOS, requestOptions, runLoad } = require('./lib/load');
@@ -136,6 +137,7 @@ async function seedService() {
   return { getClientKey, otherKeys, serviceAnswer: answer.text };
 }
 
+/** Starts B, C and D; answers their pids. */
 async function startBaselineAndCeiling({ getClientKey, serviceAnswer }, profileDirs) {
   const responseFile = path.join(os.tmpdir(), `bench-ceiling-answer-${process.pid}.json`);
   fs.writeFileSync(responseFile, serviceAnswer);
@@ -160,6 +162,7 @@ async function startBaselineAndCeiling({ getClientKey, serviceAnswer }, profileD
     children.waitForPort(ceiling, PORTS.ceiling),
     children.waitForPort(operationsCeiling, PORTS.operationsCeiling),
   ]);
+  return { baseline: baseline.child.pid, ceiling: ceiling.child.pid, operationsCeiling: operationsCeiling.child.pid };
 }
 
 /** All three must answer 200 for the seeded key; the baseline should say the same as the service. */
@@ -202,12 +205,14 @@ async function runOnce(context, scenario, target, seconds) {
   if (scenario.name === 'add-sms-config') await keySupply.ensureFor(seconds);
   const overflowBefore = keyPool.overflow;
   const start = profile.monotonicMicros();
+  const countCpu = cpu.startCounting({ target: context.pids[target], mariadb: context.pids.mariadb, rabbitmq: context.pids.rabbitmq });
   const result = await runLoad(autocannon, {
     url: URLS[target] + scenario.path,
     connections: params.connections,
     seconds,
     options: requestOptions(scenario.name, context),
   });
+  result.cpuMicrosPerAnswer = countCpu(result.completed);
   if (params.cpuProfile) result.window = [start, profile.monotonicMicros()];
   if (scenario.name.startsWith('add-') && target !== 'ceiling') keySupply.observe(result.rps);
   if (scenario.name === 'add-sms-config') result.keysPastCap = keyPool.overflow - overflowBefore;
@@ -291,7 +296,13 @@ async function main() {
   progress(`service ready in ${Math.round(service.startMs)} ms (log: ${service.handle.logFile})`);
 
   const seeded = await seedService();
-  await startBaselineAndCeiling(seeded, profileDirs);
+  const pids = {
+    service: service.handle.child.pid,
+    ...(await startBaselineAndCeiling(seeded, profileDirs)),
+    // Counted when they run on this machine, as they do here: their CPU comes out of the same two cores.
+    mariadb: cpu.findPid('mariadbd', 'mysqld'),
+    rabbitmq: cpu.findPid('beam.smp'),
+  };
   await checkGetClientAnswers(seeded.getClientKey);
   progress(`seeded ${SEEDED_CLIENTS} clients; baseline and ceiling ready`);
 
@@ -303,6 +314,7 @@ async function main() {
     keyPool,
     keySupply: createAddKeySupply(keyPool, params),
     getClientKey: seeded.getClientKey,
+    pids,
   };
   const scenarios = {};
   for (const scenario of SCENARIOS.filter(({ name }) => params.scenarioNames.includes(name))) {

@@ -23,6 +23,9 @@ function summarizeRounds(rounds) {
     p50: median(rounds.map((round) => round.p50)),
     p99: median(rounds.map((round) => round.p99)),
     errors: sum(rounds.map((round) => round.failed)),
+    cpuMicrosPerAnswer: Object.fromEntries(
+      Object.keys(rounds[0]?.cpuMicrosPerAnswer ?? {}).map((name) => [name, median(rounds.map((round) => round.cpuMicrosPerAnswer[name]))]),
+    ),
   };
 }
 
@@ -77,6 +80,27 @@ function scenarioRows(scenarios) {
   return rows;
 }
 
+const micros = (value) => (Number.isFinite(value) ? String(Math.round(value)) : 'n/a');
+
+function cpuRows(scenarios) {
+  const rows = [];
+  for (const [name, scenario] of Object.entries(scenarios)) {
+    for (const [target, { cpuMicrosPerAnswer: c }] of Object.entries(scenario.medians)) {
+      const total = sum([c.target, c.mariadb, c.rabbitmq, c.loadGenerator].filter(Number.isFinite));
+      rows.push([
+        name,
+        TARGET_LABELS[target],
+        micros(c.target),
+        micros(c.mariadb),
+        micros(c.rabbitmq),
+        micros(c.loadGenerator),
+        micros(total),
+      ]);
+    }
+  }
+  return rows;
+}
+
 function ratioRows(scenarios) {
   const rows = [];
   for (const [name, { ratios: r }] of Object.entries(scenarios)) {
@@ -99,6 +123,10 @@ function toMarkdown({ params, scenarios, targets, memory, startup }) {
     markdownTable(['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors'], scenarioRows(scenarios), 2),
     '',
     markdownTable(['ratio', 'value'], ratioRows(scenarios), 1),
+    '',
+    'CPU per answer, µs (medians over rounds; all threads of each process; the load generator is autocannon in the bench):',
+    '',
+    markdownTable(['scenario', 'target', 'target process', 'MariaDB', 'RabbitMQ', 'load generator', 'total'], cpuRows(scenarios), 2),
     '',
     `Service start to /health 200: MySQL ${ms(startup.mysqlMs)} (fresh database, migrations included); ` +
       `SQLite ${ms(startup.sqliteMedianMs)} median of [${startup.sqliteMs.map(Math.round).join(', ')}] ms. ` +
