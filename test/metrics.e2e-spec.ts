@@ -50,6 +50,15 @@ describe('GET /metrics', () => {
     expect(sample(after, 'http_request_duration_seconds_count', labels)).toBe(before + 2);
   });
 
+  it('should give the same request counts to scrapes that arrive together (two Prometheus servers)', async () => {
+    await t.get('/health');
+    const labels = { method: 'GET', route: '/health', status: '200' };
+    const scrapes = await Promise.all([t.get('/metrics'), t.get('/metrics'), t.get('/metrics')]);
+    const counts = scrapes.map((scrape) => sample(scrape.raw, 'http_requests_total', labels));
+    const histogramCount = sample(scrapes[0].raw, 'http_request_duration_seconds_count', labels);
+    expect(counts).toEqual([histogramCount, histogramCount, histogramCount]);
+  });
+
   it('should count refusals and unknown routes under fixed labels, never the raw URL', async () => {
     await t.post('/api/client/add', { headers: { 'x-api-key': 'wrong' }, body: {} });
     await t.get('/scan/wp-admin/123');

@@ -32,8 +32,10 @@ export function timeAnswers(fastify: FastifyInstance, duration: Histogram<string
  * answer twice cost get-client a fifteenth of its throughput.
  */
 export async function copyRequestCounts(this: Counter<string>, duration: Histogram<string>): Promise<void> {
+  const { values } = await duration.get();
+  // Reset and filled in one synchronous stretch: scrapes arriving together must not add their copies up.
   this.reset();
-  for (const { metricName, labels, value } of (await duration.get()).values) {
+  for (const { metricName, labels, value } of values) {
     if (metricName === `${REQUEST_DURATION.name}_count`) this.inc(labels, value);
   }
 }
