@@ -52,27 +52,27 @@ function loadGetClientBody(secretKey, responseFile) {
 
 /**
  * The per-answer work the service owes every caller, nothing else, each done by the service's own code: a request id,
- * the security headers, one access log line at info on stdout (AccessLog through the service's root logger), the
- * request-duration histogram (the same hook), and the key's SHA-256 counted in the service's fixed-window rate-limit
+ * the security headers, one access log line at info on stdout (the edge's access-log hook on the service's root logger), the
+ * request-duration histogram (the edge's timing hook), and the key's SHA-256 counted in the service's fixed-window rate-limit
  * storage. Needs the built service (dist/).
  */
 function withOperations(app) {
-  const { securityHeadersFor } = require('../dist/common/http/security-headers');
-  const { FixedWindowThrottlerStorage } = require('../dist/rate-limit/fixed-window.storage');
-  const { AccessLog } = require('../dist/logging/access-log');
+  const { addSecurityHeaders } = require('../dist/http/security-headers');
+  const { stampRequestId } = require('../dist/http/request-id');
+  const { logAnswer } = require('../dist/http/access-log');
+  const { timeAnswer } = require('../dist/http/request-timing');
   const { createRootLogger } = require('../dist/logging/logger-options');
-  const { REQUEST_DURATION, timeAnswers } = require('../dist/metrics/http-metrics');
+  const { REQUEST_DURATION } = require('../dist/metrics/http-metrics');
+  const { FixedWindowThrottlerStorage } = require('../dist/common/fixed-window.storage');
   const { credentialTracker } = require('../dist/rate-limit/credential');
-  const { sha256Hex } = require('../dist/common/crypto/secret-key');
+  const { sha256Hex } = require('../dist/auth/digest');
   const { Histogram } = require('prom-client');
   const rateLimit = new FixedWindowThrottlerStorage();
 
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(securityHeadersFor(request.url)).header('x-request-id', request.id);
-    done();
-  });
-  timeAnswers(app, new Histogram(REQUEST_DURATION));
-  new AccessLog({ httpAdapter: { getInstance: () => app } }, createRootLogger({ level: 'info', pretty: false })).onModuleInit();
+  app.addHook('onRequest', stampRequestId);
+  app.addHook('onRequest', addSecurityHeaders);
+  app.addHook('onResponse', logAnswer(createRootLogger({ level: 'info', pretty: false })));
+  app.addHook('onResponse', timeAnswer(new Histogram(REQUEST_DURATION)));
   return (secretKey) => {
     const key = FixedWindowThrottlerStorage.keyOf('default', credentialTracker(sha256Hex(secretKey)));
     return !rateLimit.hit(key, 60_000, 5_000_000, 60_000).isBlocked;

@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module';
 import { BrokerModule } from './broker/broker.module';
 import { ClientModule } from './client/client.module';
 import { CryptoModule } from './common/crypto/crypto.module';
-import { EnvelopeExceptionFilter } from './common/filters/envelope-exception.filter';
 import { RequestValidationPipe } from './common/validation/request-validation.pipe';
 import { loadAppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { EdgeModule } from './http/edge.module';
+import { EnvelopeExceptionFilter } from './http/envelope-exception.filter';
 import { MetricsModule } from './metrics/metrics.module';
 import { CredentialThrottlerGuard } from './rate-limit/credential-throttler.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -20,7 +22,9 @@ import { StartupNoticeService } from './config/startup-notice.service';
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => loadAppConfig()] }),
     LoggingModule,
+    EdgeModule,
     RateLimitModule,
+    AuthModule,
     DatabaseModule,
     CryptoModule,
     ClientModule,

@@ -1,7 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { ADMIN_API_KEY_SCHEME, SECRET_KEY_SCHEME } from './common/decorators/auth.decorators';
-import { ErrorResponseDto } from './common/filters/error-response.dto';
+import { ADMIN_API_KEY_SCHEME, SECRET_KEY_SCHEME } from './auth/auth.decorators';
+import { ADMIN_API_KEY_HEADER, SECRET_KEY_HEADER } from './auth/credential-headers';
+import { ErrorResponseDto } from './common/errors/error-response.dto';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -12,8 +13,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .setVersion('1.0.0')
     .addServer('/', 'This service')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Admin API key (ADMIN_API_KEYS)' }, ADMIN_API_KEY_SCHEME)
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'secretKey', description: 'A client secret key, from Add client' }, SECRET_KEY_SCHEME)
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: ADMIN_API_KEY_HEADER, description: 'Admin API key (ADMIN_API_KEYS)' },
+      ADMIN_API_KEY_SCHEME,
+    )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: SECRET_KEY_HEADER, description: 'A client secret key, from Add client' },
+      SECRET_KEY_SCHEME,
+    )
     .build();
   return SwaggerModule.createDocument(app, config, { extraModels: [ErrorResponseDto] });
 }

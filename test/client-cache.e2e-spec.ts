@@ -1,4 +1,5 @@
-import { generateSecretKey, sha256Hex } from '../src/common/crypto/secret-key';
+import { sha256Hex } from '../src/auth/digest';
+import { generateSecretKey } from '../src/auth/secret-key';
 import { ClientCache } from '../src/client/client-cache';
 import { clientCacheHits } from '../src/client/client-cache.metrics';
 import { TestApp, startTestApp, validSmsConfig } from './helpers/test-app';

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminOnly } from '../common/decorators/auth.decorators';
-import { ApiCommonErrors } from '../common/decorators/api-errors.decorator';
-import { ErrorResponseDto } from '../common/filters/error-response.dto';
+import { AdminOnly } from '../auth/auth.decorators';
+import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { BrokerService } from './broker.service';
 import { CreateExchangeDto, CreateExchangeResponseDto } from './dto/create-exchange.dto';
 

@@ -1,7 +1,8 @@
 import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
 import { ConflictException, Injectable } from '@nestjs/common';
 import type { Channel } from 'amqplib';
-import { ServiceUnavailableError } from '../common/filters/error-classification';
+import { ServiceUnavailableError } from '../common/errors/unavailable';
+import { withTimeout } from '../common/timeout';
 import { ExchangeType } from './dto/create-exchange.dto';
 
 /** A broker that does not answer within this time is treated as down (the API promises 503 within 5 s). */
@@ -21,11 +22,15 @@ export class BrokerService {
   async declareExchange(name: string, type: ExchangeType): Promise<void> {
     const connection = this.isConnected ? this.amqp.managedConnection.connection : undefined;
     if (!connection) throw new ServiceUnavailableError('broker is not connected');
-    const channel = await withTimeout(connection.createChannel());
+    const channel = await withTimeout(connection.createChannel(), BROKER_TIMEOUT_MS, 'broker');
     // A refused declaration closes the channel with an error; it is answered through the rejected promise below.
     channel.on('error', () => undefined);
     try {
-      await withTimeout(channel.assertExchange(name, type, { durable: true, autoDelete: false, internal: false }));
+      await withTimeout(
+        channel.assertExchange(name, type, { durable: true, autoDelete: false, internal: false }),
+        BROKER_TIMEOUT_MS,
+        'broker',
+      );
     } catch (error) {
       if ((error as { code?: number }).code === PRECONDITION_FAILED) throw exchangeConflict(name, error as Error);
       throw error;
@@ -49,12 +54,4 @@ async function closeQuietly(channel: Channel): Promise<void> {
   } catch {
     // Already closed by the broker after a refused declaration: nothing left to release.
   }
-}
-
-function withTimeout<T>(operation: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ServiceUnavailableError('broker did not answer in time')), BROKER_TIMEOUT_MS);
-  });
-  return Promise.race([operation, timeout]).finally(() => clearTimeout(timer));
 }

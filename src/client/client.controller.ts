@@ -1,19 +1,10 @@
 import { Body, Controller, Header, HttpCode, HttpStatus, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiSecurity,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
-import { AdminOnly, SECRET_KEY_SCHEME } from '../common/decorators/auth.decorators';
-import { ApiCommonErrors } from '../common/decorators/api-errors.decorator';
-import { SecretKeyHeader } from '../common/decorators/secret-key.decorator';
-import { ErrorResponseDto } from '../common/filters/error-response.dto';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminOnly, ClientKeyLookup, PresentedSecretKey } from '../auth/auth.decorators';
+import { UnknownSecretKeyException } from '../auth/credential-refusals';
+import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { EmptyBodyDto } from '../common/validation/empty-body.dto';
-import { UnknownSecretKeyException } from '../rate-limit/credential';
 import { ClientService } from './client.service';
 import { AddClientDto } from './dto/add-client.dto';
 import { ClientResponseDto } from './dto/client-response.dto';
@@ -34,19 +25,19 @@ export class ClientController {
     return { status: 200, results: await this.clients.create(request) };
   }
 
+  /** Answered here on a cache miss; a cache hit is answered at the edge (src/http/cached-get-client.ts). */
   @Post('get/secretKey')
   @HttpCode(HttpStatus.OK)
+  @ClientKeyLookup()
   // The answer comes serialized from the cache (see ClientService.getAnswer), so it is sent as it is.
   @Header('content-type', 'application/json; charset=utf-8')
   @ApiOperation({ summary: 'Get client by secret key', description: 'The client owning the key, with its SMS configurations.' })
-  @ApiSecurity(SECRET_KEY_SCHEME)
-  @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'secretKey header is missing' })
   @ApiOkResponse({ type: ClientResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A body other than none or {}' })
-  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No client has this secretKey' })
-  async getBySecretKey(@SecretKeyHeader() secretKey: string, @Body() _body: EmptyBodyDto): Promise<string> {
+  async getBySecretKey(@PresentedSecretKey() secretKey: string, @Body() _body: EmptyBodyDto): Promise<string> {
     const answer = await this.clients.getAnswer(secretKey);
-    if (answer === null) throw new UnknownSecretKeyException('No client matches the secretKey');
+    // The guard found the client; null only if it went in between.
+    if (answer === null) throw new UnknownSecretKeyException();
     return answer;
   }
 }

@@ -2,8 +2,9 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CacheInvalidationBus } from '../broker/cache-invalidation.bus';
-import { generateSecretKey, isWellFormedSecretKey, sha256Hex } from '../common/crypto/secret-key';
-import { AuthenticatedClient } from '../common/guards/secret-key.guard';
+import { AuthenticatedClient, ClientLookup } from '../auth/client-lookup';
+import { sha256Hex } from '../auth/digest';
+import { generateSecretKey, isWellFormedSecretKey } from '../auth/secret-key';
 import { PreparedStatements } from '../database/prepared-statements';
 import { SMS_CONFIG_SUMMARY_COLUMNS, SmsConfigRow, toSmsConfigSummary } from '../sms-config/sms-config.mapper';
 import { CachedClient, ClientCache } from './client-cache';
@@ -33,7 +34,7 @@ const CLIENT_WITH_SMS_CONFIG_SQL = `
   ORDER BY s.id`;
 
 @Injectable()
-export class ClientService implements OnModuleInit {
+export class ClientService implements ClientLookup, OnModuleInit {
   private readonly sql: PreparedStatements;
 
   constructor(

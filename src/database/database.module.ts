@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { isUnavailableError } from '../common/filters/error-classification';
+import { isUnavailableError } from '../common/errors/unavailable';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './database-options';
 import { runMigrationsUnderLock } from './run-migrations';

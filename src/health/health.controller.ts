@@ -1,6 +1,6 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { ErrorResponseDto } from '../common/filters/error-response.dto';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { SkipThrottle } from '@nestjs/throttler';
 import { HealthService } from './health.service';
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { BrokerService } from '../broker/broker.service';
+import { withTimeout } from '../common/timeout';
 
 const DATABASE_PING_TIMEOUT_MS = 2000;
 
@@ -30,14 +31,9 @@ export class HealthService {
   }
 
   async databaseState(): Promise<DependencyState> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<DependencyState>((resolve) => {
-      timer = setTimeout(() => resolve('down'), DATABASE_PING_TIMEOUT_MS);
-    });
-    const ping = this.dataSource
-      .query('SELECT 1')
-      .then((): DependencyState => 'up')
-      .catch((): DependencyState => 'down');
-    return Promise.race([ping, timeout]).finally(() => clearTimeout(timer));
+    return withTimeout(this.dataSource.query('SELECT 1'), DATABASE_PING_TIMEOUT_MS, 'database').then(
+      (): DependencyState => 'up',
+      (): DependencyState => 'down',
+    );
   }
 }

@@ -1,34 +1,21 @@
 import pino from 'pino';
+import { CREDENTIAL_FIELDS } from '../auth/credential-headers';
 import { turnBatchedDestination } from './turn-batched-destination';
+
+/** Body fields that hold a secret, at any depth an error log line puts them. */
+const SECRET_FIELDS = ['password', 'apiKey', 'secretKey'];
+const DEPTHS = ['', '*.', '*.*.', '*.*.*.'];
 
 /** Credentials never reach a log line, wherever they appear (error lines, driver errors, anything logged by hand). */
 export const REDACTED_PATHS = [
-  'req.headers.secretkey',
-  'req.headers["x-api-key"]',
-  'req.headers.authorization',
-  'headers.secretkey',
-  'headers["x-api-key"]',
-  'password',
-  'apiKey',
-  'secretKey',
-  '*.password',
-  '*.apiKey',
-  '*.secretKey',
-  '*.*.password',
-  '*.*.apiKey',
-  '*.*.secretKey',
-  '*.*.*.password',
-  '*.*.*.apiKey',
-  '*.*.*.secretKey',
+  ...CREDENTIAL_FIELDS.flatMap((field) => [`req.headers["${field}"]`, `headers["${field}"]`]),
+  ...DEPTHS.flatMap((depth) => SECRET_FIELDS.map((field) => `${depth}${field}`)),
   // A failed query carries its parameters and (mysql2) its SQL with the values inlined.
   'err.parameters',
   'err.sql',
   'err.driverError.parameters',
   'err.driverError.sql',
 ];
-
-/** The label of a request no route matched, so 404 scans cannot create a log field or metric label per URL. */
-export const UNMATCHED_ROUTE = 'unmatched';
 
 export interface LoggingConfig {
   level: string;

@@ -3,8 +3,8 @@ import { ConfigService } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
 import type pino from 'pino';
 import { AppConfig } from '../config/app-config';
-import { AccessLog, ROOT_LOGGER } from './access-log';
 import { createRootLogger } from './logger-options';
+import { ROOT_LOGGER } from './root-logger';
 
 const rootLogger = {
   provide: ROOT_LOGGER,
@@ -17,7 +17,7 @@ const rootLogger = {
     }),
 };
 
-/** Holds the one root logger, for nestjs-pino's module and AccessLog alike. */
+/** Holds the one root logger, for nestjs-pino's module and the edge's access log alike. */
 @Module({ providers: [rootLogger], exports: [ROOT_LOGGER] })
 class RootLoggerModule {}
 
@@ -27,10 +27,10 @@ class RootLoggerModule {}
     LoggerModule.forRootAsync({
       imports: [RootLoggerModule],
       inject: [ROOT_LOGGER],
-      // nestjs-pino as Nest's logger only: its per-request middleware is not mounted (forRoutes: []), AccessLog logs requests.
+      // nestjs-pino as Nest's logger only: its per-request middleware is not mounted (forRoutes: []); the edge logs requests.
       useFactory: (logger: pino.Logger) => ({ pinoHttp: { logger }, forRoutes: [] }),
     }),
   ],
-  providers: [AccessLog],
+  exports: [RootLoggerModule],
 })
 export class LoggingModule {}

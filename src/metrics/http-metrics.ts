@@ -1,6 +1,4 @@
-import type { FastifyInstance } from 'fastify';
 import type { Counter, CounterConfiguration, Histogram, HistogramConfiguration } from 'prom-client';
-import { UNMATCHED_ROUTE } from '../logging/logger-options';
 
 const HTTP_LABELS = ['method', 'route', 'status'];
 
@@ -16,16 +14,6 @@ export const REQUESTS: CounterConfiguration<string> = {
   help: 'HTTP requests answered, by method, route pattern and status',
   labelNames: HTTP_LABELS,
 };
-
-/** Times every answer (404s and guard refusals too) in a Fastify hook: no interceptor misses them. */
-export function timeAnswers(fastify: FastifyInstance, duration: Histogram<string>): void {
-  fastify.addHook('onResponse', (request, reply, done) => {
-    // The route pattern, never the raw URL: label values stay few whatever callers send.
-    const labels = { method: request.method, route: request.routeOptions.url ?? UNMATCHED_ROUTE, status: String(reply.statusCode) };
-    duration.observe(labels, reply.elapsedTime / 1000);
-    done();
-  });
-}
 
 /**
  * The requests counter's collect(): the histogram's count under its own name, read at scrape time. Counting every

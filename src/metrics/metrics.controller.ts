@@ -4,7 +4,7 @@ import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nest
 import { SkipThrottle } from '@nestjs/throttler';
 import { PrometheusController } from '@willsoto/nestjs-prometheus';
 import { FastifyReply } from 'fastify';
-import { ErrorResponseDto } from '../common/filters/error-response.dto';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { AppConfig } from '../config/app-config';
 
 /** Prometheus text of the default registry; not behind the admin key, switched off with METRICS_ENABLED=false. */

@@ -1,29 +1,15 @@
-import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { Inject, Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { InjectMetric, PrometheusModule, getToken, makeCounterProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
-import { FastifyInstance } from 'fastify';
-import { Gauge, GaugeConfiguration, Histogram, register } from 'prom-client';
+import { PrometheusModule, getToken, makeCounterProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
+import { Gauge, GaugeConfiguration, register } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { BrokerModule } from '../broker/broker.module';
 import { BrokerService } from '../broker/broker.service';
-import { REQUESTS, REQUEST_DURATION, copyRequestCounts, timeAnswers } from './http-metrics';
+import { REQUESTS, REQUEST_DURATION, copyRequestCounts } from './http-metrics';
 import { MetricsController } from './metrics.controller';
 
 const DB_POOL_GAUGE = 'db_pool_connections_in_use';
 const BROKER_GAUGE = 'broker_connected';
-
-@Injectable()
-class HttpMetricsHook implements OnModuleInit {
-  constructor(
-    private readonly adapterHost: HttpAdapterHost,
-    @InjectMetric(REQUEST_DURATION.name) private readonly duration: Histogram<string>,
-  ) {}
-
-  onModuleInit(): void {
-    timeAnswers(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), this.duration);
-  }
-}
 
 /** Gauges read at scrape time from this application's pool and broker; a new application replaces the old gauge. */
 function freshGauge(configuration: GaugeConfiguration<string>): Gauge<string> {
@@ -43,8 +29,8 @@ function connectionsInUse(dataSource: DataSource): number {
   imports: [PrometheusModule.register({ controller: MetricsController, defaultMetrics: { enabled: true } }), BrokerModule],
   providers: [
     makeCounterProvider({ ...REQUESTS, inject: [getToken(REQUEST_DURATION.name)], collect: copyRequestCounts }),
+    // Observed by the edge's onResponse hook (src/http/request-timing.ts).
     makeHistogramProvider(REQUEST_DURATION),
-    HttpMetricsHook,
     {
       provide: DB_POOL_GAUGE,
       inject: [getDataSourceToken()],
@@ -70,6 +56,7 @@ function connectionsInUse(dataSource: DataSource): number {
         }),
     },
   ],
+  exports: [getToken(REQUEST_DURATION.name)],
 })
 export class MetricsModule {
   // Instantiates the gauges, which nothing else injects.

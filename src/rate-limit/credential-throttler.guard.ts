@@ -1,6 +1,7 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerException, ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import { ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
+import { FastifyRequest } from 'fastify';
+import { RetryLaterException } from '../common/errors/retry-later.exception';
 import { rateLimitTracker } from './credential';
 
 export const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests, retry later';
@@ -21,11 +22,7 @@ export class CredentialThrottlerGuard extends ThrottlerGuard {
   }
 
   // The X-RateLimit-* headers are off (a cost on every answer); only the refusal carries Retry-After.
-  protected override throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
-    context
-      .switchToHttp()
-      .getResponse<FastifyReply>()
-      .header('Retry-After', String(Math.max(1, detail.timeToBlockExpire)));
-    throw new ThrottlerException(TOO_MANY_REQUESTS_MESSAGE);
+  protected override throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    throw new RetryLaterException(TOO_MANY_REQUESTS_MESSAGE, Math.max(1, detail.timeToBlockExpire));
   }
 }

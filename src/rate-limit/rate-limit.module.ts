@@ -4,10 +4,9 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { TOO_MANY_REQUESTS_MESSAGE } from './credential-throttler.guard';
-import { presentedCredential } from './credential';
+import { presentedCredential } from '../auth/credential-headers';
 import { CredentialRateLimit } from './credential-rate-limit';
-import { FailedAuthLimiter } from './failed-auth.limiter';
-import { FixedWindowThrottlerStorage } from './fixed-window.storage';
+import { FixedWindowThrottlerStorage } from '../common/fixed-window.storage';
 
 @Global()
 @Module({
@@ -31,7 +30,7 @@ import { FixedWindowThrottlerStorage } from './fixed-window.storage';
       },
     }),
   ],
-  providers: [FailedAuthLimiter, CredentialRateLimit],
-  exports: [FailedAuthLimiter, CredentialRateLimit],
+  providers: [CredentialRateLimit],
+  exports: [CredentialRateLimit],
 })
 export class RateLimitModule {}

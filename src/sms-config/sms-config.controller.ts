@@ -1,10 +1,9 @@
 import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ClientAuthenticated } from '../common/decorators/auth.decorators';
-import { ApiCommonErrors } from '../common/decorators/api-errors.decorator';
-import { CurrentClient } from '../common/decorators/current-client.decorator';
-import { ErrorResponseDto } from '../common/filters/error-response.dto';
-import { AuthenticatedClient } from '../common/guards/secret-key.guard';
+import { ClientAuthenticated, CurrentClient } from '../auth/auth.decorators';
+import { AuthenticatedClient } from '../auth/client-lookup';
+import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { ClientIdDto } from './dto/client-id.dto';
 import { AddSmsConfigResponseDto, SmsConfigListResponseDto } from './dto/sms-config-response.dto';

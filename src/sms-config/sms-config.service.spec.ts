@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { ClientService } from '../client/client.service';
 import { SecretSealer } from '../common/crypto/secret-sealer';
-import { classifyError } from '../common/filters/error-classification';
+import { classifyError } from '../http/error-classification';
 import { DEADLOCK_ATTEMPTS } from '../database/prepared-statements';
 import { SmsConfigService } from './sms-config.service';
 
@@ -52,7 +52,7 @@ describe('SmsConfigService on MySQL', () => {
   it(`should answer 503 after ${DEADLOCK_ATTEMPTS} inserts that were all deadlock victims`, async () => {
     poolAnswers(deadlock());
     const error = await service.add(OWNER, REQUEST).catch((thrown: unknown) => thrown);
-    expect(classifyError(error)).toEqual({ status: 503, message: 'Service temporarily unavailable, retry later', unexpected: true });
+    expect(classifyError(error)).toEqual({ status: 503, message: 'Service temporarily unavailable, retry later' });
     expect(execute).toHaveBeenCalledTimes(DEADLOCK_ATTEMPTS);
     expect(invalidate).not.toHaveBeenCalled();
   });
@@ -67,7 +67,7 @@ describe('SmsConfigService on MySQL', () => {
   it('should answer 409 when the limit’s trigger refuses the row', async () => {
     poolAnswers(mysqlError('sms_config limit reached', 'ER_SIGNAL_EXCEPTION', 1644));
     const error = await service.add(OWNER, REQUEST).catch((thrown: unknown) => thrown);
-    expect(classifyError(error)).toEqual({ status: 409, message: 'A client can have at most 100 SMS configurations', unexpected: false });
+    expect(classifyError(error)).toEqual({ status: 409, message: 'A client can have at most 100 SMS configurations' });
     expect(execute).toHaveBeenCalledTimes(1);
     expect(invalidate).not.toHaveBeenCalled();
   });

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { ClientService } from '../client/client.service';
 import { SecretSealer } from '../common/crypto/secret-sealer';
-import { AuthenticatedClient } from '../common/guards/secret-key.guard';
+import { AuthenticatedClient } from '../auth/client-lookup';
 import { PreparedStatements } from '../database/prepared-statements';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { SmsConfigDto, VerifyApiKeyDto } from './dto/sms-config-response.dto';

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ServiceUnavailableError, classifyError } from '../filters/error-classification';
+import { ServiceUnavailableError } from '../common/errors/unavailable';
+import { toEnvelope } from './envelope';
 
 /**
  * No request may keep its caller waiting longer than this: a database that accepts connections but never answers
@@ -46,15 +47,6 @@ export function enforceRequestDeadline(fastify: FastifyInstance, deadlineMs = RE
 }
 
 function answerUnavailable(reply: FastifyReply): void {
-  const { status, message } = classifyError(new ServiceUnavailableError('request deadline exceeded'));
-  void reply.code(status).type('application/json; charset=utf-8').send({ status, error: message });
-}
-
-/** Bounds one wait that runs outside the request's own deadline (a guard), with the same 503 when it is exceeded. */
-export function withDeadline<T>(operation: Promise<T>, milliseconds: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ServiceUnavailableError(`${what} did not answer within ${milliseconds} ms`)), milliseconds);
-  });
-  return Promise.race([operation, deadline]).finally(() => clearTimeout(timer));
+  const envelope = toEnvelope(new ServiceUnavailableError('request deadline exceeded'));
+  void reply.code(envelope.status).type('application/json; charset=utf-8').send(envelope);
 }

@@ -1,4 +1,5 @@
-import { generateSecretKey, isWellFormedSecretKey, sha256Hex } from './secret-key';
+import { sha256Hex } from './digest';
+import { generateSecretKey, isWellFormedSecretKey } from './secret-key';
 
 describe('secret-key', () => {
   describe('generateSecretKey', () => {

@@ -1,7 +1,9 @@
-import { ExecutionContext, UnauthorizedException } from '@nestjs/common';
+import { ExecutionContext, HttpException, UnauthorizedException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { AppConfig } from '../../config/app-config';
+import { RetryLaterException } from '../common/errors/retry-later.exception';
+import { AppConfig } from '../config/app-config';
 import { ApiKeyGuard } from './api-key.guard';
+import { FailedLogins } from './failed-logins';
 
 /** The module object the guard calls into (CommonJS output), so a spy on it sees the guard's calls. */
 
@@ -11,13 +13,16 @@ const KEY_CURRENT = 'ak_current-admin-key-0123456789abcdef';
 const KEY_PREVIOUS = 'ak_previous-admin-key-9876543210fedcba';
 const KEY_THIRD = 'ak_third';
 
-function guardFor(adminApiKeys: string[]): ApiKeyGuard {
-  const config = { get: (key: string) => (key === 'adminApiKeys' ? adminApiKeys : undefined) };
-  return new ApiKeyGuard(config as unknown as ConfigService<AppConfig, true>);
+const RATE_LIMIT = { windowMs: 60_000, perCredential: 1000, perIp: 1000, failedAuthPerIp: 1_000_000 };
+
+function guardFor(adminApiKeys: string[], rateLimit = RATE_LIMIT): ApiKeyGuard {
+  const settings: Record<string, unknown> = { adminApiKeys, rateLimit };
+  const config = { get: (key: string) => settings[key] } as unknown as ConfigService<AppConfig, true>;
+  return new ApiKeyGuard(config, new FailedLogins(config));
 }
 
-function contextWith(headers: Record<string, string | string[] | undefined>): ExecutionContext {
-  return { switchToHttp: () => ({ getRequest: () => ({ headers }) }) } as unknown as ExecutionContext;
+function contextWith(headers: Record<string, string | string[] | undefined>, ip = '192.0.2.1'): ExecutionContext {
+  return { switchToHttp: () => ({ getRequest: () => ({ headers, ip }) }) } as unknown as ExecutionContext;
 }
 
 function unauthorizedMessage(guard: ApiKeyGuard, headers: Record<string, string | string[] | undefined>): string {
@@ -101,5 +106,26 @@ describe('ApiKeyGuard', () => {
       expect(right.equals(nodeCrypto.createHash('sha256').update('short').digest())).toBe(true);
     }
     expect(spy).toHaveBeenCalled();
+  });
+
+  it('should answer 429 with a retry time once an address is past its refused credentials, and still let a valid key pass', () => {
+    const limited = guardFor([KEY_CURRENT], { ...RATE_LIMIT, failedAuthPerIp: 2 });
+    const refusalFor = (headers: Record<string, string>) => {
+      try {
+        limited.canActivate(contextWith(headers, '203.0.113.9'));
+      } catch (error) {
+        return error as HttpException;
+      }
+      throw new Error('canActivate did not throw');
+    };
+    expect(refusalFor({ 'x-api-key': 'ak_guess1' }).getStatus()).toBe(401);
+    expect(refusalFor({}).getStatus()).toBe(401);
+    const refusal = refusalFor({ 'x-api-key': 'ak_guess3' });
+    expect(refusal).toBeInstanceOf(RetryLaterException);
+    expect(refusal.getStatus()).toBe(429);
+    expect((refusal as RetryLaterException).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(limited.canActivate(contextWith({ 'x-api-key': KEY_CURRENT }, '203.0.113.9'))).toBe(true);
+    expect(refusalFor({ 'x-api-key': 'ak_guess4' }).getStatus()).toBe(429);
+    expect(() => limited.canActivate(contextWith({ 'x-api-key': 'ak_guess' }, '198.51.100.1'))).toThrow(UnauthorizedException);
   });
 });

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { pooledRandomBytes } from './random-pool';
+import { pooledRandomBytes } from '../common/crypto/random-pool';
 
 const SECRET_KEY_FORMAT = /^sk_[A-Za-z0-9_-]{43}$/;
 
@@ -8,11 +7,7 @@ export function generateSecretKey(): string {
   return `sk_${pooledRandomBytes(32).toString('base64url')}`;
 }
 
-/** A string that cannot be a key we issued is rejected before any database lookup. */
+/** A string that cannot be a key we issued is refused before any lookup. */
 export function isWellFormedSecretKey(value: string): boolean {
   return SECRET_KEY_FORMAT.test(value);
-}
-
-export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
 }

@@ -6,7 +6,7 @@ import {
   ApiTooManyRequestsResponse,
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
-import { ErrorResponseDto } from '../filters/error-response.dto';
+import { ErrorResponseDto } from './error-response.dto';
 
 /** The error answers any route can give, whatever it does. */
 export function ApiCommonErrors(): ClassDecorator & MethodDecorator {

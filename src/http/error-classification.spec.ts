@@ -1,6 +1,7 @@
 import { BadRequestException, ConflictException, HttpException, HttpStatus, InternalServerErrorException } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
-import { ServiceUnavailableError, classifyError, isUnavailableError } from './error-classification';
+import { ServiceUnavailableError, isUnavailableError } from '../common/errors/unavailable';
+import { classifyError } from './error-classification';
 
 const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable, retry later';
 
@@ -14,7 +15,6 @@ describe('classifyError', () => {
       expect(classifyError(new ConflictException('clientId already exists'))).toEqual({
         status: 409,
         message: 'clientId already exists',
-        unexpected: false,
       });
     });
 
@@ -25,23 +25,23 @@ describe('classifyError', () => {
     });
 
     it('should keep a plain string response', () => {
-      expect(classifyError(new HttpException('I am a teapot', 418))).toEqual({ status: 418, message: 'I am a teapot', unexpected: false });
+      expect(classifyError(new HttpException('I am a teapot', 418))).toEqual({ status: 418, message: 'I am a teapot' });
     });
 
     it('should keep a response object message', () => {
       const result = classifyError(new HttpException({ message: 'custom', extra: 1 }, HttpStatus.FORBIDDEN));
-      expect(result).toEqual({ status: 403, message: 'custom', unexpected: false });
+      expect(result).toEqual({ status: 403, message: 'custom' });
     });
 
-    it('should mark 5xx HttpExceptions as unexpected', () => {
-      expect(classifyError(new InternalServerErrorException('boom'))).toEqual({ status: 500, message: 'boom', unexpected: true });
+    it('should keep the status and message of a 5xx HttpException', () => {
+      expect(classifyError(new InternalServerErrorException('boom'))).toEqual({ status: 500, message: 'boom' });
     });
   });
 
   describe('unavailable dependencies', () => {
     it('should answer 503 with a generic message for ECONNREFUSED', () => {
       const result = classifyError(errorWithCode('connect ECONNREFUSED 127.0.0.1:3306', 'ECONNREFUSED'));
-      expect(result).toEqual({ status: 503, message: UNAVAILABLE_MESSAGE, unexpected: true });
+      expect(result).toEqual({ status: 503, message: UNAVAILABLE_MESSAGE });
       expect(result.message).not.toContain('ECONNREFUSED');
       expect(result.message).not.toContain('3306');
     });
@@ -57,14 +57,14 @@ describe('classifyError', () => {
       const driverError = errorWithCode('Connection lost: The server closed the connection.', 'PROTOCOL_CONNECTION_LOST');
       const error = new QueryFailedError('SELECT * FROM client WHERE id = ?', [1], driverError);
       const result = classifyError(error);
-      expect(result).toEqual({ status: 503, message: UNAVAILABLE_MESSAGE, unexpected: true });
+      expect(result).toEqual({ status: 503, message: UNAVAILABLE_MESSAGE });
       expect(result.message).not.toContain('SELECT');
     });
 
     it('should answer 500 for a QueryFailedError wrapping a constraint violation', () => {
       const driverError = errorWithCode("Duplicate entry 'x' for key 'client.secret'", 'ER_DUP_ENTRY');
       const result = classifyError(new QueryFailedError('INSERT INTO client', [], driverError));
-      expect(result).toEqual({ status: 500, message: 'Internal server error', unexpected: true });
+      expect(result).toEqual({ status: 500, message: 'Internal server error' });
       expect(result.message).not.toContain('Duplicate');
     });
 
@@ -72,7 +72,6 @@ describe('classifyError', () => {
       expect(classifyError(new ServiceUnavailableError('broker channel closed'))).toEqual({
         status: 503,
         message: UNAVAILABLE_MESSAGE,
-        unexpected: true,
       });
     });
 
@@ -88,7 +87,6 @@ describe('classifyError', () => {
       ).toEqual({
         status: 415,
         message: 'Content-Type must be application/json',
-        unexpected: false,
       });
     });
 
@@ -96,7 +94,6 @@ describe('classifyError', () => {
       expect(classifyError({ statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' })).toEqual({
         status: 413,
         message: 'Request body must not exceed 64 KiB',
-        unexpected: false,
       });
     });
 
@@ -105,14 +102,13 @@ describe('classifyError', () => {
         statusCode: 400,
         code: 'FST_ERR_CTP_INVALID_JSON_BODY',
       });
-      expect(classifyError(error)).toEqual({ status: 400, message: 'Request body is not valid JSON', unexpected: false });
+      expect(classifyError(error)).toEqual({ status: 400, message: 'Request body is not valid JSON' });
     });
 
     it('should answer a generic message for an unknown 4xx code', () => {
       expect(classifyError({ statusCode: 400, code: 'FST_ERR_SOMETHING_NEW', message: 'internal detail' })).toEqual({
         status: 400,
         message: 'Bad request',
-        unexpected: false,
       });
     });
 
@@ -120,7 +116,6 @@ describe('classifyError', () => {
       expect(classifyError({ statusCode: 502, message: 'upstream detail' })).toEqual({
         status: 500,
         message: 'Internal server error',
-        unexpected: true,
       });
     });
   });
@@ -131,13 +126,13 @@ describe('classifyError', () => {
         new TypeError("Cannot read properties of undefined (reading 'connection')"),
         new Error('Invalid connection string'),
       ]) {
-        expect(classifyError(error)).toEqual({ status: 500, message: 'Internal server error', unexpected: true });
+        expect(classifyError(error)).toEqual({ status: 500, message: 'Internal server error' });
       }
     });
 
     it('should answer 500 without leaking the message of a plain Error', () => {
       const result = classifyError(new Error('SELECT * FROM secret'));
-      expect(result).toEqual({ status: 500, message: 'Internal server error', unexpected: true });
+      expect(result).toEqual({ status: 500, message: 'Internal server error' });
       expect(result.message).not.toContain('secret');
     });
 
@@ -147,7 +142,7 @@ describe('classifyError', () => {
       ['undefined', undefined],
       ['a number', 42],
     ])('should answer 500 for %s', (_label, thrown) => {
-      expect(classifyError(thrown)).toEqual({ status: 500, message: 'Internal server error', unexpected: true });
+      expect(classifyError(thrown)).toEqual({ status: 500, message: 'Internal server error' });
     });
   });
 });

@@ -1,0 +1,50 @@
+import { ExecutionContext, UseGuards, applyDecorators, createParamDecorator } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { ApiKeyGuard } from './api-key.guard';
+import { AuthenticatedClient, RequestWithClient } from './client-lookup';
+import { SECRET_KEY_FIELD } from './credential-headers';
+import { GetClientKeyGuard, SecretKeyGuard } from './secret-key.guard';
+
+/** The names of the credentials in the OpenAPI document (swagger.ts declares them). */
+export const ADMIN_API_KEY_SCHEME = 'adminApiKey';
+export const SECRET_KEY_SCHEME = 'secretKey';
+
+/** Route needs an admin key (`x-api-key`); Swagger shows it. */
+export function AdminOnly(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    UseGuards(ApiKeyGuard),
+    ApiSecurity(ADMIN_API_KEY_SCHEME),
+    ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'x-api-key is missing or not valid' }),
+  );
+}
+
+/** Route needs a client's `secretKey` (401 when missing or unknown); Swagger shows it. */
+export function ClientAuthenticated(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    UseGuards(SecretKeyGuard),
+    ApiSecurity(SECRET_KEY_SCHEME),
+    ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'secretKey is missing or not valid' }),
+  );
+}
+
+/** get-client's credential: a `secretKey` header (401 when missing) that belongs to a client (404 when not). */
+export function ClientKeyLookup(): MethodDecorator {
+  return applyDecorators(
+    UseGuards(GetClientKeyGuard),
+    ApiSecurity(SECRET_KEY_SCHEME),
+    ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'secretKey header is missing' }),
+    ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No client has this secretKey' }),
+  );
+}
+
+/** The client that the route's guard authenticated. */
+export const CurrentClient = createParamDecorator(
+  (_: unknown, context: ExecutionContext): AuthenticatedClient => context.switchToHttp().getRequest<RequestWithClient>().client!,
+);
+
+/** The `secretKey` header as presented (the guard has checked it): get-client echoes it. */
+export const PresentedSecretKey = createParamDecorator(
+  (_: unknown, context: ExecutionContext): string =>
+    context.switchToHttp().getRequest<RequestWithClient>().headers[SECRET_KEY_FIELD] as string,
+);

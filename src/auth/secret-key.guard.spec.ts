@@ -1,0 +1,127 @@
+import { ExecutionContext, HttpException, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { RetryLaterException } from '../common/errors/retry-later.exception';
+import { AppConfig } from '../config/app-config';
+import { AuthenticatedClient, ClientLookup, RequestWithClient } from './client-lookup';
+import { FailedLogins } from './failed-logins';
+import { GetClientKeyGuard, SecretKeyGuard } from './secret-key.guard';
+
+const SECRET_KEY = `sk_${'a'.repeat(43)}`;
+
+function failedLogins(failedAuthPerIp = 1_000_000): FailedLogins {
+  const rateLimit = { windowMs: 60_000, perCredential: 1000, perIp: 1000, failedAuthPerIp };
+  return new FailedLogins({ get: () => rateLimit } as unknown as ConfigService<AppConfig, true>);
+}
+
+function requestWith(headers: Record<string, string | string[] | undefined>, ip = '192.0.2.1'): RequestWithClient {
+  return { headers, ip } as unknown as RequestWithClient;
+}
+
+function contextFor(request: RequestWithClient): ExecutionContext {
+  return { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
+}
+
+async function refusalOf(guard: SecretKeyGuard, request: RequestWithClient): Promise<HttpException> {
+  const error = await guard.canActivate(contextFor(request)).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(HttpException);
+  return error as HttpException;
+}
+
+describe('SecretKeyGuard', () => {
+  let authenticate: jest.Mock<Promise<AuthenticatedClient | null>, [string]>;
+  let guard: SecretKeyGuard;
+
+  beforeEach(() => {
+    authenticate = jest.fn<Promise<AuthenticatedClient | null>, [string]>();
+    guard = new SecretKeyGuard({ authenticate } satisfies ClientLookup, failedLogins());
+  });
+
+  async function unauthorizedMessage(request: RequestWithClient): Promise<string> {
+    const error = await refusalOf(guard, request);
+    expect(error).toBeInstanceOf(UnauthorizedException);
+    expect(error.getStatus()).toBe(401);
+    return error.message;
+  }
+
+  it('should refuse a request without the secretKey header and not look it up', async () => {
+    const request = requestWith({});
+    expect(await unauthorizedMessage(request)).toBe('secretKey header is required');
+    expect(authenticate).not.toHaveBeenCalled();
+    expect(request.client).toBeUndefined();
+  });
+
+  it('should refuse an empty secretKey header', async () => {
+    expect(await unauthorizedMessage(requestWith({ secretkey: '' }))).toBe('secretKey header is required');
+    expect(authenticate).not.toHaveBeenCalled();
+  });
+
+  it('should refuse a repeated secretKey header', async () => {
+    expect(await unauthorizedMessage(requestWith({ secretkey: [SECRET_KEY, SECRET_KEY] }))).toBe('secretKey header is required');
+    expect(authenticate).not.toHaveBeenCalled();
+  });
+
+  it('should refuse a key that belongs to no client', async () => {
+    authenticate.mockResolvedValue(null);
+    const request = requestWith({ secretkey: SECRET_KEY });
+    expect(await unauthorizedMessage(request)).toBe('secretKey is not valid');
+    expect(authenticate).toHaveBeenCalledWith(SECRET_KEY);
+    expect(request.client).toBeUndefined();
+  });
+
+  it('should accept a known key and make its client the owner of the request', async () => {
+    authenticate.mockResolvedValue({ id: 17, secretKeyDigest: 'd17' });
+    const request = requestWith({ secretkey: SECRET_KEY });
+    await expect(guard.canActivate(contextFor(request))).resolves.toBe(true);
+    expect(authenticate).toHaveBeenCalledTimes(1);
+    expect(authenticate).toHaveBeenCalledWith(SECRET_KEY);
+    expect(request.client).toEqual({ id: 17, secretKeyDigest: 'd17' });
+  });
+
+  it('should accept a client whose id is 0', async () => {
+    authenticate.mockResolvedValue({ id: 0, secretKeyDigest: 'd0' });
+    const request = requestWith({ secretkey: SECRET_KEY });
+    await expect(guard.canActivate(contextFor(request))).resolves.toBe(true);
+    expect(request.client).toEqual({ id: 0, secretKeyDigest: 'd0' });
+  });
+
+  it('should read the header under its lower-case name only', async () => {
+    expect(await unauthorizedMessage(requestWith({ secretKey: SECRET_KEY }))).toBe('secretKey header is required');
+    expect(authenticate).not.toHaveBeenCalled();
+  });
+
+  it('should propagate a lookup failure rather than let the request through', async () => {
+    authenticate.mockRejectedValue(new Error('database down'));
+    const request = requestWith({ secretkey: SECRET_KEY });
+    await expect(guard.canActivate(contextFor(request))).rejects.toThrow('database down');
+    expect(request.client).toBeUndefined();
+  });
+
+  it('should answer 429 once an address is past its refused credentials, while its valid key still passes', async () => {
+    authenticate.mockImplementation((key) => Promise.resolve(key === SECRET_KEY ? { id: 1, secretKeyDigest: 'd1' } : null));
+    const limited = new SecretKeyGuard({ authenticate }, failedLogins(2));
+    const guesser = '203.0.113.7';
+    expect((await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, guesser))).getStatus()).toBe(401);
+    expect((await refusalOf(limited, requestWith({}, guesser))).getStatus()).toBe(401);
+    const refusal = await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, guesser));
+    expect(refusal).toBeInstanceOf(RetryLaterException);
+    expect(refusal.getStatus()).toBe(429);
+    await expect(limited.canActivate(contextFor(requestWith({ secretkey: SECRET_KEY }, guesser)))).resolves.toBe(true);
+    expect((await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, '198.51.100.1'))).getStatus()).toBe(401);
+  });
+});
+
+describe('GetClientKeyGuard', () => {
+  it('should answer 404 for a key no client has and 401 for a missing one', async () => {
+    const authenticate = jest.fn<Promise<AuthenticatedClient | null>, [string]>().mockResolvedValue(null);
+    const guard = new GetClientKeyGuard({ authenticate }, failedLogins());
+    const unknown = await refusalOf(guard, requestWith({ secretkey: SECRET_KEY }));
+    expect(unknown).toBeInstanceOf(NotFoundException);
+    expect(unknown.message).toBe('No client matches the secretKey');
+    const missing = await refusalOf(guard, requestWith({}));
+    expect(missing.getStatus()).toBe(401);
+    expect(missing.message).toBe('secretKey header is required');
+  });
+});

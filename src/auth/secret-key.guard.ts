@@ -1,0 +1,40 @@
+import { CanActivate, ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
+import { withTimeout } from '../common/timeout';
+import { DATABASE_TIMEOUT_MS } from '../database/database-options';
+import { CLIENT_LOOKUP, ClientLookup, RequestWithClient } from './client-lookup';
+import { SECRET_KEY_FIELD, SECRET_KEY_HEADER, singleHeader } from './credential-headers';
+import { UnknownSecretKeyException, invalidCredential, missingCredential } from './credential-refusals';
+import { FailedLogins } from './failed-logins';
+
+/** SMS routes: the `secretKey` header must belong to a client; that client becomes the request's owner. */
+@Injectable()
+export class SecretKeyGuard implements CanActivate {
+  constructor(
+    @Inject(CLIENT_LOOKUP) private readonly clients: ClientLookup,
+    private readonly failedLogins: FailedLogins,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<RequestWithClient>();
+    const secretKey = singleHeader(request.headers, SECRET_KEY_FIELD);
+    if (secretKey === undefined) throw this.failedLogins.refuse(request.ip, missingCredential(SECRET_KEY_HEADER));
+    // The request deadline answers the caller; this bounds the lookup itself, so a hung database frees the guard too.
+    const client = await withTimeout(this.clients.authenticate(secretKey), DATABASE_TIMEOUT_MS, 'database');
+    if (client === null) throw this.failedLogins.refuse(request.ip, this.unknownKeyRefusal());
+    request.client = client;
+    return true;
+  }
+
+  /** How a key no client has is refused. */
+  protected unknownKeyRefusal(): HttpException {
+    return invalidCredential(SECRET_KEY_HEADER);
+  }
+}
+
+/** get-client: the same check, with the interface's 404 for a key no client has. */
+@Injectable()
+export class GetClientKeyGuard extends SecretKeyGuard {
+  protected override unknownKeyRefusal(): HttpException {
+    return new UnknownSecretKeyException();
+  }
+}

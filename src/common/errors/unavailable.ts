@@ -1,0 +1,52 @@
+import { QueryFailedError } from 'typeorm';
+
+/** A dependency (database, broker) did not answer in time, or refused: answered 503 with a generic message. */
+export class ServiceUnavailableError extends Error {
+  override name = 'ServiceUnavailableError';
+}
+
+/** Node and driver codes meaning "the database or broker cannot be reached now", not "the request is wrong". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'ER_LOCK_DEADLOCK',
+  'ER_QUERY_INTERRUPTED',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CLIENT_INTERACTION_TIMEOUT',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_IOERR',
+]);
+
+/** mysql2 and TypeORM say "the connection is gone" in messages rather than codes. */
+const UNAVAILABLE_MESSAGES = [
+  /^Pool is closed/,
+  /connection is in closed state/,
+  /^Connection lost/,
+  /connection is not yet established/,
+  /^Timeout acquiring a connection/,
+];
+
+export function isUnavailableError(error: unknown): boolean {
+  if (error instanceof ServiceUnavailableError) return true;
+  if (!(error instanceof Error)) return false;
+  const code = driverErrorCode(error);
+  if (code !== undefined && (UNAVAILABLE_CODES.has(code) || code.startsWith('SQLITE_IOERR'))) return true;
+  return UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message));
+}
+
+/** The driver's own code of a failed query (TypeORM wraps it), or of a driver error as it is. */
+export function driverErrorCode(error: unknown): string | undefined {
+  const driverError = error instanceof QueryFailedError ? (error.driverError as unknown) : error;
+  const code = (driverError as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}

@@ -1,0 +1,40 @@
+import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { InjectMetric } from '@willsoto/nestjs-prometheus';
+import type { FastifyInstance } from 'fastify';
+import type pino from 'pino';
+import type { Histogram } from 'prom-client';
+import { ClientModule } from '../client/client.module';
+import { ClientService } from '../client/client.service';
+import { ROOT_LOGGER } from '../logging/root-logger';
+import { LoggingModule } from '../logging/logging.module';
+import { REQUEST_DURATION } from '../metrics/http-metrics';
+import { MetricsModule } from '../metrics/metrics.module';
+import { CredentialRateLimit } from '../rate-limit/credential-rate-limit';
+import { registerEdge } from './edge';
+
+/** Registers the edge's hooks once the providers they call exist, before Fastify is ready. */
+@Injectable()
+class EdgeHooks implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly clients: ClientService,
+    private readonly rateLimit: CredentialRateLimit,
+    @Inject(ROOT_LOGGER) private readonly rootLogger: pino.Logger,
+    @InjectMetric(REQUEST_DURATION.name) private readonly requestDuration: Histogram<string>,
+  ) {}
+
+  onModuleInit(): void {
+    registerEdge(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
+      cachedGetClient: {
+        cachedAnswer: (secretKey, digest) => this.clients.cachedAnswer(secretKey, digest),
+        withinRateLimit: (digest) => this.rateLimit.tryAcquire(digest),
+      },
+      rootLogger: this.rootLogger,
+      requestDuration: this.requestDuration,
+    });
+  }
+}
+
+@Module({ imports: [ClientModule, LoggingModule, MetricsModule], providers: [EdgeHooks] })
+export class EdgeModule {}
