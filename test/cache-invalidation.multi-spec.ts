@@ -1,4 +1,4 @@
-import { ClientCache } from '../src/client/client-cache';
+import { ClientCache } from '../src/client-cache/client-cache';
 import { ServiceProcess, emptyMysqlDatabase, sleep } from './helpers/service-process';
 import { TcpRelay } from './helpers/tcp-relay';
 import { AMQP_URL, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';

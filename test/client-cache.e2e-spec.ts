@@ -1,7 +1,7 @@
 import { sha256Hex } from '../src/auth/digest';
 import { generateSecretKey } from '../src/auth/secret-key';
-import { ClientCache } from '../src/client/client-cache';
-import { clientCacheHits } from '../src/client/client-cache.metrics';
+import { ClientCache } from '../src/client-cache/client-cache';
+import { clientCacheHits } from '../src/client-cache/client-cache.metrics';
 import { TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
 const CACHE_BOUND = 1000;

@@ -4,7 +4,6 @@ import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../config/app-config';
 import { BrokerController } from './broker.controller';
 import { BrokerService } from './broker.service';
-import { CacheInvalidationBus } from './cache-invalidation.bus';
 
 @Module({
   imports: [
@@ -23,7 +22,8 @@ import { CacheInvalidationBus } from './cache-invalidation.bus';
     }),
   ],
   controllers: [BrokerController],
-  providers: [BrokerService, CacheInvalidationBus],
-  exports: [BrokerService, CacheInvalidationBus],
+  providers: [BrokerService],
+  // The connection is shared: the client cache's invalidation bus publishes and consumes on it.
+  exports: [BrokerService, RabbitMQModule],
 })
 export class BrokerModule {}

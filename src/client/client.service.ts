@@ -1,14 +1,13 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { CacheInvalidationBus } from '../broker/cache-invalidation.bus';
 import { AuthenticatedClient, ClientLookup } from '../auth/client-lookup';
 import { sha256Hex } from '../auth/digest';
 import { generateSecretKey, isWellFormedSecretKey } from '../auth/secret-key';
 import { PreparedStatements } from '../database/prepared-statements';
 import { SMS_CONFIG_SUMMARY_COLUMNS, SmsConfigRow, toSmsConfigSummary } from '../sms-config/sms-config.mapper';
-import { CachedClient, ClientCache } from './client-cache';
-import { clientCacheHits, clientCacheMisses } from './client-cache.metrics';
+import { CachedClient, ClientCache, answerOf } from '../client-cache/client-cache';
+import { clientCacheHits, clientCacheMisses } from '../client-cache/client-cache.metrics';
 import { AddClientDto } from './dto/add-client.dto';
 import { ClientDto } from './dto/client-response.dto';
 
@@ -34,19 +33,14 @@ const CLIENT_WITH_SMS_CONFIG_SQL = `
   ORDER BY s.id`;
 
 @Injectable()
-export class ClientService implements ClientLookup, OnModuleInit {
+export class ClientService implements ClientLookup {
   private readonly sql: PreparedStatements;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
     private readonly cache: ClientCache,
-    private readonly invalidations: CacheInvalidationBus,
   ) {
     this.sql = new PreparedStatements(dataSource);
-  }
-
-  onModuleInit(): void {
-    this.invalidations.listen(this.cache);
   }
 
   async create(request: AddClientDto): Promise<ClientDto> {
@@ -65,7 +59,7 @@ export class ClientService implements ClientLookup, OnModuleInit {
       [client.appName, client.appDescription, client.appUrl, secretKeyDigest, client.preferredSmsGateway, client.isHost ? 1 : 0],
     );
     // A key nobody could have asked for before; dropped all the same should it be remembered as unknown.
-    this.cache.invalidate(secretKeyDigest);
+    this.cache.drop(secretKeyDigest);
     return {
       appDescription: client.appDescription,
       appUrl: client.appUrl,
@@ -84,18 +78,6 @@ export class ClientService implements ClientLookup, OnModuleInit {
     return client === null ? null : answerOf(client, secretKey);
   }
 
-  /**
-   * The answer, synchronously, when this key's client is in the cache: what CachedAnswerHook serves ahead of the
-   * router. undefined otherwise (not cached, or a key known to be unknown): the request then takes the full way.
-   */
-  cachedAnswer(secretKey: string, secretKeyDigest: string): string | undefined {
-    const cached = this.cache.lookup(secretKeyDigest);
-    // An unknown key is not counted here: the full way, which answers it, counts it.
-    if (!cached?.found) return undefined;
-    clientCacheHits.inc({ kind: 'found' });
-    return answerOf(cached.client, secretKey);
-  }
-
   /** The client owning this key, as the SMS routes' guard needs it; null when no client has it. */
   async authenticate(secretKey: string): Promise<AuthenticatedClient | null> {
     if (!isWellFormedSecretKey(secretKey)) return null;
@@ -105,15 +87,6 @@ export class ClientService implements ClientLookup, OnModuleInit {
     if (knownId !== undefined) return { id: knownId, secretKeyDigest };
     const client = await this.lookUp(secretKey);
     return client === null ? null : { id: client.clientId, secretKeyDigest };
-  }
-
-  /**
-   * A write changed this client's answer: forgotten here before the write is acknowledged, and announced to the
-   * other instances (who, with the broker down, serve nothing older than a second anyway).
-   */
-  invalidate(secretKeyDigest: string): void {
-    this.cache.invalidate(secretKeyDigest);
-    this.invalidations.publish(secretKeyDigest);
   }
 
   private async lookUp(secretKey: string): Promise<CachedClient | null> {
@@ -131,11 +104,6 @@ export class ClientService implements ClientLookup, OnModuleInit {
     this.cache.store(digest, client, token);
     return client;
   }
-}
-
-/** Only well-formed keys (base64url characters) get here, so the key needs no JSON escaping. */
-function answerOf(client: CachedClient, secretKey: string): string {
-  return client.prefix + secretKey + client.suffix;
 }
 
 /** The answer serialized once, split around the echoed key: `{"status":200,"results":{..."secretKey":"` + key + `"...}}`. */

@@ -4,8 +4,8 @@ import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { FastifyInstance } from 'fastify';
 import type pino from 'pino';
 import type { Histogram } from 'prom-client';
-import { ClientModule } from '../client/client.module';
-import { ClientService } from '../client/client.service';
+import { CachedClientAnswers } from '../client-cache/cached-client-answers';
+import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { ROOT_LOGGER } from '../logging/root-logger';
 import { LoggingModule } from '../logging/logging.module';
 import { REQUEST_DURATION } from '../metrics/http-metrics';
@@ -18,7 +18,7 @@ import { registerEdge } from './edge';
 class EdgeHooks implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly clients: ClientService,
+    private readonly answers: CachedClientAnswers,
     private readonly rateLimit: CredentialRateLimit,
     @Inject(ROOT_LOGGER) private readonly rootLogger: pino.Logger,
     @InjectMetric(REQUEST_DURATION.name) private readonly requestDuration: Histogram<string>,
@@ -27,7 +27,7 @@ class EdgeHooks implements OnModuleInit {
   onModuleInit(): void {
     registerEdge(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
       cachedGetClient: {
-        cachedAnswer: (secretKey, digest) => this.clients.cachedAnswer(secretKey, digest),
+        cachedAnswer: (secretKey, digest) => this.answers.answerFor(secretKey, digest),
         withinRateLimit: (digest) => this.rateLimit.tryAcquire(digest),
       },
       rootLogger: this.rootLogger,
@@ -36,5 +36,5 @@ class EdgeHooks implements OnModuleInit {
   }
 }
 
-@Module({ imports: [ClientModule, LoggingModule, MetricsModule], providers: [EdgeHooks] })
+@Module({ imports: [ClientCacheModule, LoggingModule, MetricsModule], providers: [EdgeHooks] })
 export class EdgeModule {}

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { ClientModule } from '../client/client.module';
+import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { SmsConfigController } from './sms-config.controller';
 import { SmsConfigService } from './sms-config.service';
 
 @Module({
-  imports: [ClientModule],
+  imports: [ClientCacheModule],
   controllers: [SmsConfigController],
   providers: [SmsConfigService],
 })

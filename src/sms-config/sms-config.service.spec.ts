@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
-import { ClientService } from '../client/client.service';
 import { SecretSealer } from '../common/crypto/secret-sealer';
 import { classifyError } from '../http/error-classification';
 import { DEADLOCK_ATTEMPTS } from '../database/prepared-statements';
@@ -38,7 +37,7 @@ describe('SmsConfigService on MySQL', () => {
     execute = jest.fn();
     invalidate = jest.fn();
     const driver = Object.assign(Object.create(MysqlDriver.prototype) as MysqlDriver, { pool: { execute } });
-    service = new SmsConfigService({ driver } as unknown as DataSource, sealer, { invalidate } as unknown as ClientService);
+    service = new SmsConfigService({ driver } as unknown as DataSource, sealer, { invalidate });
   });
 
   it('should store the configuration and answer its verifyApiKey when the first insert is chosen as a deadlock victim', async () => {

@@ -1,7 +1,7 @@
 import { ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
-import { ClientService } from '../client/client.service';
+import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
 import { SecretSealer } from '../common/crypto/secret-sealer';
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { PreparedStatements } from '../database/prepared-statements';
@@ -34,7 +34,7 @@ export class SmsConfigService {
   constructor(
     @InjectDataSource() dataSource: DataSource,
     private readonly sealer: SecretSealer,
-    private readonly clients: ClientService,
+    private readonly clientCache: ClientCacheInvalidation,
   ) {
     this.sql = new PreparedStatements(dataSource);
   }
@@ -59,7 +59,7 @@ export class SmsConfigService {
     };
     const smsConfigId = await this.insertWithinLimit(smsConfig);
     // The client's get-client answer now lists one more configuration.
-    this.clients.invalidate(owner.secretKeyDigest);
+    this.clientCache.invalidate(owner.secretKeyDigest);
     const verifyApiKey = this.sealer.sealVerifyApiKey({
       smsConfigId,
       clientId: ownerId,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
-import { ClientCache } from '../../src/client/client-cache';
+import { ClientCache } from '../../src/client-cache/client-cache';
 import { createApp } from '../../src/create-app';
 import { assertAnswerMatchesContract } from './contract';
 

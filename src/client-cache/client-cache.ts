@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { InvalidationListener } from './cache-invalidation.bus';
 
 /** A known client as the hot path needs it: its id (for the SMS guard) and its answer around the echoed key. */
 export interface CachedClient {
@@ -6,6 +7,11 @@ export interface CachedClient {
   /** The serialized get-client answer is `prefix + secretKey + suffix`: the key itself is never cached. */
   prefix: string;
   suffix: string;
+}
+
+/** The get-client answer for the key presented. Only well-formed keys (base64url characters) get here: no escaping needed. */
+export function answerOf(client: CachedClient, secretKey: string): string {
+  return client.prefix + secretKey + client.suffix;
 }
 
 export type CacheLookup = { found: true; client: CachedClient } | { found: false } | undefined;
@@ -40,7 +46,7 @@ const ENTRY_OVERHEAD_BYTES = 200;
  * and at most `degradedMaxAgeMs` old otherwise. A read that started before an invalidation is never stored,
  * so a slow query cannot put back what a write just removed.
  */
-export class ClientCache {
+export class ClientCache implements InvalidationListener {
   private readonly known: LRUCache<string, Entry>;
   private readonly unknown: LRUCache<string, number>;
   /**
@@ -103,7 +109,8 @@ export class ClientCache {
     else this.known.set(digest, { client, storedAt: this.now() });
   }
 
-  invalidate(digest: string): void {
+  /** Forgets this key's answer in this instance (ClientCacheInvalidator tells the others). */
+  drop(digest: string): void {
     this.generation++;
     this.known.delete(digest);
     this.unknown.delete(digest);

@@ -1,5 +1,5 @@
 import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Channel, ConsumeMessage, Options } from 'amqplib';
 
 /** Every instance binds its own exclusive, auto-delete queue to this fanout exchange. */
@@ -16,7 +16,7 @@ export const MAX_BATCH_DIGESTS = 1000;
 
 export interface InvalidationListener {
   /** A client's answer changed in some instance (this one included). */
-  invalidate(digest: string): void;
+  drop(digest: string): void;
   /** Whether this instance hears every invalidation from now on (true) or may miss some (false). */
   setLive(live: boolean): void;
 }
@@ -26,20 +26,17 @@ export interface InvalidationListener {
  * setup of the managed channel, so it is made again on every reconnect; the listener is told it is live only
  * once the queue is bound and consumed, and not live as soon as the channel or connection goes.
  */
-@Injectable()
 export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('CacheInvalidation');
-  private listener?: InvalidationListener;
   private batch: string[] = [];
   private batchTimer?: NodeJS.Timeout;
-  private readonly onDisconnect = () => this.listener?.setLive(false);
+  private readonly onDisconnect = () => this.listener.setLive(false);
   private readonly setup = (channel: Channel) => this.subscribe(channel);
 
-  constructor(private readonly amqp: AmqpConnection) {}
-
-  listen(listener: InvalidationListener): void {
-    this.listener = listener;
-  }
+  constructor(
+    private readonly amqp: AmqpConnection,
+    private readonly listener: InvalidationListener,
+  ) {}
 
   onApplicationBootstrap(): void {
     // Not awaited: with the broker down the setup runs whenever it comes back, and the service starts regardless.
@@ -52,7 +49,7 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
   onModuleDestroy(): void {
     this.sendBatch();
     this.amqp.managedConnection?.removeListener('disconnect', this.onDisconnect);
-    this.listener?.setLive(false);
+    this.listener.setLive(false);
   }
 
   /** Tells the other instances within BATCH_WINDOW_MS; never throws or waits for a broker that is down. */
@@ -87,12 +84,12 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
       this.logger.warn(`Cache invalidation subscription failed: ${(error as Error).message}`);
       throw error;
     }
-    this.listener?.setLive(true);
+    this.listener.setLive(true);
   }
 
   private receive(message: ConsumeMessage | null): void {
     // null: the broker cancelled the consumer (queue deleted); until the next setup, invalidations may be missed.
-    if (message === null) return this.listener?.setLive(false);
-    for (const digest of message.content.toString('utf8').split('\n')) this.listener?.invalidate(digest);
+    if (message === null) return this.listener.setLive(false);
+    for (const digest of message.content.toString('utf8').split('\n')) this.listener.drop(digest);
   }
 }

@@ -3,6 +3,7 @@ import { BATCH_WINDOW_MS, CACHE_INVALIDATION_EXCHANGE, CacheInvalidationBus, MAX
 
 describe('CacheInvalidationBus.publish', () => {
   let publish: jest.Mock<Promise<boolean>, [string, string, Buffer, unknown]>;
+  let listener: { drop: jest.Mock; setLive: jest.Mock };
   let connected: boolean;
   let bus: CacheInvalidationBus;
 
@@ -10,10 +11,11 @@ describe('CacheInvalidationBus.publish', () => {
 
   beforeEach(() => {
     jest.useFakeTimers();
-    publish = jest.fn(() => Promise.resolve(true));
+    publish = jest.fn<Promise<boolean>, [string, string, Buffer, unknown]>(() => Promise.resolve(true));
+    listener = { drop: jest.fn(), setLive: jest.fn() };
     connected = true;
     const amqp = { publish, managedConnection: { isConnected: () => connected, removeListener: jest.fn() } } as unknown as AmqpConnection;
-    bus = new CacheInvalidationBus(amqp);
+    bus = new CacheInvalidationBus(amqp, listener);
   });
   afterEach(() => jest.useRealTimers());
 
@@ -42,6 +44,7 @@ describe('CacheInvalidationBus.publish', () => {
     bus.publish('a'.repeat(64));
     bus.onModuleDestroy();
     expect(sentDigests()).toEqual([['a'.repeat(64)]]);
+    expect(listener.setLive).toHaveBeenLastCalledWith(false);
   });
 
   it('should keep nothing while the broker is down (the cache serves short-lived entries then)', () => {

@@ -86,22 +86,22 @@ describe('ClientCache', () => {
     expect(cache.size).toBe(1);
   });
 
-  it('should forget an invalidated client and an invalidated unknown key', () => {
+  it('should forget a dropped client and a dropped unknown key', () => {
     const cache = cacheWith();
     cache.setLive(true);
     cache.store('a', client(1), cache.readToken());
     cache.store('x', null, cache.readToken());
-    cache.invalidate('a');
-    cache.invalidate('x');
+    cache.drop('a');
+    cache.drop('x');
     expect(cache.lookup('a')).toBeUndefined();
     expect(cache.lookup('x')).toBeUndefined();
   });
 
-  it('should still know which client a digest belongs to after its answer was invalidated', () => {
+  it('should still know which client a digest belongs to after its answer was dropped', () => {
     const cache = cacheWith();
     cache.setLive(true);
     cache.store('a', client(7), cache.readToken());
-    cache.invalidate('a');
+    cache.drop('a');
     expect(cache.lookup('a')).toBeUndefined();
     expect(cache.lookupId('a')).toBe(7);
     cache.setLive(false);
@@ -115,7 +115,7 @@ describe('ClientCache', () => {
     const cache = cacheWith();
     cache.setLive(true);
     const token = cache.readToken();
-    cache.invalidate('a');
+    cache.drop('a');
     cache.store('a', client(1), token);
     expect(cache.lookup('a')).toBeUndefined();
     cache.store('a', client(1), cache.readToken());

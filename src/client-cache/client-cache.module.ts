@@ -1,0 +1,34 @@
+import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { BrokerModule } from '../broker/broker.module';
+import { AppConfig } from '../config/app-config';
+import { CacheInvalidationBus } from './cache-invalidation.bus';
+import { CachedClientAnswers } from './cached-client-answers';
+import { ClientCache } from './client-cache';
+import { ClientCacheInvalidation, ClientCacheInvalidator } from './client-cache-invalidator';
+
+/**
+ * The get-client cache of this instance, kept consistent across instances: the cache itself, the bus that carries
+ * invalidations between instances, the narrow interface writers invalidate through, and the edge's fast-path answer.
+ */
+@Module({
+  imports: [BrokerModule],
+  providers: [
+    {
+      provide: ClientCache,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AppConfig, true>) =>
+        new ClientCache({ maxEntries: config.get('clientCacheMaxEntries', { infer: true }) }),
+    },
+    {
+      provide: CacheInvalidationBus,
+      inject: [AmqpConnection, ClientCache],
+      useFactory: (amqp: AmqpConnection, cache: ClientCache) => new CacheInvalidationBus(amqp, cache),
+    },
+    { provide: ClientCacheInvalidation, useClass: ClientCacheInvalidator },
+    CachedClientAnswers,
+  ],
+  exports: [ClientCache, ClientCacheInvalidation, CachedClientAnswers],
+})
+export class ClientCacheModule {}
