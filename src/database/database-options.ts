@@ -2,15 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '../config/app-config';
-import { ClientEntity } from '../client/client.entity';
-import { SmsConfigEntity } from '../sms-config/sms-config.entity';
 import { CreateClientAndSmsConfig1732240000000 as CreateMysqlSchema } from './migrations/mysql/1732240000000-CreateClientAndSmsConfig';
 import { CreateSmsConfigAddProcedure1795327283819 } from './migrations/mysql/1795327283819-CreateSmsConfigAddProcedure';
 import { SmsConfigLimitByTrigger1795400000000 as MysqlSmsConfigLimit } from './migrations/mysql/1795400000000-SmsConfigLimitByTrigger';
 import { CreateClientAndSmsConfig1732240000000 as CreateSqliteSchema } from './migrations/sqlite/1732240000000-CreateClientAndSmsConfig';
 import { SmsConfigLimitByTrigger1795400000000 as SqliteSmsConfigLimit } from './migrations/sqlite/1795400000000-SmsConfigLimitByTrigger';
 
-export const ENTITIES = [ClientEntity, SmsConfigEntity];
 const MYSQL_MIGRATIONS = [CreateMysqlSchema, CreateSmsConfigAddProcedure1795327283819, MysqlSmsConfigLimit];
 const SQLITE_MIGRATIONS = [CreateSqliteSchema, SqliteSmsConfigLimit];
 
@@ -19,8 +16,8 @@ export const DATABASE_TIMEOUT_MS = 4000;
 
 /** The one source of TypeORM options: the application and ormconfig.ts (the CLI) both build from it. */
 export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  // No entities: every SQL string is a repository's (src/*/*.repository.ts), and the schema is the migrations'.
   const common = {
-    entities: ENTITIES,
     synchronize: false,
     migrationsRun: false,
     migrationsTableName: 'typeorm_migrations',

@@ -6,6 +6,7 @@ import { isUnavailableError } from '../common/errors/unavailable';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './database-options';
 import { runMigrationsUnderLock } from './run-migrations';
+import { SqlExecutor } from './sql-executor';
 
 @Module({
   imports: [
@@ -30,5 +31,7 @@ import { runMigrationsUnderLock } from './run-migrations';
       },
     }),
   ],
+  providers: [SqlExecutor],
+  exports: [SqlExecutor],
 })
 export class DatabaseModule {}

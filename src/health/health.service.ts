@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { BrokerService } from '../broker/broker.service';
 import { withTimeout } from '../common/timeout';
+import { SqlExecutor } from '../database/sql-executor';
 
 const DATABASE_PING_TIMEOUT_MS = 2000;
 
@@ -13,7 +12,7 @@ export class HealthService {
   private shuttingDown = false;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: SqlExecutor,
     private readonly broker: BrokerService,
   ) {}
 
@@ -31,7 +30,7 @@ export class HealthService {
   }
 
   async databaseState(): Promise<DependencyState> {
-    return withTimeout(this.dataSource.query('SELECT 1'), DATABASE_PING_TIMEOUT_MS, 'database').then(
+    return withTimeout(this.database.ping(), DATABASE_PING_TIMEOUT_MS, 'database').then(
       (): DependencyState => 'up',
       (): DependencyState => 'down',
     );

@@ -7,6 +7,7 @@ import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { ClientIdDto } from './dto/client-id.dto';
 import { AddSmsConfigResponseDto, SmsConfigListResponseDto } from './dto/sms-config-response.dto';
+import { MAX_SMS_CONFIGS_PER_CLIENT } from './sms-config-limit';
 import { SmsConfigService } from './sms-config.service';
 
 @ApiTags('sms-config')
@@ -22,7 +23,7 @@ export class SmsConfigController {
   @ApiOperation({ summary: 'Add SMS configuration', description: 'Stores an SMS provider configuration for the client of the secretKey.' })
   @ApiOkResponse({ type: AddSmsConfigResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request; the message names every failing field' })
-  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The client already has 100 SMS configurations' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: `The client already has ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations` })
   async add(@CurrentClient() client: AuthenticatedClient, @Body() request: AddSmsConfigDto): Promise<AddSmsConfigResponseDto> {
     return { status: 200, results: await this.smsConfigs.add(client, request) };
   }

@@ -1,73 +1,73 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
+import { ForbiddenException } from '@nestjs/common';
 import { SecretSealer } from '../common/crypto/secret-sealer';
-import { classifyError } from '../http/error-classification';
-import { DEADLOCK_ATTEMPTS } from '../database/prepared-statements';
+import { smsConfigLimitReached } from './sms-config-limit';
+import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
 import { SmsConfigService } from './sms-config.service';
-
-type Callback = (error: Error | null, result?: unknown) => void;
-type Outcome = Error | { insertId: number };
 
 const OWNER = { id: 42, secretKeyDigest: 'd'.repeat(64) };
 const REQUEST = { providerName: 'Twilio', smsApi: 'https://api.twilio.com/send' };
 
-function mysqlError(message: string, code: string, errno: number): Error {
-  return Object.assign(new Error(message), { code, errno });
-}
-const deadlock = () => mysqlError('Deadlock found when trying to get lock; try restarting transaction', 'ER_LOCK_DEADLOCK', 1213);
-
-describe('SmsConfigService on MySQL', () => {
+describe('SmsConfigService', () => {
   const sealer = new SecretSealer([{ id: 'k1', key: randomBytes(32) }]);
-  let execute: jest.Mock<void, [unknown, Callback]>;
-  let invalidate: jest.Mock;
+  let add: jest.Mock<Promise<number>, [NewSmsConfig]>;
+  let invalidate: jest.Mock<void, [string]>;
   let service: SmsConfigService;
 
-  /** The pool answers the inserts with these outcomes, one per call, the last one for every later call. */
-  function poolAnswers(...outcomes: Outcome[]): void {
-    let calls = 0;
-    execute.mockImplementation((_options, callback) => {
-      const outcome = outcomes[Math.min(calls++, outcomes.length - 1)];
-      if (outcome instanceof Error) callback(outcome);
-      else callback(null, { affectedRows: 1, ...outcome });
-    });
-  }
-
   beforeEach(() => {
-    execute = jest.fn();
+    add = jest.fn<Promise<number>, [NewSmsConfig]>().mockResolvedValue(7);
     invalidate = jest.fn();
-    const driver = Object.assign(Object.create(MysqlDriver.prototype) as MysqlDriver, { pool: { execute } });
-    service = new SmsConfigService({ driver } as unknown as DataSource, sealer, { invalidate });
+    service = new SmsConfigService({ add } as unknown as SmsConfigRepository, sealer, { invalidate });
   });
 
-  it('should store the configuration and answer its verifyApiKey when the first insert is chosen as a deadlock victim', async () => {
-    poolAnswers(deadlock(), { insertId: 7 });
+  it('should store the configuration for the key’s client with the defaults, and answer a verifyApiKey for it', async () => {
     const answer = await service.add(OWNER, REQUEST);
-    expect(sealer.openVerifyApiKey(answer.verifyApiKey)).toMatchObject({ smsConfigId: 7, clientId: 42 });
-    expect(execute).toHaveBeenCalledTimes(2);
-    expect(invalidate).toHaveBeenCalledTimes(1);
+    expect(add).toHaveBeenCalledWith({
+      clientId: 42,
+      providerName: 'Twilio',
+      providerUrl: null,
+      username: null,
+      passwordSealed: null,
+      apiKeySealed: null,
+      senderId: null,
+      smsType: null,
+      smsApi: 'https://api.twilio.com/send',
+      balanceUrl: null,
+      balance: 0,
+      perSmsCost: 0,
+      isActive: true,
+    });
+    expect(sealer.openVerifyApiKey(answer.verifyApiKey)).toEqual({
+      smsConfigId: 7,
+      clientId: 42,
+      apiKeyFingerprint: sealer.fingerprint(''),
+    });
   });
 
-  it(`should answer 503 after ${DEADLOCK_ATTEMPTS} inserts that were all deadlock victims`, async () => {
-    poolAnswers(deadlock());
-    const error = await service.add(OWNER, REQUEST).catch((thrown: unknown) => thrown);
-    expect(classifyError(error)).toEqual({ status: 503, message: 'Service temporarily unavailable, retry later' });
-    expect(execute).toHaveBeenCalledTimes(DEADLOCK_ATTEMPTS);
+  it('should hand the repository the password and apiKey sealed, never as sent', async () => {
+    const answer = await service.add(OWNER, { ...REQUEST, password: 'p4ss', apiKey: 'k3y' });
+    const [stored] = add.mock.calls[0];
+    expect(JSON.stringify(stored)).not.toMatch(/p4ss|k3y/);
+    expect(sealer.open(stored.passwordSealed!)).toBe('p4ss');
+    expect(sealer.open(stored.apiKeySealed!)).toBe('k3y');
+    expect(sealer.openVerifyApiKey(answer.verifyApiKey).apiKeyFingerprint).toBe(sealer.fingerprint('k3y'));
+  });
+
+  it('should invalidate the client’s cached answer once the configuration is stored', async () => {
+    await service.add(OWNER, REQUEST);
+    expect(invalidate).toHaveBeenCalledWith(OWNER.secretKeyDigest);
+    expect(add.mock.invocationCallOrder[0]).toBeLessThan(invalidate.mock.invocationCallOrder[0]);
+  });
+
+  it('should invalidate nothing when the repository refuses the configuration', async () => {
+    add.mockRejectedValue(smsConfigLimitReached());
+    await expect(service.add(OWNER, REQUEST)).rejects.toThrow('A client can have at most 100 SMS configurations');
     expect(invalidate).not.toHaveBeenCalled();
   });
 
-  it('should not insert again after an error that is not a deadlock', async () => {
-    poolAnswers(mysqlError('Cannot add or update a child row', 'ER_NO_REFERENCED_ROW_2', 1452), { insertId: 7 });
-    const error = await service.add(OWNER, REQUEST).catch((thrown: unknown) => thrown);
-    expect(classifyError(error).status).toBe(500);
-    expect(execute).toHaveBeenCalledTimes(1);
-  });
-
-  it('should answer 409 when the limit’s trigger refuses the row', async () => {
-    poolAnswers(mysqlError('sms_config limit reached', 'ER_SIGNAL_EXCEPTION', 1644));
-    const error = await service.add(OWNER, REQUEST).catch((thrown: unknown) => thrown);
-    expect(classifyError(error)).toEqual({ status: 409, message: 'A client can have at most 100 SMS configurations' });
-    expect(execute).toHaveBeenCalledTimes(1);
-    expect(invalidate).not.toHaveBeenCalled();
+  it('should refuse a clientId other than the key’s client with 403, and store nothing', async () => {
+    await expect(service.add(OWNER, { ...REQUEST, clientId: 43 })).rejects.toThrow(ForbiddenException);
+    await expect(service.listForClient(42, 43)).rejects.toThrow(ForbiddenException);
+    expect(add).not.toHaveBeenCalled();
   });
 });

@@ -1,0 +1,72 @@
+import { sha256Hex } from '../auth/digest';
+import { generateSecretKey } from '../auth/secret-key';
+import { ClientCache } from '../client-cache/client-cache';
+import { ClientRepository, ClientWithSmsConfigs, NewClient } from './client.repository';
+import { ClientService } from './client.service';
+
+const STORED: ClientWithSmsConfigs = {
+  clientId: 9,
+  appDescription: null,
+  appUrl: 'https://billing.example.com',
+  preferredSmsGateway: 'twilio',
+  preferredEmailGateway: null,
+  preferredPushNotificationGateway: null,
+  isHost: false,
+  smsConfigs: [],
+};
+
+describe('ClientService', () => {
+  let insert: jest.Mock<Promise<number>, [NewClient]>;
+  let find: jest.Mock<Promise<ClientWithSmsConfigs | null>, [string]>;
+  let cache: ClientCache;
+  let service: ClientService;
+
+  beforeEach(() => {
+    insert = jest.fn<Promise<number>, [NewClient]>().mockResolvedValue(9);
+    find = jest.fn<Promise<ClientWithSmsConfigs | null>, [string]>().mockResolvedValue(STORED);
+    cache = new ClientCache({ maxEntries: 10 });
+    cache.setLive(true);
+    service = new ClientService({ insert, findWithSmsConfigsByDigest: find } as unknown as ClientRepository, cache);
+  });
+
+  it('should store a new client under the digest of a new key and answer the key, nowhere stored', async () => {
+    const answer = await service.create({ appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false });
+    expect(answer.secretKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    const [stored] = insert.mock.calls[0];
+    expect(stored).toEqual({
+      appName: 'Billing',
+      appDescription: null,
+      appUrl: 'https://billing.example.com',
+      preferredSmsGateway: null,
+      isHost: false,
+      secretKeyDigest: sha256Hex(answer.secretKey),
+    });
+    expect(JSON.stringify(stored)).not.toContain(answer.secretKey);
+  });
+
+  it('should answer get-client with the key echoed, reading the database once for repeated calls', async () => {
+    const secretKey = generateSecretKey();
+    const first = await service.getAnswer(secretKey);
+    expect(JSON.parse(first!)).toEqual({
+      status: 200,
+      results: { ...STORED, clientId: undefined, smsConfigs: undefined, secretKey, smsConfig: null },
+    });
+    await expect(service.getAnswer(secretKey)).resolves.toBe(first);
+    expect(find).toHaveBeenCalledTimes(1);
+    expect(find).toHaveBeenCalledWith(sha256Hex(secretKey));
+  });
+
+  it('should remember a key no client has, and never look up a malformed one', async () => {
+    find.mockResolvedValue(null);
+    const unknown = generateSecretKey();
+    await expect(service.getAnswer(unknown)).resolves.toBeNull();
+    await expect(service.authenticate(unknown)).resolves.toBeNull();
+    await expect(service.authenticate('not-a-key')).resolves.toBeNull();
+    expect(find).toHaveBeenCalledTimes(1);
+  });
+
+  it('should authenticate a key as its client’s id and digest', async () => {
+    const secretKey = generateSecretKey();
+    await expect(service.authenticate(secretKey)).resolves.toEqual({ id: 9, secretKeyDigest: sha256Hex(secretKey) });
+  });
+});

@@ -1,0 +1,20 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const ER_LOCK_DEADLOCK = 1213;
+/** Statements InnoDB keeps choosing as a deadlock victim, before the error is answered (503). */
+export const DEADLOCK_ATTEMPTS = 5;
+
+/**
+ * Runs a single-statement write again when MySQL chose it as a deadlock victim: the victim was rolled back whole, so
+ * running it again is safe. A short random pause lets the winner commit first.
+ */
+export async function retryDeadlockVictims<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= DEADLOCK_ATTEMPTS || (error as { errno?: number }).errno !== ER_LOCK_DEADLOCK) throw error;
+      await sleep(Math.random() * 2 * attempt);
+    }
+  }
+}
