@@ -4,7 +4,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
 import { BrokerModule } from './broker/broker.module';
 import { ClientModule } from './client/client.module';
-import { CryptoModule } from './common/crypto/crypto.module';
+import { CryptoModule } from './crypto/crypto.module';
 import { RequestValidationPipe } from './common/validation/request-validation.pipe';
 import { loadAppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SecretSealer } from '../src/common/crypto/secret-sealer';
+import { SecretSealer } from '../src/crypto/secret-sealer';
 import { KEY_A, KEY_B, TestApp, startTestApp, testDatabaseUrl, validSmsConfig } from './helpers/test-app';
 
 /** Reads every column of every row, as an attacker holding a copy of the database would. */

@@ -1,4 +1,4 @@
-import { pooledRandomBytes } from '../common/crypto/random-pool';
+import { pooledRandomBytes } from '../crypto/random-pool';
 
 const SECRET_KEY_FORMAT = /^sk_[A-Za-z0-9_-]{43}$/;
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigurationError, validateEnvironment } from './environment';
 import { loadDevelopmentSecrets } from './development-secrets';
-import { EncryptionKey, parseEncryptionKeys } from '../common/crypto/encryption-keys';
+import { EncryptionKey, parseEncryptionKeys } from './encryption-keys';
 
 export type DatabaseConfig = { type: 'mysql'; url: string; poolSize: number } | { type: 'sqlite'; path: string };
 

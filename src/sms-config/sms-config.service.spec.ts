@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ForbiddenException } from '@nestjs/common';
-import { SecretSealer } from '../common/crypto/secret-sealer';
+import { SecretSealer } from '../crypto/secret-sealer';
 import { smsConfigLimitReached } from './sms-config-limit';
 import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
 import { SmsConfigService } from './sms-config.service';

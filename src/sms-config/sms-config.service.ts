@@ -1,7 +1,7 @@
 import { ForbiddenException, Injectable } from '@nestjs/common';
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
-import { SecretSealer } from '../common/crypto/secret-sealer';
+import { SecretSealer } from '../crypto/secret-sealer';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { SmsConfigDto, VerifyApiKeyDto } from './dto/sms-config-response.dto';
 import { SmsConfigRepository } from './sms-config.repository';

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { AppConfig } from '../../config/app-config';
+import { AppConfig } from '../config/app-config';
 import { SecretSealer } from './secret-sealer';
 
 @Global()

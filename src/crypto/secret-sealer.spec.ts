@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EncryptionKey } from './encryption-keys';
+import { EncryptionKey } from '../config/encryption-keys';
 import { SecretSealer, UnsealError, VerifyApiKeyClaims } from './secret-sealer';
 
 const keyA: EncryptionKey = { id: 'kidA', key: randomBytes(32) };

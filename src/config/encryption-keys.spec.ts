@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../../config/environment';
+import { ConfigurationError } from './environment';
 import { parseEncryptionKeys } from './encryption-keys';
 
 const bytesA = Buffer.alloc(32, 0xa1);

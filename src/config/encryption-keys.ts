@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../../config/environment';
+import { ConfigurationError } from './environment';
 
 export interface EncryptionKey {
   id: string;

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
-import { EncryptionKey } from './encryption-keys';
+import { EncryptionKey } from '../config/encryption-keys';
 import { pooledRandomBytes } from './random-pool';
 
 const IV_BYTES = 12;

@@ -1,0 +1,122 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+
+const ROOT = join(__dirname, '..');
+const CRUISER = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
+
+interface Cruise {
+  modules: Array<{ source: string; dependencies: Array<{ resolved: string; coreModule: boolean; couldNotResolve: boolean }> }>;
+  summary: { violations: Array<{ rule: { name: string }; from: string; to: string; cycle?: Array<{ name: string }> }> };
+}
+
+/** dependency-cruiser over `src/` of `cwd`, with the project's rules (.dependency-cruiser.cjs). */
+function cruise(cwd: string): Cruise {
+  const output = execFileSync(process.execPath, [CRUISER, 'src', '--config', CONFIG, '--output-type', 'json'], { cwd, encoding: 'utf8' });
+  return JSON.parse(output) as Cruise;
+}
+
+function describeViolations(result: Cruise): string[] {
+  return result.summary.violations.map(
+    (violation) =>
+      `${violation.rule.name}: ${violation.from} -> ${violation.to}` +
+      (violation.cycle ? ` (cycle: ${violation.cycle.map((step) => step.name).join(' -> ')})` : ''),
+  );
+}
+
+/** The top-level folder of src/ a file is in ('.' for the files at the top: main.ts, app.module.ts...). */
+function folderOf(source: string): string {
+  const [first, second] = source.split('/');
+  return second === undefined || !source.slice(first.length + 1).includes('/') ? '.' : second;
+}
+
+/** A cycle of folders, if the folders' imports (tests left out: they may reach anywhere) have one. */
+function folderCycle(result: Cruise): string[] | undefined {
+  const edges = new Map<string, Set<string>>();
+  for (const module of result.modules) {
+    if (!module.source.startsWith('src/') || module.source.endsWith('.spec.ts')) continue;
+    const from = folderOf(module.source);
+    for (const dependency of module.dependencies) {
+      if (dependency.coreModule || !dependency.resolved.startsWith('src/')) continue;
+      const to = folderOf(dependency.resolved);
+      if (to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    }
+  }
+  const done = new Set<string>();
+  const visit = (folder: string, path: string[]): string[] | undefined => {
+    if (path.includes(folder)) return [...path.slice(path.indexOf(folder)), folder];
+    if (done.has(folder)) return undefined;
+    for (const next of edges.get(folder) ?? []) {
+      const cycle = visit(next, [...path, folder]);
+      if (cycle) return cycle;
+    }
+    done.add(folder);
+    return undefined;
+  };
+  for (const folder of edges.keys()) {
+    const cycle = visit(folder, []);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+function writeFiles(root: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+}
+
+describe('Architecture', () => {
+  let result: Cruise;
+
+  beforeAll(() => {
+    result = cruise(ROOT);
+  });
+
+  it('should have no import cycle, and common/ should import nothing of the service', () => {
+    expect(result.modules.length).toBeGreaterThan(50);
+    expect(describeViolations(result)).toEqual([]);
+  });
+
+  it('should have folders whose imports point one way (no folder imports one that imports it back)', () => {
+    expect(folderCycle(result)).toBeUndefined();
+  });
+
+  it('should catch a file cycle, a folder cycle and common/ importing a feature (the checks above can fail)', () => {
+    const fixture = mkdtempSync(join(tmpdir(), 'architecture-spec-'));
+    try {
+      writeFiles(fixture, {
+        'tsconfig.json': '{"compilerOptions": {"module": "commonjs"}}',
+        'src/common/helper.ts': "import { feature } from '../feature/feature';\nexport const helper = feature;\n",
+        'src/feature/feature.ts': "import { other } from '../other/other';\nexport const feature = other;\n",
+        'src/other/other.ts': "import { back } from '../feature/back';\nexport const other = back;\n",
+        'src/feature/back.ts': 'export const back = 1;\n',
+        'src/cycle/a.ts': "import { b } from './b';\nexport const a = b;\n",
+        'src/cycle/b.ts': "import { a } from './a';\nexport const b = a;\n",
+      });
+      const planted = cruise(fixture);
+      const rules = describeViolations(planted).map((line) => line.split(':')[0]);
+      expect(rules).toEqual(expect.arrayContaining(['no-circular', 'common-is-a-leaf']));
+      expect(folderCycle(planted)).toEqual(expect.arrayContaining(['feature', 'other']));
+    } finally {
+      rmSync(fixture, { recursive: true, force: true });
+    }
+  });
+
+  it('should keep every SQL string in a repository, a migration or the database module', () => {
+    const SQL =
+      /\b(SELECT\s+[A-Za-z0-9*(]|INSERT\s+INTO|UPDATE\s+[a-z_]+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|TRIGGER|INDEX|PROCEDURE)|ALTER\s+TABLE|DROP\s+(TABLE|TRIGGER|PROCEDURE))/;
+    const allowed = (path: string) => path.endsWith('.repository.ts') || path.startsWith('src/database/') || path.endsWith('.spec.ts');
+    const files = (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[])
+      .map((path) => relative(ROOT, join(ROOT, 'src', path)))
+      .filter((path) => path.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(50);
+    const offending = files.filter((path) => !allowed(path) && SQL.test(readFileSync(join(ROOT, path), 'utf8')));
+    expect(offending).toEqual([]);
+    // The pattern does recognise the repositories' SQL.
+    expect(files.filter((path) => path.endsWith('.repository.ts') && SQL.test(readFileSync(join(ROOT, path), 'utf8')))).toHaveLength(2);
+  });
+});
