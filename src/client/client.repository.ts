@@ -25,16 +25,9 @@ export interface ClientWithSmsConfigs {
   smsConfigs: SmsConfigSummaryDto[];
 }
 
-interface ClientWithSmsConfigRow extends Partial<SmsConfigSummaryRow> {
-  clientId: number;
-  appDescription: string | null;
-  appUrl: string;
-  preferredSmsGateway: string | null;
-  preferredEmailGateway: string | null;
-  preferredPushNotificationGateway: string | null;
-  isHost: number | boolean;
-  smsConfigId: number | null;
-}
+/** One row of the join: the client's columns, and one configuration's (all null for a client without any). */
+type ClientWithSmsConfigRow = Omit<ClientWithSmsConfigs, 'isHost' | 'smsConfigs'> &
+  Partial<SmsConfigSummaryRow> & { isHost: number | boolean; smsConfigId: number | null };
 
 const INSERT_SQL = `INSERT INTO client (app_name, app_description, app_url, secret_key_digest, preferred_sms_gateway, is_host)
   VALUES (?, ?, ?, ?, ?, ?)`;

@@ -1,27 +1,18 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { IsHttpUrl } from '../../common/validation/decorators';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsBoolean } from 'class-validator';
+import { IsHttpUrl, IsOptionalText, IsText } from '../../common/validation/decorators';
 
 export class AddClientDto {
-  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Billing' })
-  @Length(1, 100)
-  @IsString()
+  @IsText(1, 100, { example: 'Billing' })
   appName: string;
 
-  @ApiProperty({ format: 'uri', maxLength: 2048, example: 'https://billing.example.com' })
-  @IsHttpUrl()
+  @IsHttpUrl({ example: 'https://billing.example.com' })
   appUrl: string;
 
-  @ApiPropertyOptional({ maxLength: 1000, example: 'Sends invoices' })
-  @IsOptional()
-  @MaxLength(1000)
-  @IsString()
+  @IsOptionalText(1000, { example: 'Sends invoices' })
   appDescription?: string;
 
-  @ApiPropertyOptional({ maxLength: 100, example: 'twilio' })
-  @IsOptional()
-  @MaxLength(100)
-  @IsString()
+  @IsOptionalText(100, { example: 'twilio' })
   preferredSmsGateway?: string;
 
   @ApiProperty({ example: false, description: 'A JSON boolean; the string "true" is refused' })

@@ -1,82 +1,40 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { IsDecimalAmount, IsHttpUrl } from '../../common/validation/decorators';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsOptional } from 'class-validator';
+import { IsHttpUrl, IsOptionalAmount, IsOptionalHttpUrl, IsOptionalText, IsText } from '../../common/validation/decorators';
 import { ClientIdDto } from './client-id.dto';
 
 export class AddSmsConfigDto extends ClientIdDto {
-  @ApiProperty({ minLength: 1, maxLength: 100, example: 'twilio' })
-  @Length(1, 100)
-  @IsString()
+  @IsText(1, 100, { example: 'twilio' })
   providerName: string;
 
-  @ApiProperty({ format: 'uri', maxLength: 2048, example: 'https://api.twilio.com/send', description: "The provider's send endpoint" })
-  @IsHttpUrl()
+  @IsHttpUrl({ example: 'https://api.twilio.com/send', description: "The provider's send endpoint" })
   smsApi: string;
 
-  @ApiPropertyOptional({ format: 'uri', maxLength: 2048, example: 'https://twilio.com', description: 'The provider portal' })
-  @IsOptional()
-  @IsHttpUrl()
+  @IsOptionalHttpUrl({ example: 'https://twilio.com', description: 'The provider portal' })
   providerUrl?: string;
 
-  @ApiPropertyOptional({ format: 'uri', maxLength: 2048, example: 'https://api.twilio.com/balance' })
-  @IsOptional()
-  @IsHttpUrl()
+  @IsOptionalHttpUrl({ example: 'https://api.twilio.com/balance' })
   balanceUrl?: string;
 
-  @ApiPropertyOptional({ maxLength: 255, description: 'Login name at the provider' })
-  @IsOptional()
-  @MaxLength(255)
-  @IsString()
+  @IsOptionalText(255, { description: 'Login name at the provider' })
   username?: string;
 
-  @ApiPropertyOptional({ maxLength: 1024, description: 'Stored encrypted; never returned' })
-  @IsOptional()
-  @MaxLength(1024)
-  @IsString()
+  @IsOptionalText(1024, { description: 'Stored encrypted; never returned' })
   password?: string;
 
-  @ApiPropertyOptional({ maxLength: 4096, description: 'Stored encrypted; never returned' })
-  @IsOptional()
-  @MaxLength(4096)
-  @IsString()
+  @IsOptionalText(4096, { description: 'Stored encrypted; never returned' })
   apiKey?: string;
 
-  @ApiPropertyOptional({ maxLength: 20, example: 'ACME' })
-  @IsOptional()
-  @MaxLength(20)
-  @IsString()
+  @IsOptionalText(20, { example: 'ACME' })
   senderId?: string;
 
-  @ApiPropertyOptional({ maxLength: 50, example: 'Transactional', description: 'Free text; usually Transactional or Promotional' })
-  @IsOptional()
-  @MaxLength(50)
-  @IsString()
+  @IsOptionalText(50, { example: 'Transactional', description: 'Free text; usually Transactional or Promotional' })
   smsType?: string;
 
-  @ApiPropertyOptional({
-    minimum: 0,
-    maximum: 1e12,
-    exclusiveMaximum: true,
-    example: 12.5,
-    default: 0,
-    description:
-      'At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400',
-  })
-  @IsOptional()
-  @IsDecimalAmount()
+  @IsOptionalAmount({ example: 12.5 })
   balance?: number;
 
-  @ApiPropertyOptional({
-    minimum: 0,
-    maximum: 1e12,
-    exclusiveMaximum: true,
-    example: 0.0125,
-    default: 0,
-    description:
-      'At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400',
-  })
-  @IsOptional()
-  @IsDecimalAmount()
+  @IsOptionalAmount({ example: 0.0125 })
   perSmsCost?: number;
 
   @ApiPropertyOptional({ default: true })
