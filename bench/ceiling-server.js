@@ -14,19 +14,10 @@ const Fastify = require('fastify');
 const SAMPLE_SECRET_KEY = 'sk_ceiling-sample-key';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The fixture's configuration as a client's answer shows it: no password or apiKey. */
 function sampleSmsConfig() {
-  return {
-    providerName: 'twilio',
-    providerUrl: 'https://twilio.com',
-    username: 'u',
-    senderId: 'SENDER',
-    smsType: 'Transactional',
-    smsApi: 'https://api.twilio.com/send',
-    balanceUrl: 'https://api.twilio.com/balance',
-    balance: 12.5,
-    perSmsCost: 0.0125,
-    isActive: true,
-  };
+  const { password: _password, apiKey: _apiKey, ...shown } = require('../test/fixtures/sms-config.json');
+  return shown;
 }
 
 function sampleClientAnswer(secretKey, smsConfig) {

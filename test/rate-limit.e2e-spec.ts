@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import CLIENT from './fixtures/client.json';
 import { ADMIN_API_KEY, TestApp, startTestApp } from './helpers/test-app';
 
 const GET_CLIENT = '/api/client/get/secretKey';
 const wrongSecretKey = () => `sk_${randomBytes(32).toString('base64url')}`;
-const newClient = { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false };
+const newClient = CLIENT;
 
 function expectTooManyRequests(answer: { status: number; headers: Record<string, unknown>; body: unknown }): void {
   expect(answer.status).toBe(429);

@@ -3,28 +3,17 @@
 // would have written itself; the baseline reads the same rows.
 const ADMIN_API_KEY = 'bench-admin-key';
 
-const SMS_CONFIG_BODY = {
-  providerName: 'twilio',
-  providerUrl: 'https://twilio.com',
-  username: 'u',
-  password: 'p',
-  apiKey: 'k',
-  senderId: 'SENDER',
-  smsType: 'Transactional',
-  smsApi: 'https://api.twilio.com/send',
-  balanceUrl: 'https://api.twilio.com/balance',
-  balance: 12.5,
-  perSmsCost: 0.0125,
-  isActive: true,
-};
+// The samples the e2e tests send too.
+const SMS_CONFIG_BODY = require('../../test/fixtures/sms-config.json');
+const CLIENT_BODY = require('../../test/fixtures/client.json');
 
 function clientBody(n) {
   return {
+    ...CLIENT_BODY,
     appName: `bench-${n}`,
     appUrl: `https://app-${n}.example.com`,
     appDescription: `bench client ${n}`,
     preferredSmsGateway: 'twilio',
-    isHost: false,
   };
 }
 

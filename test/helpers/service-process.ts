@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
+import CLIENT from '../fixtures/client.json';
 import { ADMIN_API_KEY, AMQP_URL, KEY_A, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from './test-app';
 
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
@@ -125,7 +126,7 @@ export class ServiceProcess {
   async addClient(overrides: Record<string, unknown> = {}): Promise<string> {
     const answer = await this.post('/api/client/add', {
       headers: { 'x-api-key': ADMIN_API_KEY },
-      body: { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false, ...overrides },
+      body: { ...CLIENT, ...overrides },
     });
     if (answer.status !== 200) throw new Error(`addClient failed: ${answer.status} ${answer.raw}`);
     return answer.body.results.secretKey as string;

@@ -6,6 +6,8 @@ import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { ClientCache } from '../../src/client-cache/client-cache';
 import { createApp } from '../../src/create-app';
+import CLIENT from '../fixtures/client.json';
+import SMS_CONFIG from '../fixtures/sms-config.json';
 import { assertAnswerMatchesContract } from './contract';
 
 export const ADMIN_API_KEY = 'test-admin-key-3f9a1c';
@@ -105,7 +107,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     async addClient(overrides = {}) {
       const answer = await testApp.post('/api/client/add', {
         headers: { 'x-api-key': ADMIN_API_KEY },
-        body: { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false, ...overrides },
+        body: { ...CLIENT, ...overrides },
       });
       if (answer.status !== 200) throw new Error(`addClient failed: ${answer.raw}`);
       return answer.body.results.secretKey as string;
@@ -124,18 +126,5 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   return testApp;
 }
 
-export const validSmsConfig = (overrides: Record<string, unknown> = {}) => ({
-  providerName: 'twilio',
-  providerUrl: 'https://twilio.com',
-  username: 'acme',
-  password: 'pr0vider-Passw0rd!',
-  apiKey: 'live_api_key_9f8e7d6c5b4a',
-  senderId: 'ACME',
-  smsType: 'Transactional',
-  smsApi: 'https://api.twilio.com/send',
-  balanceUrl: 'https://api.twilio.com/balance',
-  balance: 12.5,
-  perSmsCost: 0.0125,
-  isActive: true,
-  ...overrides,
-});
+/** An add-sms-config body with every field (test/fixtures/sms-config.json), with the fields a test is about replaced. */
+export const validSmsConfig = (overrides: Record<string, unknown> = {}) => ({ ...SMS_CONFIG, ...overrides });
