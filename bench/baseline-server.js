@@ -4,9 +4,9 @@
 // migrations create and never creates tables itself; that schema's trigger keeps
 // the limit of SMS configurations per client for every writer, this one included.
 //   ENCRYPTION_KEY  base64 of 32 bytes: the provider secrets are sealed as the
-//                   service seals them (DECISIONS §2), not stored in plaintext
+//                   service seals them (docs/interface.md), not stored in plaintext
 //   ADMIN_API_KEY   the x-api-key add-client requires, as the service does
-// Requests are checked as DECISIONS §3 and §4 ask, the plain way (Fastify's JSON
+// Requests are checked as docs/interface.md says, the plain way (Fastify's JSON
 // schemas): unknown fields and non-boolean booleans refused, URLs absolute http(s).
 const crypto = require('node:crypto');
 const Fastify = require('fastify');

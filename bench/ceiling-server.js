@@ -5,7 +5,7 @@
 //   CEILING_RESPONSE_FILE   the exact get-client body to send (the service's own
 //                           answer, so both send identical bytes); a sample is
 //                           built when it is not given
-//   CEILING_OPERATIONS      1: "D", the same ceiling plus what issue 5 asks of every
+//   CEILING_OPERATIONS      1: "D", the same ceiling plus what the service owes every
 //                           answer, done by the service's own code (see withOperations)
 const crypto = require('node:crypto');
 const fs = require('node:fs');

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { CreateSmsConfigAddProcedure1795327283819 } from './1795327283819-CreateSmsConfigAddProcedure';
 
 /**
- * The per-client limit on SMS configurations (DECISIONS §4: 100) kept by the schema: a plain INSERT either fits or is
+ * The per-client limit on SMS configurations (docs/interface.md: 100) kept by the schema: a plain INSERT either fits or is
  * refused by the trigger, in one round trip and one statement. The trigger counts in `client.sms_config_count`, under
  * the client row's lock, so concurrent adds for one client are counted one after another and adds for different
  * clients do not wait on each other. It replaces the stored procedure, which cost MariaDB twice the CPU of the insert.

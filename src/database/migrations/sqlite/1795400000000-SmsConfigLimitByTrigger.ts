@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The per-client limit on SMS configurations (DECISIONS §4: 100) kept by the schema, as on MySQL: a plain INSERT either
+ * The per-client limit on SMS configurations (docs/interface.md: 100) kept by the schema, as on MySQL: a plain INSERT either
  * fits or is refused by the trigger. SQLite runs one writer at a time, so the check and the count need no lock.
  * A new limit needs a new migration.
  */
