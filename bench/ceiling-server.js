@@ -48,8 +48,7 @@ function loadGetClientBody(secretKey, responseFile) {
  * storage. Needs the built service (dist/).
  */
 function withOperations(app) {
-  const { addSecurityHeaders } = require('../dist/http/security-headers');
-  const { stampRequestId } = require('../dist/http/request-id');
+  const { addAnswerHeaders } = require('../dist/http/answer-headers');
   const { logAnswer } = require('../dist/http/access-log');
   const { timeAnswer } = require('../dist/http/request-timing');
   const { createRootLogger } = require('../dist/logging/logger-options');
@@ -60,8 +59,7 @@ function withOperations(app) {
   const { Histogram } = require('prom-client');
   const rateLimit = new FixedWindowThrottlerStorage();
 
-  app.addHook('onRequest', stampRequestId);
-  app.addHook('onRequest', addSecurityHeaders);
+  app.addHook('onRequest', addAnswerHeaders);
   app.addHook('onResponse', logAnswer(createRootLogger({ level: 'info', pretty: false })));
   app.addHook('onResponse', timeAnswer(new Histogram(REQUEST_DURATION)));
   return (secretKey) => {

@@ -22,6 +22,7 @@ const { SCENARIOS, requestOptions, runLoad } = require('./lib/load');
 const profile = require('./lib/profile');
 const report = require('./lib/report');
 const seed = require('./lib/seed');
+const { serviceEnv } = require('./lib/service');
 
 const ROOT = path.resolve(__dirname, '..');
 const MYSQL_SERVER_URL = 'mysql://root@127.0.0.1:3306';
@@ -91,26 +92,11 @@ function newDataDir() {
   return dir;
 }
 
-// The service runs with the V8 heap limits its Dockerfile sets (ENV NODE_OPTIONS), as in production.
-const SERVICE_NODE_OPTIONS = '--max-semi-space-size=8 --max-old-space-size=192';
-
-function serviceEnv(port, extra = {}) {
-  return {
-    NODE_OPTIONS: SERVICE_NODE_OPTIONS,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    ADMIN_API_KEYS: seed.ADMIN_API_KEY,
-    ENCRYPTION_KEYS: `k1:${ENCRYPTION_KEY}`,
-    LOG_LEVEL: 'info',
-    NODE_ENV: 'production',
-    AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
-    DATA_DIR: newDataDir(),
-    ...extra,
-  };
-}
-
 async function startService(name, entry, port, env, nodeFlags = []) {
-  const handle = children.startNodeChild(name, [...nodeFlags, entry], { cwd: ROOT, env: serviceEnv(port, env) });
+  const handle = children.startNodeChild(name, [...nodeFlags, entry], {
+    cwd: ROOT,
+    env: serviceEnv({ port, encryptionKey: ENCRYPTION_KEY, dataDir: newDataDir(), ...env }),
+  });
   const startMs = await children.waitForHttp200(handle, `http://127.0.0.1:${port}/health`, 30000);
   return { handle, startMs };
 }

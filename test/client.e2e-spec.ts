@@ -233,6 +233,13 @@ describe('Clients', () => {
       expect((await getClient(secretKey, { body: {} })).status).toBe(200);
     });
 
+    it('should check the secretKey before the body, as every route checks its credential first', async () => {
+      const unknown = await getClient('sk_' + 'B'.repeat(43), { body: { nonsense: true } });
+      expect(unknown.body).toEqual({ status: 404, error: 'No client matches the secretKey' });
+      const missing = await getClient(undefined, { body: { nonsense: true } });
+      expect(missing.body).toEqual({ status: 401, error: 'secretKey header is required' });
+    });
+
     it('should answer 400 for a body with fields', async () => {
       const secretKey = await t.addClient();
       const answer = await getClient(secretKey, { body: { secretKey } });

@@ -3,14 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type pino from 'pino';
 import type { Histogram } from 'prom-client';
 import { logAnswer } from './access-log';
+import { addAnswerHeaders } from './answer-headers';
 import { BODY_LIMIT_BYTES } from './body-limit';
 import { CachedGetClient, answerGetClientFromCache } from './cached-get-client';
 import { acceptJsonBodiesOnly } from './json-body';
 import { answerMalformedRequest } from './malformed-request';
 import { enforceRequestDeadline } from './request-deadline';
-import { stampRequestId, takeOrCreateRequestId } from './request-id';
+import { takeOrCreateRequestId } from './request-id';
 import { timeAnswer } from './request-timing';
-import { addSecurityHeaders } from './security-headers';
 
 /** The Fastify server under Nest, with what must be set before it exists. */
 export function createFastifyAdapter(): FastifyAdapter {
@@ -40,8 +40,7 @@ export interface EdgeParts {
  */
 export function registerEdge(fastify: FastifyInstance, parts: EdgeParts): void {
   // onRequest
-  fastify.addHook('onRequest', stampRequestId);
-  fastify.addHook('onRequest', addSecurityHeaders);
+  fastify.addHook('onRequest', addAnswerHeaders); // x-request-id and the security headers
   enforceRequestDeadline(fastify); // 503 for a request still unanswered at 4.5 s
   // body parsing
   acceptJsonBodiesOnly(fastify);

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { onRequestHookHandler } from 'fastify';
 import helmet, { HelmetOptions } from 'helmet';
 
 /** Where Swagger UI's page and assets are served (swagger.ts). */
@@ -40,12 +39,6 @@ export const DOCUMENT_SECURITY_HEADERS = computeSecurityHeaders({
 export function securityHeadersFor(url: string): Record<string, string> {
   return url.startsWith(DOCUMENTS_PREFIX) ? DOCUMENT_SECURITY_HEADERS : API_SECURITY_HEADERS;
 }
-
-/** onRequest: every answer, errors included, carries its security headers. */
-export const addSecurityHeaders: onRequestHookHandler = (request, reply, done) => {
-  reply.headers(securityHeadersFor(request.url));
-  done();
-};
 
 /** Runs helmet once against a recording response and keeps the headers it sets. */
 function computeSecurityHeaders(options: HelmetOptions): Record<string, string> {

@@ -1,0 +1,24 @@
+'use strict';
+// The service as the bench runs it: production settings, logging at info to a file, the Dockerfile's V8 limits.
+const { ADMIN_API_KEY } = require('./seed');
+
+// The service runs with the V8 heap limits its Dockerfile sets (ENV NODE_OPTIONS), as in production.
+const SERVICE_NODE_OPTIONS = '--max-semi-space-size=8 --max-old-space-size=192';
+
+/** The environment of one service process; `encryptionKey` is base64 of 32 bytes, `dataDir` its own directory. */
+function serviceEnv({ port, encryptionKey, dataDir, ...extra }) {
+  return {
+    NODE_OPTIONS: SERVICE_NODE_OPTIONS,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ADMIN_API_KEYS: ADMIN_API_KEY,
+    ENCRYPTION_KEYS: `k1:${encryptionKey}`,
+    LOG_LEVEL: 'info',
+    NODE_ENV: 'production',
+    AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
+    DATA_DIR: dataDir,
+    ...extra,
+  };
+}
+
+module.exports = { SERVICE_NODE_OPTIONS, serviceEnv };
