@@ -43,7 +43,7 @@ function loadGetClientBody(secretKey, responseFile) {
 
 /**
  * The per-answer work the service owes every caller, nothing else, each done by the service's own code: a request id,
- * the security headers, one access log line at info on stdout (the edge's access-log hook on the service's root logger), the
+ * the security headers, one access log line at info on stdout (the edge's access-log hook on the service's access logger), the
  * request-duration histogram (the edge's timing hook), and the key's SHA-256 counted in the service's fixed-window rate-limit
  * storage. Needs the built service (dist/).
  */
@@ -51,7 +51,7 @@ function withOperations(app) {
   const { addAnswerHeaders } = require('../dist/http/answer-headers');
   const { logAnswer } = require('../dist/http/access-log');
   const { timeAnswer } = require('../dist/http/request-timing');
-  const { createRootLogger } = require('../dist/logging/logger-options');
+  const { createLoggers } = require('../dist/logging/logger-options');
   const { REQUEST_DURATION } = require('../dist/metrics/http-metrics');
   const { FixedWindowThrottlerStorage } = require('../dist/common/fixed-window.storage');
   const { credentialTracker } = require('../dist/rate-limit/credential');
@@ -60,7 +60,7 @@ function withOperations(app) {
   const rateLimit = new FixedWindowThrottlerStorage();
 
   app.addHook('onRequest', addAnswerHeaders);
-  app.addHook('onResponse', logAnswer(createRootLogger({ level: 'info', pretty: false })));
+  app.addHook('onResponse', logAnswer(createLoggers({ level: 'info', pretty: false }).access));
   app.addHook('onResponse', timeAnswer(new Histogram(REQUEST_DURATION)));
   return (secretKey) => {
     const key = FixedWindowThrottlerStorage.keyOf('default', credentialTracker(sha256Hex(secretKey)));

@@ -138,10 +138,10 @@ describe('loadAppConfig', () => {
       expect(config.encryptionKeys.map((key) => key.id)).toEqual(['kid1', 'kid0']);
     });
 
-    it('should not generate secrets nor report a generated admin key when both secrets are set', () => {
+    it('should not generate secrets when both are set', () => {
       const config = loadAppConfig(env());
       expect(config.generatedSecretsFile).toBeUndefined();
-      expect(config.generatedAdminApiKey).toBeUndefined();
+      expect(config.createdDevelopmentSecrets).toBe(false);
       expect(() => statSync(join(dataDir, 'development-secrets.json'))).toThrow();
     });
   });
@@ -174,7 +174,7 @@ describe('loadAppConfig', () => {
       const config = loadAppConfig(env({ NODE_ENV: 'production' }));
       expect(config.isProduction).toBe(true);
       expect(config.adminApiKeys).toEqual(['admin-key']);
-      expect(config.generatedAdminApiKey).toBeUndefined();
+      expect(config.createdDevelopmentSecrets).toBe(false);
     });
 
     it('should refuse ADMIN_API_KEYS that hold no key', () => {
@@ -201,13 +201,14 @@ describe('loadAppConfig', () => {
       expect(statSync(join(nested, 'development-secrets.json')).isFile()).toBe(true);
     });
 
-    it('should return the generated admin key on the first load only', () => {
+    it('should say it created the secrets on the first load only', () => {
       const first = loadAppConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' });
-      expect(first.generatedAdminApiKey).toEqual(expect.any(String));
-      expect(first.adminApiKeys).toEqual([first.generatedAdminApiKey]);
+      expect(first.createdDevelopmentSecrets).toBe(true);
+      expect(first.adminApiKeys).toEqual([expect.stringMatching(/^ak_[A-Za-z0-9_-]{43}$/)]);
 
       const second = loadAppConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' });
-      expect(second.generatedAdminApiKey).toBeUndefined();
+      expect(second.createdDevelopmentSecrets).toBe(false);
+      expect(second.adminApiKeys).toEqual(first.adminApiKeys);
     });
 
     it('should return the same keys on the second load', () => {
@@ -246,7 +247,6 @@ describe('loadAppConfig', () => {
     it('should use a set ADMIN_API_KEYS and generate only the encryption key', () => {
       const config = loadAppConfig({ DATA_DIR: dataDir, ADMIN_API_KEYS: 'mine' });
       expect(config.adminApiKeys).toEqual(['mine']);
-      expect(config.generatedAdminApiKey).toBeUndefined();
       expect(config.encryptionKeys).toHaveLength(1);
       expect(config.generatedSecretsFile).toBe(secretsFile());
     });
@@ -254,7 +254,8 @@ describe('loadAppConfig', () => {
     it('should use a set ENCRYPTION_KEYS and generate only the admin key', () => {
       const config = loadAppConfig({ DATA_DIR: dataDir, ENCRYPTION_KEYS });
       expect(config.encryptionKeys.map((key) => key.id)).toEqual(['kid1']);
-      expect(config.generatedAdminApiKey).toEqual(config.adminApiKeys[0]);
+      const stored = JSON.parse(readFileSync(secretsFile(), 'utf8')) as { adminApiKey: string };
+      expect(config.adminApiKeys).toEqual([stored.adminApiKey]);
     });
   });
 

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from './app-config';
 
-/** Tells a new user where the generated development secrets are, and the admin key once, when it is made. */
+/** Tells a new user where the generated development secrets are; the keys themselves never reach a log line. */
 @Injectable()
 export class StartupNoticeService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Startup');
@@ -12,11 +12,10 @@ export class StartupNoticeService implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     const file = this.config.get('generatedSecretsFile', { infer: true });
     if (!file) return;
-    const adminApiKey = this.config.get('generatedAdminApiKey', { infer: true });
-    if (adminApiKey) {
-      this.logger.warn(`Generated a development admin API key (shown once, kept in ${file}): x-api-key: ${adminApiKey}`);
-    } else {
-      this.logger.warn(`Using development secrets from ${file}; set ADMIN_API_KEYS and ENCRYPTION_KEYS in production`);
-    }
+    const created = this.config.get('createdDevelopmentSecrets', { infer: true });
+    this.logger.warn(
+      `${created ? 'Generated development secrets in' : 'Using development secrets from'} ${file}: \`npm run keys\` prints the ` +
+        'admin key; set ADMIN_API_KEYS and ENCRYPTION_KEYS in production',
+    );
   }
 }

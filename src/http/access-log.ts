@@ -1,5 +1,6 @@
 import type { onResponseHookHandler } from 'fastify';
 import type pino from 'pino';
+import { loggedUrl } from './logged-url';
 import { routeLabel } from './route-label';
 
 /**
@@ -20,7 +21,7 @@ export function logAnswer(rootLogger: pino.Logger): onResponseHookHandler {
           requestId: request.id,
           method: request.method,
           route: routeLabel(request),
-          url: request.url,
+          url: loggedUrl(request.url),
           statusCode,
           durationMs: reply.elapsedTime,
         },

@@ -6,7 +6,7 @@ import type pino from 'pino';
 import type { Histogram } from 'prom-client';
 import { CachedClientAnswers } from '../client-cache/cached-client-answers';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
-import { ROOT_LOGGER } from '../logging/root-logger';
+import { ACCESS_LOGGER } from '../logging/root-logger';
 import { LoggingModule } from '../logging/logging.module';
 import { REQUEST_DURATION } from '../metrics/http-metrics';
 import { MetricsModule } from '../metrics/metrics.module';
@@ -20,7 +20,7 @@ class EdgeHooks implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly answers: CachedClientAnswers,
     private readonly rateLimit: CredentialRateLimit,
-    @Inject(ROOT_LOGGER) private readonly rootLogger: pino.Logger,
+    @Inject(ACCESS_LOGGER) private readonly accessLogger: pino.Logger,
     @InjectMetric(REQUEST_DURATION.name) private readonly requestDuration: Histogram<string>,
   ) {}
 
@@ -30,7 +30,7 @@ class EdgeHooks implements OnModuleInit {
         cachedAnswer: (secretKey, digest) => this.answers.answerFor(secretKey, digest),
         withinRateLimit: (digest) => this.rateLimit.tryAcquire(digest),
       },
-      rootLogger: this.rootLogger,
+      accessLogger: this.accessLogger,
       requestDuration: this.requestDuration,
     });
   }

@@ -30,7 +30,7 @@ export function createFastifyAdapter(): FastifyAdapter {
 
 export interface EdgeParts {
   cachedGetClient: CachedGetClient;
-  rootLogger: pino.Logger;
+  accessLogger: pino.Logger;
   requestDuration: Histogram<string>;
 }
 
@@ -47,6 +47,6 @@ export function registerEdge(fastify: FastifyInstance, parts: EdgeParts): void {
   // preHandler, ahead of Nest's router
   fastify.addHook('preHandler', answerGetClientFromCache(parts.cachedGetClient));
   // onResponse
-  fastify.addHook('onResponse', logAnswer(parts.rootLogger));
+  fastify.addHook('onResponse', logAnswer(parts.accessLogger));
   fastify.addHook('onResponse', timeAnswer(parts.requestDuration));
 }

@@ -1,6 +1,9 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { REDACTED_PATHS, buildPinoOptions } from './logger-options';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REDACTED_PATHS, buildPinoOptions, createLoggers } from './logger-options';
 
 function logged(write: (logger: pino.Logger) => void): string {
   let output = '';
@@ -44,17 +47,45 @@ describe('REDACTED_PATHS', () => {
   });
 });
 
-describe('buildPinoOptions', () => {
-  const httpOptions = (pretty: boolean) =>
-    buildPinoOptions({ level: 'info', pretty }) as { transport?: { target: string }; redact?: unknown };
+describe('createLoggers', () => {
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  const SECRET_KEY = `sk_${'q'.repeat(43)}`;
 
-  it('should write plain JSON lines unless pretty output is asked for', () => {
-    expect(httpOptions(false).transport).toBeUndefined();
-    expect(httpOptions(true).transport?.target).toBe('pino-pretty');
+  function loggersWritingTo(secrets: string[] = []) {
+    const file = join(mkdtempSync(join(tmpdir(), 'registry-loggers-')), 'out.log');
+    return { file, ...createLoggers({ level: 'trace', pretty: false, file, secrets }) };
+  }
+  const linesOf = (file: string) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it('should write both loggers’ lines as JSON to one destination', async () => {
+    const { file, root, access } = loggersWritingTo();
+    root.info('from Nest');
+    access.info({ statusCode: 200 }, 'request completed');
+    await nextTurn();
+    expect(linesOf(file).map((line) => line.msg)).toEqual(['from Nest', 'request completed']);
   });
 
-  it('should redact in both formats', () => {
-    expect(httpOptions(false).redact).toEqual({ paths: REDACTED_PATHS, censor: '[redacted]' });
-    expect(httpOptions(true).redact).toEqual({ paths: REDACTED_PATHS, censor: '[redacted]' });
+  it('should scrub credentials and configured secrets from every root line, at every level, messages and errors alike', async () => {
+    const { file, root } = loggersWritingTo(['the-admin-key-0123']);
+    root.trace(`trace with ${SECRET_KEY}`);
+    root.warn({ context: 'Bus' }, 'warn with the-admin-key-0123');
+    root.error({ err: new Error(`failed for ${SECRET_KEY}`) }, 'Unexpected error');
+    root.fatal(new Error('fatal with the-admin-key-0123'));
+    await nextTurn();
+    const written = readFileSync(file, 'utf8');
+    expect(linesOf(file)).toHaveLength(4);
+    expect(written).not.toContain(SECRET_KEY);
+    expect(written).not.toContain('the-admin-key-0123');
+    expect(written).toContain('failed for [redacted]');
+  });
+});
+
+describe('buildPinoOptions', () => {
+  it('should redact the credential paths', () => {
+    expect(buildPinoOptions({ level: 'info', pretty: false }).redact).toEqual({ paths: REDACTED_PATHS, censor: '[redacted]' });
   });
 });

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { CREDENTIAL_FIELDS } from '../auth/credential-headers';
+import { REDACTED, SecretScrubber } from './secret-scrubber';
 import { turnBatchedDestination } from './turn-batched-destination';
 
 /** Body fields that hold a secret, at any depth an error log line puts them. */
@@ -22,19 +23,39 @@ export interface LoggingConfig {
   pretty: boolean;
   /** Write to this file instead of stdout (tests read their logs back from it). */
   file?: string;
+  /** Configured values no line may show (ConfigService's configuredSecrets()). */
+  secrets?: string[];
 }
 
-export function buildPinoOptions({ level, pretty, file }: LoggingConfig): pino.LoggerOptions {
+/** The application's loggers, writing to one destination. */
+export interface Loggers {
+  /** Nest's own logs, errors, warnings: redacted by path, and every string scrubbed of anything like a credential. */
+  root: pino.Logger;
+  /** The edge's one line per request: built from fields that hold no credential (see http/access-log.ts), so as lean as pino goes. */
+  access: pino.Logger;
+}
+
+/** The root logger's options: pretty output is chosen by the destination (createLoggers), not here. */
+export function buildPinoOptions({ level, secrets = [] }: LoggingConfig): pino.LoggerOptions {
+  const scrubber = new SecretScrubber(secrets);
   return {
     level,
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    transport: pretty ? { target: 'pino-pretty', options: { singleLine: true, ...(file ? { destination: file } : {}) } } : undefined,
+    redact: { paths: REDACTED_PATHS, censor: REDACTED },
+    serializers: { err: (error: unknown) => scrubber.scrubDeep(error) },
+    hooks: {
+      logMethod(args, method) {
+        method.apply(this, args.map((arg) => scrubber.scrubDeep(arg)) as Parameters<pino.LogFn>);
+      },
+    },
   };
 }
 
-/** The one pino logger of the application: Nest's own logs and the per-request lines both write through it. */
-export function createRootLogger(config: LoggingConfig): pino.Logger {
-  const options = buildPinoOptions(config);
-  if (config.pretty) return pino(options);
-  return pino(options, turnBatchedDestination(config.file ? { dest: config.file, mkdir: true } : { dest: 1 }));
+export function createLoggers(config: LoggingConfig): Loggers {
+  const destination = config.pretty
+    ? pino.transport({ target: 'pino-pretty', options: { singleLine: true, ...(config.file ? { destination: config.file } : {}) } })
+    : turnBatchedDestination(config.file ? { dest: config.file, mkdir: true } : { dest: 1 });
+  return {
+    root: pino(buildPinoOptions(config), destination),
+    access: pino({ level: config.level }, destination),
+  };
 }

@@ -1,2 +1,4 @@
-/** The one pino logger of the application: Nest's own logs and the per-request lines both write through it. */
+/** The pino logger of Nest's own logs, errors and warnings (Loggers.root). */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
+/** The pino logger of the edge's line per request (Loggers.access). */
+export const ACCESS_LOGGER = Symbol('ACCESS_LOGGER');

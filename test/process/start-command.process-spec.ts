@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,11 +28,18 @@ describe('Starting with no configuration', () => {
     expect(statSync(join(dataDir, 'registry.sqlite')).isFile()).toBe(true);
   });
 
-  it('should keep generated development secrets in DATA_DIR with mode 0600 and log the admin key once', async () => {
+  it('should keep generated development secrets in DATA_DIR with mode 0600, never log the admin key, and print it with npm run keys', async () => {
     const file = join(dataDir, 'development-secrets.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const { adminApiKey } = JSON.parse(readFileSync(file, 'utf8')) as { adminApiKey: string };
-    expect(service.logs().join('\n').split(adminApiKey).length - 1).toBe(1);
+    const log = service.logs().join('\n');
+    expect(log).toContain(`Generated development secrets in ${file}`);
+    expect(log).not.toContain(adminApiKey);
+    const printed = execFileSync('npm', ['run', '--silent', 'keys'], {
+      cwd: join(__dirname, '..', '..'),
+      env: { ...process.env, DATA_DIR: dataDir },
+    });
+    expect(printed.toString()).toBe(`${adminApiKey}\n`);
 
     const created = await service.post('/api/client/add', {
       headers: { 'x-api-key': adminApiKey },

@@ -1,0 +1,24 @@
+import { AppConfig } from './app-config';
+
+type SecretSettings = Pick<AppConfig, 'adminApiKeys' | 'encryptionKeys' | 'database' | 'amqpUrl'>;
+
+/** The configured values no log line may show: admin keys, encryption keys, the database's and the broker's passwords. */
+export function configuredSecrets({ adminApiKeys, encryptionKeys, database, amqpUrl }: SecretSettings): string[] {
+  return [
+    ...adminApiKeys,
+    ...encryptionKeys.map((key) => key.key.toString('base64')),
+    ...passwordsIn(database.type === 'mysql' ? database.url : undefined),
+    ...passwordsIn(amqpUrl),
+  ];
+}
+
+/** A URL's password as written (percent-encoded) and as meant. */
+function passwordsIn(url: string | undefined): string[] {
+  if (url === undefined) return [];
+  try {
+    const { password } = new URL(url);
+    return password === '' ? [] : [password, decodeURIComponent(password)];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,27 @@
+/** Query parameters whose values are logged as sent; every other parameter's value is not. */
+const LOGGED_QUERY_PARAMETERS = new Set(['limit', 'cursor', 'appName', 'clientId', 'action']);
+/** A run of 40 or more characters of the key alphabet: a secret key, a digest, a token (see logging/secret-scrubber.ts). */
+const KEY_LIKE = /[A-Za-z0-9_-]{40,}/g;
+const SAFE_NAME = /^[A-Za-z0-9_.-]{1,32}$/;
+const REDACTED = '[redacted]';
+
+/**
+ * A request's URL as the access log shows it: no credential a caller put in the query string (values of parameters
+ * not known to be harmless are replaced) or in the path. Paths of up to 40 characters, which are all the service's
+ * routes, are logged as they are without a look.
+ */
+export function loggedUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  const path = queryStart === -1 ? url : url.slice(0, queryStart);
+  const shownPath = path.length < 40 ? path : path.replace(KEY_LIKE, REDACTED);
+  return queryStart === -1 ? shownPath : `${shownPath}?${loggedQuery(url.slice(queryStart + 1))}`;
+}
+
+function loggedQuery(query: string): string {
+  const shown: string[] = [];
+  for (const [name, value] of new URLSearchParams(query)) {
+    if (LOGGED_QUERY_PARAMETERS.has(name)) shown.push(`${name}=${encodeURIComponent(value.replace(KEY_LIKE, REDACTED))}`);
+    else shown.push(`${SAFE_NAME.test(name) ? name : REDACTED}=${REDACTED}`);
+  }
+  return shown.join('&');
+}
