@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
@@ -6,7 +6,7 @@ import { BrokerModule } from './broker/broker.module';
 import { ClientModule } from './client/client.module';
 import { CryptoModule } from './crypto/crypto.module';
 import { RequestValidationPipe } from './common/validation/request-validation.pipe';
-import { loadAppConfig } from './config/app-config';
+import { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { EdgeModule } from './http/edge.module';
@@ -14,30 +14,37 @@ import { EnvelopeExceptionFilter } from './http/envelope-exception.filter';
 import { MetricsModule } from './metrics/metrics.module';
 import { CredentialThrottlerGuard } from './rate-limit/credential-throttler.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { Loggers } from './logging/logger-options';
 import { LoggingModule } from './logging/logging.module';
 import { SmsConfigModule } from './sms-config/sms-config.module';
 import { StartupNoticeService } from './config/startup-notice.service';
 
-@Module({
-  imports: [
-    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => loadAppConfig()] }),
-    LoggingModule,
-    EdgeModule,
-    RateLimitModule,
-    AuthModule,
-    DatabaseModule,
-    CryptoModule,
-    ClientModule,
-    SmsConfigModule,
-    BrokerModule,
-    HealthModule,
-    MetricsModule,
-  ],
-  providers: [
-    { provide: APP_PIPE, useClass: RequestValidationPipe },
-    { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
-    { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
-    StartupNoticeService,
-  ],
-})
-export class AppModule {}
+/** The whole application, from a configuration already loaded and checked and the loggers made from it (createApp). */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, loggers: Loggers): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
+        LoggingModule.forRoot(loggers),
+        EdgeModule,
+        RateLimitModule,
+        AuthModule,
+        DatabaseModule,
+        CryptoModule,
+        ClientModule,
+        SmsConfigModule,
+        BrokerModule,
+        HealthModule,
+        MetricsModule,
+      ],
+      providers: [
+        { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
+        { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
+        StartupNoticeService,
+      ],
+    };
+  }
+}

@@ -1,15 +1,27 @@
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { AppConfig, loadAppConfig } from './config/app-config';
 import { createFastifyAdapter } from './http/edge';
+import { Loggers, createLoggers, loggingConfigOf } from './logging/logger-options';
+import { nestLoggerOver } from './logging/nest-logger';
 import { setUpSwagger } from './swagger';
 
-/** Builds the whole application, exactly as production runs it, without listening: main.ts and the e2e tests share it. */
-export async function createApp(): Promise<NestFastifyApplication> {
+/**
+ * Builds the whole application, exactly as production runs it, without listening: main.ts and the e2e tests share it.
+ * Without arguments it reads the environment (a bad variable throws a ConfigurationError naming it).
+ */
+export async function createApp(
+  config: AppConfig = loadAppConfig(),
+  loggers: Loggers = createLoggers(loggingConfigOf(config)),
+): Promise<NestFastifyApplication> {
   // The edge's hooks are registered by EdgeModule (src/http/edge.ts lists them in order); JSON is parsed there too.
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(), { bodyParser: false, bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, loggers), createFastifyAdapter(), {
+    bodyParser: false,
+    logger: nestLoggerOver(loggers.root),
+    // A start that fails is the caller's to report (main.ts: one line, exit 1), never a process.abort().
+    abortOnError: false,
+  });
   // process.exit(0) once closed, rather than re-raising the signal: a drained shutdown is a clean exit.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   setUpSwagger(app);

@@ -1,19 +1,33 @@
 import 'reflect-metadata';
-import { ConfigService } from '@nestjs/config';
-import { Logger } from 'nestjs-pino';
-import { AppConfig } from './config/app-config';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { AppConfig, loadAppConfig } from './config/app-config';
 import { createApp } from './create-app';
+import { createLoggers, loggingConfigOf } from './logging/logger-options';
+import { describeStartupFailure } from './startup-failure';
 
 async function bootstrap(): Promise<void> {
-  const app = await createApp();
-  const config = app.get<ConfigService<AppConfig, true>>(ConfigService);
-  await app.listen(config.get('port', { infer: true }), config.get('host', { infer: true }));
-  // With PORT=0 this line is how a supervisor (and the fault tests) learn the port.
-  app.get(Logger).log(`Listening on ${await app.getUrl()}`, 'Bootstrap');
+  const config = loadAppConfig();
+  const loggers = createLoggers(loggingConfigOf(config));
+  try {
+    const app = await createApp(config, loggers);
+    await app.listen(config.port, config.host);
+    // With PORT=0 this line is how a supervisor (and the fault tests) learn the port.
+    loggers.root.info({ context: 'Bootstrap' }, `Listening on ${boundUrl(app.getHttpServer().address() as AddressInfo)}`);
+  } catch (error) {
+    exitAfterFailedStart(loggers.root, error, config);
+  }
 }
 
-bootstrap().catch((error: unknown) => {
-  // The logger may not exist yet (a bad variable stops the start before it does): say why on stderr.
-  console.error(error instanceof Error ? error.message : error);
+function boundUrl({ address, family, port }: AddressInfo): string {
+  return `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+}
+
+/** One JSON line naming what failed, then exit 1 (the line is written at exit: see turn-batched-destination.ts). */
+function exitAfterFailedStart(logger: pino.Logger, error: unknown, config?: AppConfig): never {
+  logger.fatal({ context: 'Bootstrap' }, describeStartupFailure(error, config));
   process.exit(1);
-});
+}
+
+// Before the configuration is known (a bad variable), the line goes to stdout in the default JSON format.
+bootstrap().catch((error: unknown) => exitAfterFailedStart(pino(pino.destination({ dest: 1, sync: true })), error));

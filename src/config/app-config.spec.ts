@@ -111,6 +111,11 @@ describe('loadAppConfig', () => {
       expect(config.rateLimit).toEqual({ windowMs: 1000, perCredential: 5, perIp: 6, failedAuthPerIp: 7 });
     });
 
+    it('should accept any NODE_ENV, and treat only production as production', () => {
+      expect(loadAppConfig(env({ NODE_ENV: 'staging' })).isProduction).toBe(false);
+      expect(loadAppConfig(env({ NODE_ENV: 'production' })).isProduction).toBe(true);
+    });
+
     it('should read DATABASE_POOL_SIZE for MySQL', () => {
       const config = loadAppConfig(env({ DATABASE_URL: 'mysql://u:p@db/registry', DATABASE_POOL_SIZE: '25' }));
       expect(config.database).toEqual({ type: 'mysql', url: 'mysql://u:p@db/registry', poolSize: 25 });
@@ -269,7 +274,6 @@ describe('loadAppConfig', () => {
       ['DATABASE_URL', 'postgres://x'],
       ['DATABASE_URL', 'mysql://'],
       ['AMQP_URL', 'http://broker:5672'],
-      ['NODE_ENV', 'staging'],
       ['LOG_FORMAT', 'xml'],
       ['SHUTDOWN_DELAY_MS', '60001'],
       ['DATABASE_POOL_SIZE', '0'],

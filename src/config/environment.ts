@@ -3,8 +3,9 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } fr
 
 /** The raw environment the service reads; every variable is checked before anything starts. */
 export class EnvironmentVariables {
+  /** Any value: only `production` changes what the service does (it then refuses to generate secrets). */
   @IsOptional()
-  @IsIn(['development', 'production', 'test'])
+  @IsString()
   NODE_ENV?: string;
 
   @IsOptional()

@@ -7,7 +7,6 @@ import type { Histogram } from 'prom-client';
 import { CachedClientAnswers } from '../client-cache/cached-client-answers';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { ACCESS_LOGGER } from '../logging/root-logger';
-import { LoggingModule } from '../logging/logging.module';
 import { REQUEST_DURATION } from '../metrics/http-metrics';
 import { MetricsModule } from '../metrics/metrics.module';
 import { CredentialRateLimit } from '../rate-limit/credential-rate-limit';
@@ -36,5 +35,5 @@ class EdgeHooks implements OnModuleInit {
   }
 }
 
-@Module({ imports: [ClientCacheModule, LoggingModule, MetricsModule], providers: [EdgeHooks] })
+@Module({ imports: [ClientCacheModule, MetricsModule], providers: [EdgeHooks] })
 export class EdgeModule {}

@@ -1,5 +1,7 @@
 import pino from 'pino';
 import { CREDENTIAL_FIELDS } from '../auth/credential-headers';
+import { AppConfig } from '../config/app-config';
+import { configuredSecrets } from '../config/configured-secrets';
 import { REDACTED, SecretScrubber } from './secret-scrubber';
 import { turnBatchedDestination } from './turn-batched-destination';
 
@@ -48,6 +50,11 @@ export function buildPinoOptions({ level, secrets = [] }: LoggingConfig): pino.L
       },
     },
   };
+}
+
+/** The logging settings of a configuration. */
+export function loggingConfigOf(config: AppConfig): LoggingConfig {
+  return { level: config.logLevel, pretty: config.prettyLogs, file: config.logFile, secrets: configuredSecrets(config) };
 }
 
 export function createLoggers(config: LoggingConfig): Loggers {

@@ -31,10 +31,29 @@ export class ServiceProcess {
   private readonly logLines: string[] = [];
 
   private constructor(readonly child: ChildProcess) {
-    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    // 'close', not 'exit': its output has been read to the end by then.
+    this.exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   }
 
+  /** Starts the service and waits until it listens; fails with its last lines if it exits or takes too long. */
   static async start(env: Record<string, string>, readyTimeoutMs = 30000): Promise<ServiceProcess> {
+    const service = ServiceProcess.spawn(env);
+    const started = Date.now();
+    while (!service.url) {
+      const listening = service.logLines.map((line) => /Listening on (http:\/\/[^"\s]+)/.exec(line)?.[1]).find(Boolean);
+      if (listening) service.url = listening;
+      else if (service.child.exitCode !== null || service.child.signalCode !== null) {
+        throw new Error(`service exited before listening:\n${service.logs().slice(-20).join('\n')}`);
+      } else if (Date.now() - started > readyTimeoutMs) {
+        service.kill('SIGKILL');
+        throw new Error(`service did not listen within ${readyTimeoutMs} ms:\n${service.logs().slice(-20).join('\n')}`);
+      } else await sleep(25);
+    }
+    return service;
+  }
+
+  /** Starts the service without waiting for anything: for starts that are meant to fail. */
+  static spawn(env: Record<string, string>): ServiceProcess {
     const child = spawn(process.execPath, [MAIN], {
       env: {
         PATH: process.env.PATH,
@@ -52,25 +71,17 @@ export class ServiceProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const service = new ServiceProcess(child);
-    let pending = '';
-    const onOutput = (chunk: Buffer) => {
-      pending += chunk.toString('utf8');
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      service.logLines.push(...lines);
-    };
-    child.stdout.on('data', onOutput);
-    child.stderr.on('data', onOutput);
-    const started = Date.now();
-    while (!service.url) {
-      const listening = service.logLines.map((line) => /Listening on (http:\/\/[^"\s]+)/.exec(line)?.[1]).find(Boolean);
-      if (listening) service.url = listening;
-      else if (child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`service exited before listening:\n${service.logs().slice(-20).join('\n')}`);
-      } else if (Date.now() - started > readyTimeoutMs) {
-        service.kill('SIGKILL');
-        throw new Error(`service did not listen within ${readyTimeoutMs} ms:\n${service.logs().slice(-20).join('\n')}`);
-      } else await sleep(25);
+    for (const stream of [child.stdout, child.stderr]) {
+      let pending = '';
+      stream.on('data', (chunk: Buffer) => {
+        pending += chunk.toString('utf8');
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        service.logLines.push(...lines);
+      });
+      stream.on('end', () => {
+        if (pending) service.logLines.push(pending);
+      });
     }
     return service;
   }

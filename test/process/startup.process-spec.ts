@@ -1,0 +1,78 @@
+import { createServer } from 'node:net';
+import { ServiceProcess } from '../helpers/service-process';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  context?: string;
+}
+
+/** Every line the process wrote, each of which must be a JSON object. */
+function jsonLines(service: ServiceProcess): LogLine[] {
+  return service
+    .logs()
+    .filter((line) => line.length > 0)
+    .map((line) => {
+      const parsed = JSON.parse(line) as unknown;
+      expect(parsed).toEqual(expect.objectContaining({ level: expect.any(Number), msg: expect.any(String) }));
+      return parsed as LogLine;
+    });
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('A start that fails', () => {
+  it('should say which variable is wrong in one JSON line, and exit 1', async () => {
+    const service = ServiceProcess.spawn({ NODE_ENV: 'production', PORT: 'abc' });
+    expect((await service.exited).code).toBe(1);
+    expect(jsonLines(service)).toEqual([
+      expect.objectContaining({ level: 60, context: 'Bootstrap', msg: expect.stringMatching(/^Invalid configuration: PORT must/) }),
+    ]);
+  });
+
+  it('should name the missing secrets of a production start', async () => {
+    const service = ServiceProcess.spawn({ NODE_ENV: 'production', ADMIN_API_KEYS: '', ENCRYPTION_KEYS: '' });
+    expect((await service.exited).code).toBe(1);
+    expect(jsonLines(service).map((line) => line.msg)).toEqual([
+      'Invalid configuration: ADMIN_API_KEYS and ENCRYPTION_KEYS must be set when NODE_ENV=production',
+    ]);
+  });
+
+  it('should end, after its retries, with a line that names the database it cannot reach; every line JSON', async () => {
+    const port = await closedPort();
+    const service = ServiceProcess.spawn({
+      NODE_ENV: 'production',
+      DATABASE_URL: `mysql://root:the-db-password@127.0.0.1:${port}/registry`,
+    });
+    expect((await service.exited).code).toBe(1);
+    const lines = jsonLines(service);
+    expect(lines.at(-1)).toEqual(
+      expect.objectContaining({
+        level: 60,
+        context: 'Bootstrap',
+        msg: `Cannot start: the database at 127.0.0.1:${port}/registry is unreachable (connect ECONNREFUSED 127.0.0.1:${port})`,
+      }),
+    );
+    expect(service.logs().join('\n')).not.toContain('the-db-password');
+  }, 40_000);
+});
+
+describe('A start that succeeds', () => {
+  it.each([['127.0.0.1'], ['0.0.0.0']])('should say the address it actually bound (HOST=%s, PORT=0)', async (host) => {
+    const service = await ServiceProcess.start({ HOST: host, PORT: '0', NODE_ENV: 'staging' });
+    try {
+      const listening = jsonLines(service).find((line) => line.msg.startsWith('Listening on '));
+      expect(listening?.msg).toMatch(new RegExp(`^Listening on http://${host.replace(/\./g, '\\.')}:[1-9][0-9]*$`));
+      expect((await service.request('GET', '/health')).status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  });
+});
