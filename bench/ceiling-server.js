@@ -60,7 +60,10 @@ function withOperations(app) {
   const rateLimit = new FixedWindowThrottlerStorage();
 
   app.addHook('onRequest', addAnswerHeaders);
-  app.addHook('onResponse', logAnswer(createLoggers({ level: 'info', pretty: false }).access));
+  app.addHook(
+    'onResponse',
+    logAnswer(createLoggers({ level: 'info', pretty: false }).access, () => false),
+  );
   app.addHook('onResponse', timeAnswer(new Histogram(REQUEST_DURATION)));
   return (secretKey) => {
     const key = FixedWindowThrottlerStorage.keyOf('default', credentialTracker(sha256Hex(secretKey)));

@@ -2,6 +2,7 @@ import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { SkipThrottle } from '@nestjs/throttler';
+import { DrainingException } from './draining.exception';
 import { HealthService } from './health.service';
 
 class HealthStateDto {
@@ -32,7 +33,7 @@ export class HealthController {
   @ApiOkResponse({ type: HealthResponseDto })
   @ApiServiceUnavailableResponse({ type: ErrorResponseDto, description: 'Database unreachable, or shutting down' })
   async check(): Promise<HealthResponseDto> {
-    if (this.health.isShuttingDown) throw new ServiceUnavailableException('shutting down');
+    if (this.health.isShuttingDown) throw new DrainingException();
     if ((await this.health.databaseState()) === 'down') throw new ServiceUnavailableException('database is down');
     return { status: 200, results: { database: 'up', broker: this.health.brokerState } };
   }

@@ -6,6 +6,8 @@ import type pino from 'pino';
 import type { Histogram } from 'prom-client';
 import { CachedClientAnswers } from '../client-cache/cached-client-answers';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
+import { HealthModule } from '../health/health.module';
+import { HealthService } from '../health/health.service';
 import { ACCESS_LOGGER } from '../logging/root-logger';
 import { REQUEST_DURATION } from '../metrics/http-metrics';
 import { MetricsModule } from '../metrics/metrics.module';
@@ -20,6 +22,7 @@ class EdgeHooks implements OnModuleInit {
     private readonly answers: CachedClientAnswers,
     private readonly rateLimit: CredentialRateLimit,
     @Inject(ACCESS_LOGGER) private readonly accessLogger: pino.Logger,
+    private readonly health: HealthService,
     @InjectMetric(REQUEST_DURATION.name) private readonly requestDuration: Histogram<string>,
   ) {}
 
@@ -30,10 +33,11 @@ class EdgeHooks implements OnModuleInit {
         withinRateLimit: (digest) => this.rateLimit.tryAcquire(digest),
       },
       accessLogger: this.accessLogger,
+      isDraining: () => this.health.isShuttingDown,
       requestDuration: this.requestDuration,
     });
   }
 }
 
-@Module({ imports: [ClientCacheModule, MetricsModule], providers: [EdgeHooks] })
+@Module({ imports: [ClientCacheModule, HealthModule, MetricsModule], providers: [EdgeHooks] })
 export class EdgeModule {}

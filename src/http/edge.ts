@@ -31,6 +31,8 @@ export function createFastifyAdapter(): FastifyAdapter {
 export interface EdgeParts {
   cachedGetClient: CachedGetClient;
   accessLogger: pino.Logger;
+  /** Whether a stop has begun (its 503s are logged at info). */
+  isDraining: () => boolean;
   requestDuration: Histogram<string>;
 }
 
@@ -47,6 +49,6 @@ export function registerEdge(fastify: FastifyInstance, parts: EdgeParts): void {
   // preHandler, ahead of Nest's router
   fastify.addHook('preHandler', answerGetClientFromCache(parts.cachedGetClient));
   // onResponse
-  fastify.addHook('onResponse', logAnswer(parts.accessLogger));
+  fastify.addHook('onResponse', logAnswer(parts.accessLogger, parts.isDraining));
   fastify.addHook('onResponse', timeAnswer(parts.requestDuration));
 }

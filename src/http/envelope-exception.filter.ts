@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { RetryLaterException } from '../common/errors/retry-later.exception';
+import { DrainingException } from '../health/draining.exception';
 import { toEnvelope } from './envelope';
 
 /** Every error thrown in Nest's pipeline leaves as `{status, error}`, with no stack, SQL or driver text. */
@@ -16,7 +17,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const envelope = toEnvelope(exception);
-    if (envelope.status >= 500) {
+    if (envelope.status >= 500 && !(exception instanceof DrainingException)) {
       this.logger.error(
         { err: exception, reqId: request?.id, route: request?.routeOptions?.url, status: envelope.status },
         envelope.status === 503 ? 'Dependency unavailable' : 'Unexpected error',

@@ -155,18 +155,32 @@ describe('Graceful shutdown (SIGTERM to the built service)', () => {
     }
   });
 
-  it('should exit 0 soon after the drain delay when idle', async () => {
+  it('should exit 0 soon after the drain delay when idle, with no error line while a load balancer probes it', async () => {
     const service = await ServiceProcess.start({ DATABASE_URL: databaseUrl, SHUTDOWN_DELAY_MS: String(DRAIN_MS) });
     try {
       await service.addClient();
       const signalledAt = Date.now();
       service.kill('SIGTERM');
+      await sleep(100);
+      // A load balancer's probes during the drain: turned away, which is the drain working, not an error.
+      for (let probe = 0; probe < 3; probe++) {
+        expect((await service.request('GET', '/health')).status).toBe(503);
+        await sleep(100);
+      }
       const exit = await service.exited;
       const exitAfter = Date.now() - signalledAt;
       expect(exit).toEqual({ code: 0, signal: null });
       expect(exitAfter).toBeGreaterThanOrEqual(DRAIN_MS);
       expect(exitAfter).toBeLessThan(DRAIN_MS + 5000);
       expect(service.logs().join('\n')).toContain('SIGTERM received: draining for 1000 ms');
+      const lines = service
+        .logs()
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { level: number; statusCode?: number; route?: string });
+      expect(lines.filter((line) => line.route === '/health' && line.statusCode === 503)).toEqual(
+        Array(3).fill(expect.objectContaining({ level: 30 })),
+      );
+      expect(lines.filter((line) => line.level >= 50)).toEqual([]);
       report('SIGTERM idle', { exit: exitAfter });
     } finally {
       await service.stop();
