@@ -1,9 +1,23 @@
 import { RabbitMQModule } from '@golevelup/nestjs-rabbitmq';
-import { Module } from '@nestjs/common';
+import { Logger, LoggerService, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../config/app-config';
+import { BrokerConnectionWatch } from './broker-connection.watch';
 import { BrokerController } from './broker.controller';
 import { BrokerService } from './broker.service';
+import { FIRST_RETRY_SECONDS } from './reconnect-backoff';
+
+/** golevelup's progress lines at debug (one says "Successfully connected" before any connection exists); BrokerConnectionWatch logs the states. */
+function libraryLogger(): LoggerService {
+  const logger = new Logger('RabbitMQ');
+  return {
+    log: (message: unknown, ...rest: unknown[]) => logger.debug(message, ...rest),
+    verbose: (message: unknown, ...rest: unknown[]) => logger.verbose(message, ...rest),
+    debug: (message: unknown, ...rest: unknown[]) => logger.debug(message, ...rest),
+    warn: (message: unknown, ...rest: unknown[]) => logger.warn(message, ...rest),
+    error: (message: unknown, ...rest: unknown[]) => logger.error(message, ...rest),
+  };
+}
 
 @Module({
   imports: [
@@ -11,10 +25,12 @@ import { BrokerService } from './broker.service';
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) => ({
         uri: config.get('amqpUrl', { infer: true }),
-        // Start and serve without the broker; it is connected in the background whenever it appears.
-        connectionInitOptions: { wait: false },
+        logger: libraryLogger(),
+        // Start and serve without the broker; it is connected in the background whenever it appears. Each failed
+        // attempt is BrokerConnectionWatch's to log (once per change of state), not golevelup's.
+        connectionInitOptions: { wait: false, skipConnectionFailedLogging: true, skipDisconnectFailedLogging: true },
         connectionManagerOptions: {
-          reconnectTimeInSeconds: 1,
+          reconnectTimeInSeconds: FIRST_RETRY_SECONDS,
           heartbeatIntervalInSeconds: 5,
           connectionOptions: { timeout: 3000 },
         },
@@ -22,7 +38,7 @@ import { BrokerService } from './broker.service';
     }),
   ],
   controllers: [BrokerController],
-  providers: [BrokerService],
+  providers: [BrokerService, BrokerConnectionWatch],
   // The connection is shared: the client cache's invalidation bus publishes and consumes on it.
   exports: [BrokerService, RabbitMQModule],
 })
