@@ -20,26 +20,45 @@ export interface InsertResult {
 @Injectable()
 export class SqlExecutor {
   private readonly pool?: Pool;
+  private inFlight = 0;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     if (dataSource.driver instanceof MysqlDriver) this.pool = dataSource.driver.pool as Pool;
   }
 
+  /**
+   * Statements sent and not answered yet: at most the pool's size run at once on MySQL, more wait for a connection
+   * (the db_queries_in_flight gauge). Counted here because mysql2 has no public count of its busy connections.
+   */
+  get queriesInFlight(): number {
+    return this.inFlight;
+  }
+
   /** Rows of a SELECT. */
   query<T>(sql: string, values: SqlValue[] = []): Promise<T[]> {
-    if (this.pool) return execute<T[]>(this.pool, sql, values);
-    return this.dataSource.query<T[]>(sql, values);
+    return this.counted(() => (this.pool ? execute<T[]>(this.pool, sql, values) : this.dataSource.query<T[]>(sql, values)));
   }
 
   /** Runs an INSERT and answers the new row's id. */
-  async insert(sql: string, values: SqlValue[]): Promise<number> {
-    if (this.pool) return (await execute<InsertResult>(this.pool, sql, values)).insertId;
-    const runner = this.dataSource.createQueryRunner();
+  insert(sql: string, values: SqlValue[]): Promise<number> {
+    return this.counted(async () => {
+      if (this.pool) return (await execute<InsertResult>(this.pool, sql, values)).insertId;
+      const runner = this.dataSource.createQueryRunner();
+      try {
+        // The structured result of better-sqlite3 carries the new rowid as `raw`.
+        return Number((await runner.query(sql, values, true)).raw);
+      } finally {
+        await runner.release();
+      }
+    });
+  }
+
+  private async counted<T>(statement: () => Promise<T>): Promise<T> {
+    this.inFlight++;
     try {
-      // The structured result of better-sqlite3 carries the new rowid as `raw`.
-      return Number((await runner.query(sql, values, true)).raw);
+      return await statement();
     } finally {
-      await runner.release();
+      this.inFlight--;
     }
   }
 
