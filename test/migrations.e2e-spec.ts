@@ -4,18 +4,64 @@ import { DataSource } from 'typeorm';
 import { loadAppConfig } from '../src/config/app-config';
 import { buildDataSourceOptions } from '../src/database/database-options';
 import { runMigrationsUnderLock } from '../src/database/run-migrations';
+import { SqlExecutor } from '../src/database/sql-executor';
+import { NewSmsConfig, SmsConfigRepository } from '../src/sms-config/sms-config.repository';
 import { ADMIN_API_KEY, KEY_A, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from './helpers/test-app';
 import { createConnection } from 'mysql2/promise';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** MySQL went through a stored procedure before the limit's trigger; SQLite never had one. */
+/** MySQL once went through a stored procedure; SQLite never had one. */
 const MIGRATIONS = [
   'CreateClientAndSmsConfig1732240000000',
   ...(process.env.TEST_DATABASE === 'mysql' ? ['CreateSmsConfigAddProcedure1795327283819'] : []),
   'SmsConfigLimitByTrigger1795400000000',
+  'SmsConfigLimitWithoutTrigger1795600000000',
 ];
+
+/** What the first version of migration 1795400000000 made (it needs SUPER on a MySQL with binary logging). */
+const EARLIER_LIMIT_BY_TRIGGER =
+  process.env.TEST_DATABASE === 'mysql'
+    ? [
+        'ALTER TABLE client ADD COLUMN sms_config_count INT NOT NULL DEFAULT 0',
+        `CREATE TRIGGER sms_config_within_limit BEFORE INSERT ON sms_config FOR EACH ROW
+         BEGIN
+           UPDATE client SET sms_config_count = sms_config_count + 1 WHERE id = NEW.client_id AND sms_config_count < 100;
+           IF ROW_COUNT() = 0 AND EXISTS (SELECT 1 FROM client WHERE id = NEW.client_id) THEN
+             SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'sms_config limit reached';
+           END IF;
+         END`,
+        `CREATE TRIGGER sms_config_count_on_delete AFTER DELETE ON sms_config FOR EACH ROW
+           UPDATE client SET sms_config_count = sms_config_count - 1 WHERE id = OLD.client_id`,
+      ]
+    : [
+        'ALTER TABLE client ADD COLUMN sms_config_count INTEGER NOT NULL DEFAULT 0',
+        `CREATE TRIGGER sms_config_within_limit BEFORE INSERT ON sms_config
+         BEGIN
+           SELECT RAISE(ABORT, 'sms_config limit reached') FROM client WHERE id = NEW.client_id AND sms_config_count >= 100;
+           UPDATE client SET sms_config_count = sms_config_count + 1 WHERE id = NEW.client_id;
+         END`,
+        `CREATE TRIGGER sms_config_count_on_delete AFTER DELETE ON sms_config
+         BEGIN
+           UPDATE client SET sms_config_count = sms_config_count - 1 WHERE id = OLD.client_id;
+         END`,
+      ];
+
+const NEW_SMS_CONFIG: Omit<NewSmsConfig, 'clientId'> = {
+  providerName: 'p',
+  providerUrl: null,
+  username: null,
+  passwordSealed: null,
+  apiKeySealed: null,
+  senderId: null,
+  smsType: null,
+  smsApi: 'https://s.example.com',
+  balanceUrl: null,
+  balance: 0,
+  perSmsCost: 0,
+  isActive: true,
+};
 
 /** A database nobody has touched yet. */
 async function emptyDatabaseUrl(label: string): Promise<string> {
@@ -73,25 +119,37 @@ describe('Schema migrations', () => {
     }
   }, 60000);
 
-  it('should count the configurations a client already had when the limit moved into the schema', async () => {
+  it('should remove the triggers of the earlier limit, count every client again, and keep the limit without them', async () => {
     const url = await emptyDatabaseUrl('migrate_limit');
     const options = dataSourceFor(url).options;
     const migrations = options.migrations as Array<new () => { name?: string }>;
-    const before = new DataSource({
-      ...options,
-      migrations: migrations.filter((m) => new m().name !== 'SmsConfigLimitByTrigger1795400000000'),
-    });
+    const laterOnes = ['SmsConfigLimitByTrigger1795400000000', 'SmsConfigLimitWithoutTrigger1795600000000'];
+    const before = new DataSource({ ...options, migrations: migrations.filter((m) => !laterOnes.includes(new m().name!)) });
     await before.initialize();
     try {
+      // A database that ran the first version of 1795400000000, then gained 100 and 3 configurations.
       await before.runMigrations();
-      await before.query(
-        "INSERT INTO client (app_name, app_url, secret_key_digest, is_host) VALUES ('full', 'https://a.example.com', ?, 0)",
-        ['f'.repeat(64)],
-      );
-      const [{ id }] = await before.query<Array<{ id: number }>>('SELECT id FROM client');
-      for (let i = 0; i < 100; i++) {
-        await before.query("INSERT INTO sms_config (client_id, provider_name, sms_api) VALUES (?, 'p', 'https://s.example.com')", [id]);
+      for (const statement of EARLIER_LIMIT_BY_TRIGGER) await before.query(statement);
+      await before.query('INSERT INTO typeorm_migrations (timestamp, name) VALUES (1795400000000, ?)', [laterOnes[0]]);
+      for (const digest of ['f'.repeat(64), 'e'.repeat(64)]) {
+        await before.query(
+          "INSERT INTO client (app_name, app_url, secret_key_digest, is_host) VALUES ('c', 'https://a.example.com', ?, 0)",
+          [digest],
+        );
       }
+      const [full, other] = await before.query<Array<{ id: number }>>('SELECT id FROM client ORDER BY id');
+      for (const [client, count] of [
+        [full.id, 100],
+        [other.id, 3],
+      ]) {
+        for (let i = 0; i < count; i++) {
+          await before.query("INSERT INTO sms_config (client_id, provider_name, sms_api) VALUES (?, 'p', 'https://s.example.com')", [
+            client,
+          ]);
+        }
+      }
+      // A count gone wrong is put right by the migration.
+      await before.query('UPDATE client SET sms_config_count = 50 WHERE id = ?', [other.id]);
     } finally {
       await before.destroy();
     }
@@ -99,17 +157,24 @@ describe('Schema migrations', () => {
     const after = await dataSourceFor(url).initialize();
     try {
       await after.runMigrations();
-      const [{ id }] = await after.query<Array<{ id: number }>>('SELECT id FROM client');
-      const addOne = () =>
-        after.query("INSERT INTO sms_config (client_id, provider_name, sms_api) VALUES (?, 'p', 'https://s.example.com')", [id]);
-      await expect(addOne()).rejects.toThrow('sms_config limit reached');
-      // Deleting one makes room for exactly one.
-      const [{ oldest }] = await after.query<Array<{ oldest: number }>>('SELECT MIN(id) AS oldest FROM sms_config');
-      await after.query('DELETE FROM sms_config WHERE id = ?', [oldest]);
-      await addOne();
-      await expect(addOne()).rejects.toThrow('sms_config limit reached');
-      const [{ n }] = await after.query<Array<{ n: number | string }>>('SELECT COUNT(*) AS n FROM sms_config');
-      expect(Number(n)).toBe(100);
+      const triggers =
+        after.options.type === 'mysql'
+          ? 'SELECT trigger_name AS name FROM information_schema.triggers WHERE trigger_schema = DATABASE()'
+          : "SELECT name FROM sqlite_master WHERE type = 'trigger'";
+      expect(await after.query(triggers)).toEqual([]);
+      const counts = await after.query<Array<{ n: number | string }>>('SELECT sms_config_count AS n FROM client ORDER BY id');
+      expect(counts.map(({ n }) => Number(n))).toEqual([100, 3]);
+
+      // The limit holds without the triggers: the repository keeps it.
+      const repository = new SmsConfigRepository(new SqlExecutor(after));
+      const [full, other] = await after.query<Array<{ id: number }>>('SELECT id FROM client ORDER BY id');
+      const add = (clientId: number) => repository.add({ ...NEW_SMS_CONFIG, clientId });
+      await expect(add(full.id)).rejects.toThrow('A client can have at most 100 SMS configurations');
+      await expect(add(other.id)).resolves.toEqual(expect.any(Number));
+      const rows = await after.query<Array<{ n: number | string }>>(
+        'SELECT COUNT(*) AS n FROM sms_config GROUP BY client_id ORDER BY client_id',
+      );
+      expect(rows.map(({ n }) => Number(n))).toEqual([100, 4]);
     } finally {
       await after.destroy();
     }

@@ -47,8 +47,8 @@ export class ClientRepository {
   constructor(private readonly sql: SqlExecutor) {}
 
   /** Inserts the client and answers its id, committed. */
-  insert(client: NewClient): Promise<number> {
-    return this.sql.insert(INSERT_SQL, [
+  async insert(client: NewClient): Promise<number> {
+    const { insertId } = await this.sql.execute(INSERT_SQL, [
       client.appName,
       client.appDescription,
       client.appUrl,
@@ -56,6 +56,7 @@ export class ClientRepository {
       client.preferredSmsGateway,
       client.isHost ? 1 : 0,
     ]);
+    return insertId;
   }
 
   /** The client whose secret key has this SHA-256 (hex), with its configurations; null when no client has it. */

@@ -5,11 +5,19 @@ import { DatabaseConfig } from '../config/app-config';
 import { CreateClientAndSmsConfig1732240000000 as CreateMysqlSchema } from './migrations/mysql/1732240000000-CreateClientAndSmsConfig';
 import { CreateSmsConfigAddProcedure1795327283819 } from './migrations/mysql/1795327283819-CreateSmsConfigAddProcedure';
 import { SmsConfigLimitByTrigger1795400000000 as MysqlSmsConfigLimit } from './migrations/mysql/1795400000000-SmsConfigLimitByTrigger';
+import { SmsConfigLimitWithoutTrigger1795600000000 as MysqlLimitWithoutTrigger } from './migrations/mysql/1795600000000-SmsConfigLimitWithoutTrigger';
 import { CreateClientAndSmsConfig1732240000000 as CreateSqliteSchema } from './migrations/sqlite/1732240000000-CreateClientAndSmsConfig';
 import { SmsConfigLimitByTrigger1795400000000 as SqliteSmsConfigLimit } from './migrations/sqlite/1795400000000-SmsConfigLimitByTrigger';
+import { SmsConfigLimitWithoutTrigger1795600000000 as SqliteLimitWithoutTrigger } from './migrations/sqlite/1795600000000-SmsConfigLimitWithoutTrigger';
 
-const MYSQL_MIGRATIONS = [CreateMysqlSchema, CreateSmsConfigAddProcedure1795327283819, MysqlSmsConfigLimit];
-const SQLITE_MIGRATIONS = [CreateSqliteSchema, SqliteSmsConfigLimit];
+/** Each one may run again after failing at any statement, and none needs more than the privileges on its own database. */
+export const MYSQL_MIGRATIONS = [
+  CreateMysqlSchema,
+  CreateSmsConfigAddProcedure1795327283819,
+  MysqlSmsConfigLimit,
+  MysqlLimitWithoutTrigger,
+];
+export const SQLITE_MIGRATIONS = [CreateSqliteSchema, SqliteSmsConfigLimit, SqliteLimitWithoutTrigger];
 
 /** Every database wait is bounded, so an unreachable database answers 503 instead of hanging a request. */
 export const DATABASE_TIMEOUT_MS = 4000;

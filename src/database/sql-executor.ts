@@ -1,26 +1,38 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'mysql2';
-import { DataSource } from 'typeorm';
+import type { Pool, PoolConnection, ResultSetHeader } from 'mysql2';
+import { DataSource, QueryRunner } from 'typeorm';
 import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
+import { withTimeout } from '../common/timeout';
 import { DATABASE_TIMEOUT_MS } from './database-options';
 
 export type SqlValue = string | number | boolean | null;
 
-/** What an INSERT reports. */
-export interface InsertResult {
+/** What a write reports: the rows it changed and, for an INSERT, the new row's id. */
+export interface WriteResult {
+  affectedRows: number;
   insertId: number;
+}
+
+/** The statements a repository runs, alone or inside a transaction. */
+export interface SqlStatements {
+  /** Rows of a SELECT. */
+  query<T>(sql: string, values?: SqlValue[]): Promise<T[]>;
+  /** An INSERT, UPDATE or DELETE. */
+  execute(sql: string, values: SqlValue[]): Promise<WriteResult>;
 }
 
 /**
  * The one way repositories reach the database. MySQL: prepared statements (mysql2 `execute`, cached per connection) on
- * TypeORM's own pool, bounded by the driver timeout, rows as plain objects with no entity hydration. SQLite: a TypeORM
- * query runner per statement, released after it (better-sqlite3 caches the prepared statements itself).
+ * TypeORM's own pool, bounded by the driver timeout, rows as plain objects with no entity hydration; a transaction holds
+ * one connection of the pool. SQLite: one connection for everything, so statements take turns (see onSqlite); a query
+ * runner per turn, released after it (better-sqlite3 caches the prepared statements itself).
  */
 @Injectable()
-export class SqlExecutor {
+export class SqlExecutor implements SqlStatements {
   private readonly pool?: Pool;
   private inFlight = 0;
+  private sqliteTurn: Promise<unknown> = Promise.resolve();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     if (dataSource.driver instanceof MysqlDriver) this.pool = dataSource.driver.pool as Pool;
@@ -34,31 +46,49 @@ export class SqlExecutor {
     return this.inFlight;
   }
 
-  /** Rows of a SELECT. */
   query<T>(sql: string, values: SqlValue[] = []): Promise<T[]> {
-    return this.counted(() => (this.pool ? execute<T[]>(this.pool, sql, values) : this.dataSource.query<T[]>(sql, values)));
+    if (this.pool) return this.counted(() => execute<T[]>(this.pool!, sql, values));
+    return this.onSqlite((runner) => sqliteStatements(runner, this).query<T>(sql, values));
   }
 
-  /** Runs an INSERT and answers the new row's id. */
-  insert(sql: string, values: SqlValue[]): Promise<number> {
-    return this.counted(async () => {
-      if (this.pool) return (await execute<InsertResult>(this.pool, sql, values)).insertId;
-      const runner = this.dataSource.createQueryRunner();
-      try {
-        // The structured result of better-sqlite3 carries the new rowid as `raw`.
-        return Number((await runner.query(sql, values, true)).raw);
-      } finally {
-        await runner.release();
-      }
-    });
+  execute(sql: string, values: SqlValue[]): Promise<WriteResult> {
+    if (this.pool) return this.counted(async () => writeResultOf(await execute<ResultSetHeader>(this.pool!, sql, values)));
+    return this.onSqlite((runner) => sqliteStatements(runner, this).execute(sql, values));
   }
 
-  private async counted<T>(statement: () => Promise<T>): Promise<T> {
-    this.inFlight++;
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws (the error is rethrown). */
+  async transaction<T>(work: (statements: SqlStatements) => Promise<T>): Promise<T> {
+    if (!this.pool) {
+      return this.onSqlite(async (runner) => {
+        await runner.startTransaction();
+        try {
+          const result = await work(sqliteStatements(runner, this));
+          await runner.commitTransaction();
+          return result;
+        } catch (error) {
+          await runner.rollbackTransaction();
+          throw error;
+        }
+      });
+    }
+    const connection = await acquire(this.pool);
     try {
-      return await statement();
-    } finally {
-      this.inFlight--;
+      await this.counted(() => command(connection, 'START TRANSACTION'));
+      const statements: SqlStatements = {
+        query: <R>(sql: string, values: SqlValue[] = []) => this.counted(() => execute<R[]>(connection, sql, values)),
+        execute: (sql, values) => this.counted(async () => writeResultOf(await execute<ResultSetHeader>(connection, sql, values))),
+      };
+      const result = await work(statements);
+      await this.counted(() => command(connection, 'COMMIT'));
+      connection.release();
+      return result;
+    } catch (error) {
+      // A connection whose rollback fails (it timed out, the server went) is not given back to the pool.
+      await command(connection, 'ROLLBACK').then(
+        () => connection.release(),
+        () => connection.destroy(),
+      );
+      throw error;
     }
   }
 
@@ -66,12 +96,74 @@ export class SqlExecutor {
   async ping(): Promise<void> {
     await this.query('SELECT 1');
   }
+
+  /** Counts one statement in flight while it runs. */
+  counted<T>(statement: () => Promise<T>): Promise<T> {
+    this.inFlight++;
+    return statement().finally(() => this.inFlight--);
+  }
+
+  /**
+   * SQLite has one connection for every query runner: a statement run while another request's transaction is open
+   * would become part of it (and be rolled back with it). Every statement and transaction therefore takes its turn.
+   */
+  private onSqlite<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    const turn = this.sqliteTurn.then(async () => {
+      const runner = this.dataSource.createQueryRunner();
+      try {
+        return await work(runner);
+      } finally {
+        await runner.release();
+      }
+    });
+    this.sqliteTurn = turn.catch(() => undefined);
+    return turn;
+  }
 }
 
-function execute<T>(pool: Pool, sql: string, values: SqlValue[]): Promise<T> {
+function sqliteStatements(runner: QueryRunner, counter: SqlExecutor): SqlStatements {
+  return {
+    query: <T>(sql: string, values: SqlValue[] = []) => counter.counted(() => runner.query(sql, values) as Promise<T[]>),
+    execute: (sql, values) =>
+      counter.counted(async () => {
+        const result = await runner.query(sql, values, true);
+        // better-sqlite3's structured result: the rows changed, and the new rowid as `raw`.
+        return { affectedRows: result.affected ?? 0, insertId: Number(result.raw) };
+      }),
+  };
+}
+
+function writeResultOf(header: ResultSetHeader): WriteResult {
+  return { affectedRows: header.affectedRows, insertId: header.insertId };
+}
+
+function execute<T>(target: Pool | PoolConnection, sql: string, values: SqlValue[]): Promise<T> {
   return new Promise((resolve, reject) => {
-    pool.execute({ sql, values, timeout: DATABASE_TIMEOUT_MS }, (error: Error | null, result: unknown) =>
+    target.execute({ sql, values, timeout: DATABASE_TIMEOUT_MS }, (error: Error | null, result: unknown) =>
       error ? reject(error) : resolve(result as T),
     );
+  });
+}
+
+/** Transaction control, which is not a statement to prepare. */
+function command(connection: PoolConnection, sql: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    connection.query({ sql, timeout: DATABASE_TIMEOUT_MS }, (error: Error | null) => (error ? reject(error) : resolve())),
+  );
+}
+
+/** A connection of the pool for a transaction, within the database timeout; one that comes too late goes back. */
+function acquire(pool: Pool): Promise<PoolConnection> {
+  let timedOut = false;
+  const connection = new Promise<PoolConnection>((resolve, reject) =>
+    pool.getConnection((error, acquired) => {
+      if (error) return reject(error);
+      if (timedOut) return acquired.release();
+      resolve(acquired);
+    }),
+  );
+  return withTimeout(connection, DATABASE_TIMEOUT_MS, 'database').catch((error: unknown) => {
+    timedOut = true;
+    throw error;
   });
 }

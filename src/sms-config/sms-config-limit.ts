@@ -1,9 +1,6 @@
 import { DomainError } from '../common/errors/domain.error';
 
-/**
- * SMS configurations a client may have. The schema keeps it (the trigger of migration 1795400000000, in both dialects),
- * so that adding one is a single INSERT; sms-config-limit.spec.ts fails if the trigger and this number part.
- */
+/** SMS configurations a client may have: SmsConfigRepository.add counts them in under the client's row lock. */
 export const MAX_SMS_CONFIGS_PER_CLIENT = 100;
 
 export function smsConfigLimitReached(): DomainError {

@@ -1,7 +1,8 @@
 import { DomainError } from '../common/errors/domain.error';
 import { DEADLOCK_ATTEMPTS } from '../database/deadlock-retry';
-import { SqlExecutor } from '../database/sql-executor';
+import { SqlExecutor, SqlStatements, WriteResult } from '../database/sql-executor';
 import { toEnvelope } from '../http/envelope';
+import { MAX_SMS_CONFIGS_PER_CLIENT } from './sms-config-limit';
 import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
 
 const NEW_SMS_CONFIG: NewSmsConfig = {
@@ -26,32 +27,42 @@ function driverError(message: string, code: string, errno?: number): Error {
 const deadlock = () => driverError('Deadlock found when trying to get lock; try restarting transaction', 'ER_LOCK_DEADLOCK', 1213);
 
 describe('SmsConfigRepository', () => {
-  let insert: jest.Mock<Promise<number>, [string, unknown[]]>;
+  let execute: jest.Mock<Promise<WriteResult>, [string, unknown[]]>;
   let query: jest.Mock<Promise<unknown[]>, [string, unknown[]]>;
+  let transactions: number;
   let repository: SmsConfigRepository;
 
-  /** The executor answers the inserts with these outcomes, one per call, the last one for every later call. */
-  function insertsAnswer(...outcomes: Array<Error | number>): void {
-    let calls = 0;
-    insert.mockImplementation(() => {
-      const outcome = outcomes[Math.min(calls++, outcomes.length - 1)];
-      return outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve(outcome);
+  /** Each transaction ends with these outcomes, one per transaction, the last one for every later transaction. */
+  function transactionsEnd(...outcomes: Array<Error | 'full' | number>): void {
+    execute.mockImplementation((sql) => {
+      const outcome = outcomes[Math.min(transactions - 1, outcomes.length - 1)];
+      if (sql.startsWith('UPDATE client')) return Promise.resolve({ affectedRows: outcome === 'full' ? 0 : 1, insertId: 0 });
+      if (outcome instanceof Error) return Promise.reject(outcome);
+      return Promise.resolve({ affectedRows: 1, insertId: outcome as number });
     });
   }
 
   beforeEach(() => {
-    insert = jest.fn();
+    execute = jest.fn();
     query = jest.fn();
-    repository = new SmsConfigRepository({ insert, query } as unknown as SqlExecutor);
+    transactions = 0;
+    const transaction = <T>(work: (statements: SqlStatements) => Promise<T>) => {
+      transactions++;
+      return work({ execute, query } as unknown as SqlStatements);
+    };
+    repository = new SmsConfigRepository({ query, transaction } as unknown as SqlExecutor);
   });
 
-  it('should insert every column in one statement, the secrets as sealed, and answer the new id', async () => {
-    insertsAnswer(7);
+  it('should count the configuration in under the limit, then insert every column, the secrets as sealed, in one transaction', async () => {
+    transactionsEnd(7);
     await expect(repository.add(NEW_SMS_CONFIG)).resolves.toBe(7);
-    expect(insert).toHaveBeenCalledTimes(1);
-    const [sql, values] = insert.mock.calls[0];
-    expect(sql).toMatch(/^INSERT INTO sms_config \(/);
-    expect(values).toEqual([
+    expect(transactions).toBe(1);
+    expect(execute.mock.calls.map(([sql]) => sql.split(' ').slice(0, 3).join(' '))).toEqual([
+      'UPDATE client SET',
+      'INSERT INTO sms_config',
+    ]);
+    expect(execute.mock.calls[0][1]).toEqual([42, MAX_SMS_CONFIGS_PER_CLIENT]);
+    expect(execute.mock.calls[1][1]).toEqual([
       42,
       'Twilio',
       null,
@@ -68,35 +79,32 @@ describe('SmsConfigRepository', () => {
     ]);
   });
 
-  it('should insert again when the first insert is chosen as a deadlock victim', async () => {
-    insertsAnswer(deadlock(), 7);
-    await expect(repository.add(NEW_SMS_CONFIG)).resolves.toBe(7);
-    expect(insert).toHaveBeenCalledTimes(2);
-  });
-
-  it(`should give up with a 503 after ${DEADLOCK_ATTEMPTS} inserts that were all deadlock victims`, async () => {
-    insertsAnswer(deadlock());
-    const error = await repository.add(NEW_SMS_CONFIG).catch((thrown: unknown) => thrown);
-    expect(toEnvelope(error)).toEqual({ status: 503, error: 'Service temporarily unavailable, retry later' });
-    expect(insert).toHaveBeenCalledTimes(DEADLOCK_ATTEMPTS);
-  });
-
-  it('should not insert again after an error that is not a deadlock', async () => {
-    insertsAnswer(driverError('Cannot add or update a child row', 'ER_NO_REFERENCED_ROW_2', 1452), 7);
-    const error = await repository.add(NEW_SMS_CONFIG).catch((thrown: unknown) => thrown);
-    expect(toEnvelope(error).status).toBe(500);
-    expect(insert).toHaveBeenCalledTimes(1);
-  });
-
-  it.each([
-    ['MySQL', driverError('sms_config limit reached', 'ER_SIGNAL_EXCEPTION', 1644)],
-    ['SQLite', driverError('sms_config limit reached', 'SQLITE_CONSTRAINT_TRIGGER')],
-  ])('should answer 409 when the limit’s trigger refuses the row (%s)', async (_dialect, refusal) => {
-    insertsAnswer(refusal);
+  it('should refuse a configuration past the limit with 409 and insert nothing', async () => {
+    transactionsEnd('full');
     const error = await repository.add(NEW_SMS_CONFIG).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(DomainError);
     expect(toEnvelope(error)).toEqual({ status: 409, error: 'A client can have at most 100 SMS configurations' });
-    expect(insert).toHaveBeenCalledTimes(1);
+    expect(execute.mock.calls.map(([sql]) => sql.split(' ')[0])).toEqual(['UPDATE']);
+  });
+
+  it('should run the transaction again when it was chosen as a deadlock victim', async () => {
+    transactionsEnd(deadlock(), 7);
+    await expect(repository.add(NEW_SMS_CONFIG)).resolves.toBe(7);
+    expect(transactions).toBe(2);
+  });
+
+  it(`should give up with a 503 after ${DEADLOCK_ATTEMPTS} transactions that were all deadlock victims`, async () => {
+    transactionsEnd(deadlock());
+    const error = await repository.add(NEW_SMS_CONFIG).catch((thrown: unknown) => thrown);
+    expect(toEnvelope(error)).toEqual({ status: 503, error: 'Service temporarily unavailable, retry later' });
+    expect(transactions).toBe(DEADLOCK_ATTEMPTS);
+  });
+
+  it('should not run the transaction again after an error that is not a deadlock', async () => {
+    transactionsEnd(driverError('Cannot add or update a child row', 'ER_NO_REFERENCED_ROW_2', 1452), 7);
+    const error = await repository.add(NEW_SMS_CONFIG).catch((thrown: unknown) => thrown);
+    expect(toEnvelope(error).status).toBe(500);
+    expect(transactions).toBe(1);
   });
 
   it('should list a client’s configurations as the API shows them: numbers and booleans, whatever the driver returns', async () => {

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { driverErrorCode } from '../common/errors/unavailable';
 import { retryDeadlockVictims } from '../database/deadlock-retry';
 import { SqlExecutor } from '../database/sql-executor';
 import { SmsConfigDto, SmsConfigSummaryDto } from './dto/sms-config-response.dto';
-import { smsConfigLimitReached } from './sms-config-limit';
+import { MAX_SMS_CONFIGS_PER_CLIENT, smsConfigLimitReached } from './sms-config-limit';
 
 /** A row to insert: the provider's password and apiKey arrive sealed (SecretSealer), never in plaintext. */
 export interface NewSmsConfig {
@@ -47,16 +46,18 @@ const INSERT_SQL = `INSERT INTO sms_config (client_id, provider_name, provider_u
     sender_id, sms_type, sms_api, balance_url, balance, per_sms_cost, is_active)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
-/** What each driver says when a trigger refuses a row; the limit's trigger is the only one that does. */
-const TRIGGER_REFUSAL_CODES = new Set(['ER_SIGNAL_EXCEPTION', 'SQLITE_CONSTRAINT_TRIGGER']);
+/** Counts the configuration in, when the client has room: the UPDATE locks the client's row until the commit. */
+const COUNT_IN_SQL = 'UPDATE client SET sms_config_count = sms_config_count + 1 WHERE id = ? AND sms_config_count < ?';
 
 @Injectable()
 export class SmsConfigRepository {
   constructor(private readonly sql: SqlExecutor) {}
 
   /**
-   * Inserts the configuration and answers its id, committed. One statement: the schema's trigger counts the client's
-   * configurations under its row's lock and refuses the one past the limit (a DomainError, answered 409).
+   * Inserts the configuration and answers its id, committed; past the limit a DomainError (answered 409). One
+   * transaction: the client's counter goes up only while it is under the limit, which locks the client's row, so adds
+   * for one client are counted one after another and adds for different clients do not wait on each other. A
+   * transaction chosen as a deadlock victim was rolled back whole and is run again.
    */
   async add(smsConfig: NewSmsConfig): Promise<number> {
     const values = [
@@ -74,11 +75,13 @@ export class SmsConfigRepository {
       smsConfig.perSmsCost,
       smsConfig.isActive ? 1 : 0,
     ];
-    try {
-      return await retryDeadlockVictims(() => this.sql.insert(INSERT_SQL, values));
-    } catch (error) {
-      throw TRIGGER_REFUSAL_CODES.has(driverErrorCode(error) ?? '') ? smsConfigLimitReached() : error;
-    }
+    return retryDeadlockVictims(() =>
+      this.sql.transaction(async (statements) => {
+        const { affectedRows } = await statements.execute(COUNT_IN_SQL, [smsConfig.clientId, MAX_SMS_CONFIGS_PER_CLIENT]);
+        if (affectedRows === 0) throw smsConfigLimitReached();
+        return (await statements.execute(INSERT_SQL, values)).insertId;
+      }),
+    );
   }
 
   /** The client's configurations, ordered by id. */

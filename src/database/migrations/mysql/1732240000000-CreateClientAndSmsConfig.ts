@@ -1,11 +1,12 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+/** The two tables. Each statement may run again after a failure (MySQL commits DDL one statement at a time). */
 export class CreateClientAndSmsConfig1732240000000 implements MigrationInterface {
   name = 'CreateClientAndSmsConfig1732240000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
-      CREATE TABLE client (
+      CREATE TABLE IF NOT EXISTS client (
         id INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
         app_name VARCHAR(100) NOT NULL,
         app_description VARCHAR(1000) NULL,
@@ -19,7 +20,7 @@ export class CreateClientAndSmsConfig1732240000000 implements MigrationInterface
         UNIQUE KEY UQ_client_secret_key_digest (secret_key_digest)
       ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`);
     await queryRunner.query(`
-      CREATE TABLE sms_config (
+      CREATE TABLE IF NOT EXISTS sms_config (
         id INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
         client_id INT NOT NULL,
         provider_name VARCHAR(100) NOT NULL,

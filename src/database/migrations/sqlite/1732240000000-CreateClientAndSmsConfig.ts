@@ -1,11 +1,12 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+/** The two tables. Each statement may run again after a failure (MySQL commits DDL one statement at a time). */
 export class CreateClientAndSmsConfig1732240000000 implements MigrationInterface {
   name = 'CreateClientAndSmsConfig1732240000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
-      CREATE TABLE client (
+      CREATE TABLE IF NOT EXISTS client (
         id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
         app_name VARCHAR(100) NOT NULL,
         app_description VARCHAR(1000) NULL,
@@ -19,7 +20,7 @@ export class CreateClientAndSmsConfig1732240000000 implements MigrationInterface
         CONSTRAINT UQ_client_secret_key_digest UNIQUE (secret_key_digest)
       )`);
     await queryRunner.query(`
-      CREATE TABLE sms_config (
+      CREATE TABLE IF NOT EXISTS sms_config (
         id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
         client_id INTEGER NOT NULL,
         provider_name VARCHAR(100) NOT NULL,
@@ -37,7 +38,7 @@ export class CreateClientAndSmsConfig1732240000000 implements MigrationInterface
         created_at DATETIME NOT NULL DEFAULT (datetime('now')),
         CONSTRAINT FK_sms_config_client FOREIGN KEY (client_id) REFERENCES client (id) ON DELETE CASCADE
       )`);
-    await queryRunner.query('CREATE INDEX IDX_sms_config_client_id ON sms_config (client_id, id)');
+    await queryRunner.query('CREATE INDEX IF NOT EXISTS IDX_sms_config_client_id ON sms_config (client_id, id)');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
