@@ -2,7 +2,8 @@
 // Two builds of the service against each other, on one MariaDB database: did a change make the service slower?
 //   node bench/compare-builds.js <before/dist/main.js> [<after/dist/main.js>, default dist/main.js]
 //   env: ROUNDS (4), BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_SCENARIOS (all by default),
-//        BENCH_DATABASE (registry_compare), BENCH_PORT (3110: one build, +1 the other)
+//        BENCH_DATABASE (registry_compare), BENCH_PORT (3110: one build, +1 the other),
+//        COMPARE_BEFORE_ENV / COMPARE_AFTER_ENV ('NAME=value,...': variables for one side only, e.g. to compare a setting)
 // The two builds run at once; each round loads one, then the other, in alternating order. The whole comparison runs
 // twice with the builds' places swapped (which process started first, which one the seeding went through), because
 // two processes of one build differ by a few percent on this machine: the ratio reported is the mean of both halves.
@@ -32,9 +33,15 @@ const params = {
 };
 const progress = (message) => process.stderr.write(`[compare] ${message}\n`);
 
+/** COMPARE_BEFORE_ENV / COMPARE_AFTER_ENV as an object. */
+function sideEnv(name) {
+  const text = process.env[`COMPARE_${name.toUpperCase()}_ENV`] || '';
+  return Object.fromEntries(text.split(',').filter(Boolean).map((pair) => pair.split('=')));
+}
+
 async function startBuild(name, entry, port, encryptionKey) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compare-data-'));
-  const env = serviceEnv({ port, encryptionKey, dataDir, DATABASE_URL: `mysql://root@127.0.0.1:3306/${DATABASE}` });
+  const env = serviceEnv({ port, encryptionKey, dataDir, DATABASE_URL: `mysql://root@127.0.0.1:3306/${DATABASE}`, ...sideEnv(name) });
   const handle = children.startNodeChild(name, [entry], { cwd: ROOT, env });
   await children.waitForHttp200(handle, `http://127.0.0.1:${port}/health`);
   return { name, handle, url: `http://127.0.0.1:${port}` };

@@ -41,6 +41,8 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
       charset: 'utf8mb4_unicode_ci',
       timezone: 'Z',
       poolSize: database.poolSize,
+      // SqlExecutor.script() sends a transaction's statements in one round trip; values always go through placeholders.
+      multipleStatements: true,
       connectTimeout: DATABASE_TIMEOUT_MS,
       extra: {
         enableKeepAlive: true,

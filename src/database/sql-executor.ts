@@ -14,6 +14,14 @@ export interface WriteResult {
   insertId: number;
 }
 
+/** One statement of a script (SqlExecutor.script). */
+export interface SqlStatement {
+  sql: string;
+  values: SqlValue[];
+}
+
+export type SqlDialect = 'mysql' | 'sqlite';
+
 /** The statements a repository runs, alone or inside a transaction. */
 export interface SqlStatements {
   /** Rows of a SELECT. */
@@ -36,6 +44,11 @@ export class SqlExecutor implements SqlStatements {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     if (dataSource.driver instanceof MysqlDriver) this.pool = dataSource.driver.pool as Pool;
+  }
+
+  /** Which SQL the database speaks, for the few statements written differently for each. */
+  get dialect(): SqlDialect {
+    return this.pool ? 'mysql' : 'sqlite';
   }
 
   /**
@@ -84,6 +97,42 @@ export class SqlExecutor implements SqlStatements {
       return result;
     } catch (error) {
       // A connection whose rollback fails (it timed out, the server went) is not given back to the pool.
+      await command(connection, 'ROLLBACK').then(
+        () => connection.release(),
+        () => connection.destroy(),
+      );
+      throw error;
+    }
+  }
+
+  /**
+   * Runs the statements as one transaction, in one round trip on MySQL (a multi-statement text query: each round trip
+   * costs the service a socket write and read, a third of an add's time when there were four): all are committed, or,
+   * one failing, none is. Later statements decide from earlier ones in SQL (MySQL's ROW_COUNT(), SQLite's changes()).
+   * Answers each statement's WriteResult. Values go through placeholders, never into the text.
+   */
+  async script(statements: SqlStatement[]): Promise<WriteResult[]> {
+    if (!this.pool) {
+      return this.transaction(async (transaction) => {
+        const results: WriteResult[] = [];
+        for (const { sql, values } of statements) results.push(await transaction.execute(sql, values));
+        return results;
+      });
+    }
+    const connection = await acquire(this.pool);
+    const sql = ['START TRANSACTION', ...statements.map((statement) => statement.sql), 'COMMIT'].join(';\n');
+    try {
+      const results = await this.counted(() =>
+        textQuery<ResultSetHeader[]>(
+          connection,
+          sql,
+          statements.flatMap((statement) => statement.values),
+        ),
+      );
+      connection.release();
+      return results.slice(1, -1).map(writeResultOf);
+    } catch (error) {
+      // MySQL stops at the failing statement: the transaction is still open on this connection, which must not go back so.
       await command(connection, 'ROLLBACK').then(
         () => connection.release(),
         () => connection.destroy(),
@@ -147,8 +196,15 @@ function execute<T>(target: Pool | PoolConnection, sql: string, values: SqlValue
 
 /** Transaction control, which is not a statement to prepare. */
 function command(connection: PoolConnection, sql: string): Promise<void> {
+  return textQuery(connection, sql, []).then(() => undefined);
+}
+
+/** The text protocol: values escaped into the text by mysql2's placeholders; several statements at once for script(). */
+function textQuery<T>(connection: PoolConnection, sql: string, values: SqlValue[]): Promise<T> {
   return new Promise((resolve, reject) =>
-    connection.query({ sql, timeout: DATABASE_TIMEOUT_MS }, (error: Error | null) => (error ? reject(error) : resolve())),
+    connection.query({ sql, values, timeout: DATABASE_TIMEOUT_MS }, (error: Error | null, result: unknown) =>
+      error ? reject(error) : resolve(result as T),
+    ),
   );
 }
 

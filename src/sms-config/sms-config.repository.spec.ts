@@ -1,6 +1,6 @@
 import { DomainError } from '../common/errors/domain.error';
 import { DEADLOCK_ATTEMPTS } from '../database/deadlock-retry';
-import { SqlExecutor, SqlStatements, WriteResult } from '../database/sql-executor';
+import { SqlExecutor, SqlStatement, WriteResult } from '../database/sql-executor';
 import { toEnvelope } from '../http/envelope';
 import { MAX_SMS_CONFIGS_PER_CLIENT } from './sms-config-limit';
 import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
@@ -27,42 +27,40 @@ function driverError(message: string, code: string, errno?: number): Error {
 const deadlock = () => driverError('Deadlock found when trying to get lock; try restarting transaction', 'ER_LOCK_DEADLOCK', 1213);
 
 describe('SmsConfigRepository', () => {
-  let execute: jest.Mock<Promise<WriteResult>, [string, unknown[]]>;
+  let script: jest.Mock<Promise<WriteResult[]>, [SqlStatement[]]>;
   let query: jest.Mock<Promise<unknown[]>, [string, unknown[]]>;
-  let transactions: number;
   let repository: SmsConfigRepository;
 
-  /** Each transaction ends with these outcomes, one per transaction, the last one for every later transaction. */
-  function transactionsEnd(...outcomes: Array<Error | 'full' | number>): void {
-    execute.mockImplementation((sql) => {
-      const outcome = outcomes[Math.min(transactions - 1, outcomes.length - 1)];
-      if (sql.startsWith('UPDATE client')) return Promise.resolve({ affectedRows: outcome === 'full' ? 0 : 1, insertId: 0 });
+  /** Each script ends with these outcomes, one per run, the last one for every later run. */
+  function scriptsEnd(...outcomes: Array<Error | 'full' | number>): void {
+    script.mockImplementation(() => {
+      const outcome = outcomes[Math.min(script.mock.calls.length - 1, outcomes.length - 1)];
       if (outcome instanceof Error) return Promise.reject(outcome);
-      return Promise.resolve({ affectedRows: 1, insertId: outcome as number });
+      const counted = outcome === 'full' ? 0 : 1;
+      return Promise.resolve([
+        { affectedRows: counted, insertId: 0 },
+        { affectedRows: counted, insertId: counted ? (outcome as number) : 0 },
+      ]);
     });
   }
 
   beforeEach(() => {
-    execute = jest.fn();
+    script = jest.fn();
     query = jest.fn();
-    transactions = 0;
-    const transaction = <T>(work: (statements: SqlStatements) => Promise<T>) => {
-      transactions++;
-      return work({ execute, query } as unknown as SqlStatements);
-    };
-    repository = new SmsConfigRepository({ query, transaction } as unknown as SqlExecutor);
+    repository = new SmsConfigRepository({ query, script, dialect: 'mysql' } as unknown as SqlExecutor);
   });
 
-  it('should count the configuration in under the limit, then insert every column, the secrets as sealed, in one transaction', async () => {
-    transactionsEnd(7);
+  it('should count the configuration in under the limit and insert it, the secrets as sealed, in one script', async () => {
+    scriptsEnd(7);
     await expect(repository.add(NEW_SMS_CONFIG)).resolves.toBe(7);
-    expect(transactions).toBe(1);
-    expect(execute.mock.calls.map(([sql]) => sql.split(' ').slice(0, 3).join(' '))).toEqual([
-      'UPDATE client SET',
-      'INSERT INTO sms_config',
-    ]);
-    expect(execute.mock.calls[0][1]).toEqual([42, MAX_SMS_CONFIGS_PER_CLIENT]);
-    expect(execute.mock.calls[1][1]).toEqual([
+    expect(script).toHaveBeenCalledTimes(1);
+    const [[countIn, insert]] = script.mock.calls[0];
+    expect(countIn).toEqual({
+      sql: expect.stringMatching(/^UPDATE client SET sms_config_count = sms_config_count \+ 1 /),
+      values: [42, MAX_SMS_CONFIGS_PER_CLIENT],
+    });
+    expect(insert.sql).toMatch(/^INSERT INTO sms_config .* WHERE ROW_COUNT\(\) = 1$/s);
+    expect(insert.values).toEqual([
       42,
       'Twilio',
       null,
@@ -79,32 +77,31 @@ describe('SmsConfigRepository', () => {
     ]);
   });
 
-  it('should refuse a configuration past the limit with 409 and insert nothing', async () => {
-    transactionsEnd('full');
+  it('should refuse a configuration past the limit with 409', async () => {
+    scriptsEnd('full');
     const error = await repository.add(NEW_SMS_CONFIG).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(DomainError);
     expect(toEnvelope(error)).toEqual({ status: 409, error: 'A client can have at most 100 SMS configurations' });
-    expect(execute.mock.calls.map(([sql]) => sql.split(' ')[0])).toEqual(['UPDATE']);
   });
 
-  it('should run the transaction again when it was chosen as a deadlock victim', async () => {
-    transactionsEnd(deadlock(), 7);
+  it('should run the script again when its transaction was chosen as a deadlock victim', async () => {
+    scriptsEnd(deadlock(), 7);
     await expect(repository.add(NEW_SMS_CONFIG)).resolves.toBe(7);
-    expect(transactions).toBe(2);
+    expect(script).toHaveBeenCalledTimes(2);
   });
 
-  it(`should give up with a 503 after ${DEADLOCK_ATTEMPTS} transactions that were all deadlock victims`, async () => {
-    transactionsEnd(deadlock());
+  it(`should give up with a 503 after ${DEADLOCK_ATTEMPTS} runs that were all deadlock victims`, async () => {
+    scriptsEnd(deadlock());
     const error = await repository.add(NEW_SMS_CONFIG).catch((thrown: unknown) => thrown);
     expect(toEnvelope(error)).toEqual({ status: 503, error: 'Service temporarily unavailable, retry later' });
-    expect(transactions).toBe(DEADLOCK_ATTEMPTS);
+    expect(script).toHaveBeenCalledTimes(DEADLOCK_ATTEMPTS);
   });
 
-  it('should not run the transaction again after an error that is not a deadlock', async () => {
-    transactionsEnd(driverError('Cannot add or update a child row', 'ER_NO_REFERENCED_ROW_2', 1452), 7);
+  it('should not run the script again after an error that is not a deadlock', async () => {
+    scriptsEnd(driverError('Cannot add or update a child row', 'ER_NO_REFERENCED_ROW_2', 1452), 7);
     const error = await repository.add(NEW_SMS_CONFIG).catch((thrown: unknown) => thrown);
     expect(toEnvelope(error).status).toBe(500);
-    expect(transactions).toBe(1);
+    expect(script).toHaveBeenCalledTimes(1);
   });
 
   it('should list a client’s configurations as the API shows them: numbers and booleans, whatever the driver returns', async () => {

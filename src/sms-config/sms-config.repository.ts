@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { retryDeadlockVictims } from '../database/deadlock-retry';
-import { SqlExecutor } from '../database/sql-executor';
+import { SqlDialect, SqlExecutor } from '../database/sql-executor';
 import { SmsConfigDto, SmsConfigSummaryDto } from './dto/sms-config-response.dto';
 import { MAX_SMS_CONFIGS_PER_CLIENT, smsConfigLimitReached } from './sms-config-limit';
 
@@ -42,9 +42,15 @@ export interface SmsConfigSummaryRow {
 
 const LIST_SQL = `SELECT s.id AS smsConfigId, ${SMS_CONFIG_SUMMARY_COLUMNS} FROM sms_config s WHERE s.client_id = ? ORDER BY s.id`;
 
-const INSERT_SQL = `INSERT INTO sms_config (client_id, provider_name, provider_url, username, password_sealed, api_key_sealed,
-    sender_id, sms_type, sms_api, balance_url, balance, per_sms_cost, is_active)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_COLUMNS = `client_id, provider_name, provider_url, username, password_sealed, api_key_sealed, sender_id, sms_type,
+  sms_api, balance_url, balance, per_sms_cost, is_active`;
+const INSERT_VALUES = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?';
+
+/** Inserts the configuration only when the UPDATE just before it counted it in (in the same script). */
+const INSERT_IF_COUNTED_SQL: Record<SqlDialect, string> = {
+  mysql: `INSERT INTO sms_config (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} FROM DUAL WHERE ROW_COUNT() = 1`,
+  sqlite: `INSERT INTO sms_config (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} WHERE changes() = 1`,
+};
 
 /** Counts the configuration in, when the client has room: the UPDATE locks the client's row until the commit. */
 const COUNT_IN_SQL = 'UPDATE client SET sms_config_count = sms_config_count + 1 WHERE id = ? AND sms_config_count < ?';
@@ -55,9 +61,9 @@ export class SmsConfigRepository {
 
   /**
    * Inserts the configuration and answers its id, committed; past the limit a DomainError (answered 409). One
-   * transaction: the client's counter goes up only while it is under the limit, which locks the client's row, so adds
-   * for one client are counted one after another and adds for different clients do not wait on each other. A
-   * transaction chosen as a deadlock victim was rolled back whole and is run again.
+   * transaction in one round trip: the client's counter goes up only while it is under the limit, which locks the
+   * client's row, and the row is inserted only if it did; adds for one client are counted one after another, adds for
+   * different clients do not wait on each other. A transaction chosen as a deadlock victim is run again whole.
    */
   async add(smsConfig: NewSmsConfig): Promise<number> {
     const values = [
@@ -75,13 +81,14 @@ export class SmsConfigRepository {
       smsConfig.perSmsCost,
       smsConfig.isActive ? 1 : 0,
     ];
-    return retryDeadlockVictims(() =>
-      this.sql.transaction(async (statements) => {
-        const { affectedRows } = await statements.execute(COUNT_IN_SQL, [smsConfig.clientId, MAX_SMS_CONFIGS_PER_CLIENT]);
-        if (affectedRows === 0) throw smsConfigLimitReached();
-        return (await statements.execute(INSERT_SQL, values)).insertId;
-      }),
+    const [countedIn, inserted] = await retryDeadlockVictims(() =>
+      this.sql.script([
+        { sql: COUNT_IN_SQL, values: [smsConfig.clientId, MAX_SMS_CONFIGS_PER_CLIENT] },
+        { sql: INSERT_IF_COUNTED_SQL[this.sql.dialect], values },
+      ]),
     );
+    if (countedIn.affectedRows === 0 || inserted.affectedRows === 0) throw smsConfigLimitReached();
+    return inserted.insertId;
   }
 
   /** The client's configurations, ordered by id. */
