@@ -36,7 +36,12 @@ const progress = (message) => process.stderr.write(`[compare] ${message}\n`);
 /** COMPARE_BEFORE_ENV / COMPARE_AFTER_ENV as an object. */
 function sideEnv(name) {
   const text = process.env[`COMPARE_${name.toUpperCase()}_ENV`] || '';
-  return Object.fromEntries(text.split(',').filter(Boolean).map((pair) => pair.split('=')));
+  return Object.fromEntries(
+    text
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => pair.split('=')),
+  );
 }
 
 async function startBuild(name, entry, port, encryptionKey) {
