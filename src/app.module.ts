@@ -17,7 +17,6 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { Loggers } from './logging/logger-options';
 import { LoggingModule } from './logging/logging.module';
 import { SmsConfigModule } from './sms-config/sms-config.module';
-import { StartupNoticeService } from './config/startup-notice.service';
 
 /** The whole application, from a configuration already loaded and checked and the loggers made from it (createApp). */
 @Module({})
@@ -43,7 +42,6 @@ export class AppModule {
         { provide: APP_PIPE, useClass: RequestValidationPipe },
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
         { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
-        StartupNoticeService,
       ],
     };
   }

@@ -15,6 +15,7 @@ export async function createApp(
   config: AppConfig = loadAppConfig(),
   loggers: Loggers = createLoggers(loggingConfigOf(config)),
 ): Promise<NestFastifyApplication> {
+  if (config.generatedSecretsFile) loggers.root.warn({ context: 'Startup' }, developmentSecretsNotice(config));
   // The edge's hooks are registered by EdgeModule (src/http/edge.ts lists them in order); JSON is parsed there too.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, loggers), createFastifyAdapter(), {
     bodyParser: false,
@@ -28,4 +29,12 @@ export async function createApp(
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;
+}
+
+/** The first line of a start on generated secrets: they are for development, and where they are (never the keys). */
+function developmentSecretsNotice({ generatedSecretsFile, createdDevelopmentSecrets }: AppConfig): string {
+  return (
+    `${createdDevelopmentSecrets ? 'Generated development secrets in' : 'Using development secrets from'} ${generatedSecretsFile}: ` +
+    'not for production (set ADMIN_API_KEYS and ENCRYPTION_KEYS there); `npm run keys` prints the admin key'
+  );
 }

@@ -85,9 +85,11 @@ describe('loadAppConfig', () => {
       expect(loadAppConfig(env({ DATABASE_URL: url })).database).toEqual({ type: 'mysql', url, poolSize: 10 });
     });
 
-    it('should enable metrics and rate limits that never throttle a well-behaved caller by default', () => {
+    it('should enable metrics, migrations at start and rate limits that never throttle a well-behaved caller by default', () => {
       const config = loadAppConfig(env());
       expect(config.metricsEnabled).toBe(true);
+      expect(config.migrateOnStart).toBe(true);
+      expect(loadAppConfig(env({ MIGRATE_ON_START: 'false' })).migrateOnStart).toBe(false);
       expect(config.rateLimit).toEqual({ windowMs: 60_000, perCredential: 5_000_000, perIp: 10_000, failedAuthPerIp: 100 });
     });
 
@@ -172,6 +174,14 @@ describe('loadAppConfig', () => {
 
     it('should not write a development secrets file when it refuses to start', () => {
       configurationErrorOf({ NODE_ENV: 'production', DATA_DIR: dataDir });
+      expect(() => statSync(join(dataDir, 'development-secrets.json'))).toThrow();
+    });
+
+    it('should refuse to generate secrets in a Kubernetes pod, whatever NODE_ENV says, and name the variables', () => {
+      const message = configurationErrorOf({ DATA_DIR: dataDir, KUBERNETES_SERVICE_HOST: '10.0.0.1', ENCRYPTION_KEYS }).message;
+      expect(message).toBe(
+        'Invalid configuration: ADMIN_API_KEYS must be set in a Kubernetes pod (KUBERNETES_SERVICE_HOST is set): secrets generated there would be lost with the container',
+      );
       expect(() => statSync(join(dataDir, 'development-secrets.json'))).toThrow();
     });
 
@@ -278,6 +288,7 @@ describe('loadAppConfig', () => {
       ['SHUTDOWN_DELAY_MS', '60001'],
       ['DATABASE_POOL_SIZE', '0'],
       ['METRICS_ENABLED', 'yes'],
+      ['MIGRATE_ON_START', 'no'],
       ['RATE_LIMIT_WINDOW_MS', '10'],
       ['RATE_LIMIT_PER_CREDENTIAL', '0'],
       ['RATE_LIMIT_PER_IP', 'many'],

@@ -29,6 +29,8 @@ export interface AppConfig {
   /** A file for the log lines instead of stdout. */
   logFile?: string;
   metricsEnabled: boolean;
+  /** Apply pending migrations at start-up (under a lock); false when they run as a step of their own (dist/migrate.js). */
+  migrateOnStart: boolean;
   rateLimit: RateLimitConfig;
   shutdownDelayMs: number;
   /** Bound on the clients the get-client cache keeps (LRU). */
@@ -45,9 +47,13 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolve(vars.DATA_DIR ?? './data');
 
   const needsGeneratedSecrets = !vars.ADMIN_API_KEYS || !vars.ENCRYPTION_KEYS;
-  if (needsGeneratedSecrets && isProduction) {
-    const missing = [!vars.ADMIN_API_KEYS && 'ADMIN_API_KEYS', !vars.ENCRYPTION_KEYS && 'ENCRYPTION_KEYS'].filter(Boolean);
-    throw new ConfigurationError(`Invalid configuration: ${missing.join(' and ')} must be set when NODE_ENV=production`);
+  if (needsGeneratedSecrets && (isProduction || vars.KUBERNETES_SERVICE_HOST)) {
+    const missing = [!vars.ADMIN_API_KEYS && 'ADMIN_API_KEYS', !vars.ENCRYPTION_KEYS && 'ENCRYPTION_KEYS'].filter(Boolean).join(' and ');
+    throw new ConfigurationError(
+      isProduction
+        ? `Invalid configuration: ${missing} must be set when NODE_ENV=production`
+        : `Invalid configuration: ${missing} must be set in a Kubernetes pod (KUBERNETES_SERVICE_HOST is set): secrets generated there would be lost with the container`,
+    );
   }
   const generated = needsGeneratedSecrets ? loadDevelopmentSecrets(dataDir) : undefined;
 
@@ -67,6 +73,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     prettyLogs: vars.LOG_FORMAT ? vars.LOG_FORMAT === 'pretty' : Boolean(process.stdout.isTTY),
     logFile: vars.LOG_FILE ? resolve(vars.LOG_FILE) : undefined,
     metricsEnabled: vars.METRICS_ENABLED !== 'false',
+    migrateOnStart: vars.MIGRATE_ON_START !== 'false',
     rateLimit: {
       windowMs: vars.RATE_LIMIT_WINDOW_MS ?? 60_000,
       // Far above what one caller can send (the benchmark's ~15,000 req/s is 900,000 a minute): never throttles a well-behaved one.

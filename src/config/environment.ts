@@ -73,6 +73,15 @@ export class EnvironmentVariables {
   METRICS_ENABLED?: string;
 
   @IsOptional()
+  @IsIn(['true', 'false'])
+  MIGRATE_ON_START?: string;
+
+  /** Set by Kubernetes in every pod: a real deployment, where development secrets would be lost with the container. */
+  @IsOptional()
+  @IsString()
+  KUBERNETES_SERVICE_HOST?: string;
+
+  @IsOptional()
   @IsInt()
   @Min(1000)
   @Max(86_400_000)
@@ -145,6 +154,8 @@ class EnvironmentVariablesShape implements Required<EnvironmentVariables> {
   CLIENT_CACHE_MAX_ENTRIES = 0;
   LOG_FILE = '';
   METRICS_ENABLED = '';
+  MIGRATE_ON_START = '';
+  KUBERNETES_SERVICE_HOST = '';
   RATE_LIMIT_WINDOW_MS = 0;
   RATE_LIMIT_PER_CREDENTIAL = 0;
   RATE_LIMIT_PER_IP = 0;

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, DataSourceOptions } from 'typeorm';
 import { isUnavailableError } from '../common/errors/unavailable';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './database-options';
-import { runMigrationsUnderLock } from './run-migrations';
+import { MigrationsAtStart } from './migrations-at-start';
 import { SqlExecutor } from './sql-executor';
 
 @Module({
@@ -19,19 +18,9 @@ import { SqlExecutor } from './sql-executor';
         // Only an unreachable database is worth waiting for; a wrong schema or option fails the start at once.
         toRetry: (error: unknown) => isUnavailableError(error),
       }),
-      dataSourceFactory: async (options?: DataSourceOptions) => {
-        const dataSource = await new DataSource(options!).initialize();
-        try {
-          await runMigrationsUnderLock(dataSource);
-        } catch (error) {
-          await dataSource.destroy();
-          throw error;
-        }
-        return dataSource;
-      },
     }),
   ],
-  providers: [SqlExecutor],
+  providers: [SqlExecutor, MigrationsAtStart],
   exports: [SqlExecutor],
 })
 export class DatabaseModule {}

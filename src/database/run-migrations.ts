@@ -1,5 +1,5 @@
 import { lock } from 'proper-lockfile';
-import { DataSource } from 'typeorm';
+import { DataSource, Migration } from 'typeorm';
 
 const MIGRATION_LOCK = 'client_registry_migrations';
 const MIGRATION_LOCK_WAIT_SECONDS = 60;
@@ -8,20 +8,20 @@ const MIGRATION_LOCK_WAIT_SECONDS = 60;
  * Applies pending migrations under a lock, so that of several instances starting together only one creates
  * the schema and the others find it done: MySQL's named lock (GET_LOCK), or a lock file beside a SQLite database.
  */
-export async function runMigrationsUnderLock(dataSource: DataSource): Promise<void> {
+export async function runMigrationsUnderLock(dataSource: DataSource): Promise<Migration[]> {
   if (dataSource.options.type === 'mysql') return runMigrationsUnderMysqlLock(dataSource);
   const release = await lock(String(dataSource.options.database), {
     lockfilePath: `${String(dataSource.options.database)}.migration-lock`,
     retries: { retries: MIGRATION_LOCK_WAIT_SECONDS * 10, minTimeout: 100, maxTimeout: 100 },
   });
   try {
-    await dataSource.runMigrations({ transaction: 'all' });
+    return await dataSource.runMigrations({ transaction: 'all' });
   } finally {
     await release();
   }
 }
 
-async function runMigrationsUnderMysqlLock(dataSource: DataSource): Promise<void> {
+async function runMigrationsUnderMysqlLock(dataSource: DataSource): Promise<Migration[]> {
   const lockHolder = dataSource.createQueryRunner();
   try {
     const [{ acquired }] = (await lockHolder.query('SELECT GET_LOCK(?, ?) AS acquired', [
@@ -30,7 +30,7 @@ async function runMigrationsUnderMysqlLock(dataSource: DataSource): Promise<void
     ])) as Array<{ acquired: number | null }>;
     if (Number(acquired) !== 1) throw new Error(`Timed out after ${MIGRATION_LOCK_WAIT_SECONDS}s waiting for the migration lock`);
     try {
-      await dataSource.runMigrations({ transaction: 'each' });
+      return await dataSource.runMigrations({ transaction: 'each' });
     } finally {
       await lockHolder.query('SELECT RELEASE_LOCK(?)', [MIGRATION_LOCK]);
     }

@@ -6,7 +6,7 @@ import { createConnection } from 'mysql2/promise';
 import CLIENT from '../fixtures/client.json';
 import { ADMIN_API_KEY, AMQP_URL, KEY_A, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from './test-app';
 
-const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
+const DIST = join(__dirname, '..', '..', 'dist');
 
 export interface HttpAnswer {
   status: number;
@@ -52,9 +52,9 @@ export class ServiceProcess {
     return service;
   }
 
-  /** Starts the service without waiting for anything: for starts that are meant to fail. */
-  static spawn(env: Record<string, string>): ServiceProcess {
-    const child = spawn(process.execPath, [MAIN], {
+  /** Starts the service (or another entry point of dist/) without waiting for anything: for starts meant to fail. */
+  static spawn(env: Record<string, string>, entry = 'main.js'): ServiceProcess {
+    const child = spawn(process.execPath, [join(DIST, entry)], {
       env: {
         PATH: process.env.PATH,
         NODE_ENV: 'test',

@@ -33,7 +33,12 @@ describe('Starting with no configuration', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const { adminApiKey } = JSON.parse(readFileSync(file, 'utf8')) as { adminApiKey: string };
     const log = service.logs().join('\n');
-    expect(log).toContain(`Generated development secrets in ${file}`);
+    // The first line says it, before anything else the start writes.
+    expect(JSON.parse(service.logs()[0])).toMatchObject({
+      level: 40,
+      context: 'Startup',
+      msg: expect.stringContaining(`Generated development secrets in ${file}: not for production`),
+    });
     expect(log).not.toContain(adminApiKey);
     const printed = execFileSync('npm', ['run', '--silent', 'keys'], {
       cwd: join(__dirname, '..', '..'),

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { ServiceProcess } from '../helpers/service-process';
+import { ServiceProcess, sqliteDatabaseUrl } from '../helpers/service-process';
 
 interface LogLine {
   level: number;
@@ -62,6 +62,36 @@ describe('A start that fails', () => {
     );
     expect(service.logs().join('\n')).not.toContain('the-db-password');
   }, 40_000);
+});
+
+describe('Migrations as a step of their own (MIGRATE_ON_START=false, dist/migrate.js)', () => {
+  it('should refuse to start on a schema behind it, apply the migrations with migrate.js, then start', async () => {
+    const env = { DATABASE_URL: sqliteDatabaseUrl(), MIGRATE_ON_START: 'false' };
+    const behind = ServiceProcess.spawn(env);
+    expect((await behind.exited).code).toBe(1);
+    expect(jsonLines(behind).at(-1)).toEqual(
+      expect.objectContaining({
+        level: 60,
+        msg: expect.stringMatching(/^Cannot start: the database schema is behind this version: run its migrations first/),
+      }),
+    );
+
+    const migrate = ServiceProcess.spawn(env, 'migrate.js');
+    expect((await migrate.exited).code).toBe(0);
+    expect(jsonLines(migrate).at(-1)).toEqual(
+      expect.objectContaining({ context: 'Migrations', msg: expect.stringMatching(/^Applied CreateClientAndSmsConfig1732240000000, /) }),
+    );
+    const again = ServiceProcess.spawn(env, 'migrate.js');
+    expect((await again.exited).code).toBe(0);
+    expect(jsonLines(again).at(-1)).toEqual(expect.objectContaining({ msg: 'The schema is up to date' }));
+
+    const service = await ServiceProcess.start(env);
+    try {
+      expect((await service.request('GET', '/health')).status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  });
 });
 
 describe('A start that succeeds', () => {

@@ -1,0 +1,35 @@
+import 'reflect-metadata';
+import pino from 'pino';
+import { DataSource } from 'typeorm';
+import { loadAppConfig } from './config/app-config';
+import { buildDataSourceOptions } from './database/database-options';
+import { runMigrationsUnderLock } from './database/run-migrations';
+import { createLoggers, loggingConfigOf } from './logging/logger-options';
+import { describeStartupFailure } from './startup-failure';
+
+/**
+ * Applies the pending migrations and exits (0, or 1 with one line naming what failed): the migrate step of a deployment
+ * whose instances start with MIGRATE_ON_START=false (deploy/migrate-job.yaml). `node dist/migrate.js`, or
+ * `npm run migrate` after a build; the environment is the service's own.
+ */
+async function migrate(): Promise<void> {
+  const config = loadAppConfig();
+  const logger = createLoggers(loggingConfigOf(config)).root.child({ context: 'Migrations' });
+  try {
+    const dataSource = await new DataSource(buildDataSourceOptions(config.database)).initialize();
+    try {
+      const applied = await runMigrationsUnderLock(dataSource);
+      logger.info(applied.length > 0 ? `Applied ${applied.map((migration) => migration.name).join(', ')}` : 'The schema is up to date');
+    } finally {
+      await dataSource.destroy();
+    }
+  } catch (error) {
+    logger.fatal(describeStartupFailure(error, config));
+    process.exit(1);
+  }
+}
+
+migrate().catch((error: unknown) => {
+  pino(pino.destination({ dest: 1, sync: true })).fatal({ context: 'Migrations' }, describeStartupFailure(error));
+  process.exit(1);
+});
