@@ -1,7 +1,8 @@
 /**
- * Six projects: unit tests beside the code; the same e2e suite run twice, against SQLite and MySQL; the suites that
+ * Seven projects: unit tests beside the code; the same e2e suite run twice, against SQLite and MySQL; the suites that
  * run the built service as child processes (start-up, several instances); the browser test; and the fault suites
- * (outages through a TCP relay, shutdown, crash, fuzzing), which take minutes, so they stay out of the fast projects.
+ * (outages through a TCP relay, shutdown, crash, fuzzing), which take minutes, so they stay out of the fast projects;
+ * and the deployment files read and checked against the code.
  * e2e tests boot the real AppModule against real MariaDB and RabbitMQ (see test/helpers).
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
@@ -38,6 +39,14 @@ module.exports = {
       displayName: 'browser',
       rootDir: 'test',
       testRegex: '.*\\.browser-spec\\.ts$',
+      setupFiles: ['<rootDir>/helpers/use-sqlite.ts'],
+    },
+    // The deployment's files (Kubernetes manifests, the compose file, the Dockerfile) read and checked against the code.
+    {
+      ...common,
+      displayName: 'deploy',
+      rootDir: 'test',
+      testRegex: 'deploy/.*\\.deploy-spec\\.ts$',
       setupFiles: ['<rootDir>/helpers/use-sqlite.ts'],
     },
     {

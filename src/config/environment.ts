@@ -123,7 +123,7 @@ const NUMERIC_VARIABLES = [
 
 export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariables {
   const raw: Record<string, unknown> = {};
-  for (const key of Object.keys(new EnvironmentVariablesShape())) {
+  for (const key of environmentVariableNames()) {
     const value = env[key];
     if (value === undefined || value === '') continue;
     raw[key] = (NUMERIC_VARIABLES as readonly string[]).includes(key) && /^\d+$/.test(value) ? Number(value) : value;
@@ -135,6 +135,11 @@ export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariable
     throw new ConfigurationError(`Invalid configuration: ${reasons.join('; ')}`);
   }
   return variables;
+}
+
+/** Every variable the service reads; nothing else of the environment is. */
+export function environmentVariableNames(): string[] {
+  return Object.keys(new EnvironmentVariablesShape());
 }
 
 /** Lists the variable names, so only these are read from process.env. */
