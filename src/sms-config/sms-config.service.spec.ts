@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ForbiddenException } from '@nestjs/common';
-import { SecretSealer } from '../crypto/secret-sealer';
+import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
 import { smsConfigLimitReached } from './sms-config-limit';
+import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
 import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
 import { SmsConfigService } from './sms-config.service';
 
@@ -48,9 +49,20 @@ describe('SmsConfigService', () => {
     const answer = await service.add(OWNER, { ...REQUEST, password: 'p4ss', apiKey: 'k3y' });
     const [stored] = add.mock.calls[0];
     expect(JSON.stringify(stored)).not.toMatch(/p4ss|k3y/);
-    expect(sealer.open(stored.passwordSealed!)).toBe('p4ss');
-    expect(sealer.open(stored.apiKeySealed!)).toBe('k3y');
+    expect(sealer.open(stored.passwordSealed!, passwordSealContext(42))).toBe('p4ss');
+    expect(sealer.open(stored.apiKeySealed!, apiKeySealContext(42))).toBe('k3y');
     expect(sealer.openVerifyApiKey(answer.verifyApiKey).apiKeyFingerprint).toBe(sealer.fingerprint('k3y'));
+  });
+
+  it('should seal the password and apiKey for their own column of a row of the key’s client only', async () => {
+    await service.add(OWNER, { ...REQUEST, password: 'p4ss', apiKey: 'k3y' });
+    const [stored] = add.mock.calls[0];
+    expect(passwordSealContext(42)).toEqual({ table: 'sms_config', column: 'password_sealed', owner: 42 });
+    expect(apiKeySealContext(42)).toEqual({ table: 'sms_config', column: 'api_key_sealed', owner: 42 });
+    expect(() => sealer.open(stored.passwordSealed!, passwordSealContext(43))).toThrow(UnsealError);
+    expect(() => sealer.open(stored.passwordSealed!, apiKeySealContext(42))).toThrow(UnsealError);
+    expect(() => sealer.open(stored.apiKeySealed!, apiKeySealContext(43))).toThrow(UnsealError);
+    expect(() => sealer.open(stored.apiKeySealed!, passwordSealContext(42))).toThrow(UnsealError);
   });
 
   it('should invalidate the client’s cached answer once the configuration is stored', async () => {

@@ -4,6 +4,7 @@ import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidato
 import { SecretSealer } from '../crypto/secret-sealer';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { SmsConfigDto, VerifyApiKeyDto } from './dto/sms-config-response.dto';
+import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
 import { SmsConfigRepository } from './sms-config.repository';
 
 @Injectable()
@@ -22,8 +23,8 @@ export class SmsConfigService {
       providerName: request.providerName,
       providerUrl: request.providerUrl ?? null,
       username: request.username ?? null,
-      passwordSealed: request.password === undefined ? null : this.sealer.seal(request.password),
-      apiKeySealed: request.apiKey === undefined ? null : this.sealer.seal(request.apiKey),
+      passwordSealed: request.password === undefined ? null : this.sealer.seal(request.password, passwordSealContext(owner.id)),
+      apiKeySealed: request.apiKey === undefined ? null : this.sealer.seal(request.apiKey, apiKeySealContext(owner.id)),
       senderId: request.senderId ?? null,
       smsType: request.smsType ?? null,
       smsApi: request.smsApi,
