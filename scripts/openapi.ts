@@ -3,9 +3,10 @@
  * file, without listening. `--check` writes nothing and fails when the committed file differs (CI runs it).
  */
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readFileIfPresent, runScript } from './script-io';
 
 const OUTPUT = resolve(__dirname, '../openapi.json');
 
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   }
 
   if (process.argv.includes('--check')) {
-    const committed = readFileSafely(OUTPUT);
+    const committed = readFileIfPresent(OUTPUT);
     if (committed !== generated) {
       console.error('openapi.json differs from what the code generates: run `npm run openapi` and commit the result');
       process.exit(1);
@@ -44,18 +45,4 @@ async function main(): Promise<void> {
   console.log(`wrote ${OUTPUT}`);
 }
 
-function readFileSafely(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runScript(main);

@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { AuthModule } from './auth/auth.module';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { BrokerModule } from './broker/broker.module';
 import { ClientModule } from './client/client.module';
 import { CryptoModule } from './crypto/crypto.module';
@@ -12,7 +11,6 @@ import { HealthModule } from './health/health.module';
 import { EdgeModule } from './http/edge.module';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter';
 import { MetricsModule } from './metrics/metrics.module';
-import { CredentialThrottlerGuard } from './rate-limit/credential-throttler.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { Loggers } from './logging/logger-options';
 import { LoggingModule } from './logging/logging.module';
@@ -29,7 +27,6 @@ export class AppModule {
         LoggingModule.forRoot(loggers),
         EdgeModule,
         RateLimitModule,
-        AuthModule,
         DatabaseModule,
         CryptoModule,
         ClientModule,
@@ -39,9 +36,8 @@ export class AppModule {
         MetricsModule,
       ],
       providers: [
-        { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_PIPE, useValue: new RequestValidationPipe({ allowPrivateHosts: config.allowPrivateProviderHosts }) },
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
-        { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
       ],
     };
   }

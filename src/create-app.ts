@@ -17,7 +17,7 @@ export async function createApp(
 ): Promise<NestFastifyApplication> {
   if (config.generatedSecretsFile) loggers.root.warn({ context: 'Startup' }, developmentSecretsNotice(config));
   // The edge's hooks are registered by EdgeModule (src/http/edge.ts lists them in order); JSON is parsed there too.
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, loggers), createFastifyAdapter(), {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, loggers), createFastifyAdapter(config), {
     bodyParser: false,
     logger: nestLoggerOver(loggers.root),
     // A start that fails is the caller's to report (main.ts: one line, exit 1), never a process.abort().
@@ -25,7 +25,8 @@ export async function createApp(
   });
   // process.exit(0) once closed, rather than re-raising the signal: a drained shutdown is a clean exit.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
-  setUpSwagger(app);
+  // DOCS_ENABLED=false: no Swagger UI and no OpenAPI route, so /docs is a 404 like any unknown path.
+  if (config.docsEnabled) setUpSwagger(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import pino from 'pino';
 import { DataSource } from 'typeorm';
 import { loadAppConfig } from './config/app-config';
+import { loadDotEnv } from './config/dotenv';
 import { buildDataSourceOptions } from './database/database-options';
 import { runMigrationsUnderLock } from './database/run-migrations';
 import { createLoggers, loggingConfigOf } from './logging/logger-options';
@@ -13,6 +14,7 @@ import { describeStartupFailure } from './startup-failure';
  * `npm run migrate` after a build; the environment is the service's own.
  */
 async function migrate(): Promise<void> {
+  loadDotEnv();
   const config = loadAppConfig();
   const logger = createLoggers(loggingConfigOf(config)).root.child({ context: 'Migrations' });
   try {

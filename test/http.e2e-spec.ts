@@ -59,6 +59,19 @@ describe('HTTP behaviour shared by every route', () => {
     });
   });
 
+  it('should look at the numbers of a body only once the caller is authenticated', async () => {
+    const payload = `{"appName":"a","appUrl":"https://a.example.com","isHost":false,"n":[${'"12345678901234567",'.repeat(1200)}12345678901234567]}`;
+    const anonymous = await t.post('/api/client/add', { headers: { 'content-type': 'application/json' }, payload });
+    expect(anonymous.body).toEqual({ status: 401, error: 'x-api-key header is required' });
+    const wrongKey = await t.post('/api/client/add', { headers: { 'x-api-key': 'guess', 'content-type': 'application/json' }, payload });
+    expect(wrongKey.body).toEqual({ status: 401, error: 'x-api-key is not valid' });
+    const admitted = await t.post('/api/client/add', { headers: { ...admin, 'content-type': 'application/json' }, payload });
+    expect(admitted.body).toEqual({
+      status: 400,
+      error: 'n[1200] cannot be kept exactly as a number: 12345678901234567 (15 significant digits always can)',
+    });
+  });
+
   it('should answer 415 in the envelope for a body that is not JSON', async () => {
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
       const answer = await t.post('/api/client/add', { headers: { ...admin, 'content-type': contentType }, payload: 'appName=a' });
@@ -67,20 +80,20 @@ describe('HTTP behaviour shared by every route', () => {
     }
   });
 
-  it('should answer 413 in the envelope for a body over 64 KiB', async () => {
+  it('should answer 413 in the envelope for a body over 32 KiB', async () => {
     const answer = await t.post('/api/client/add', {
       headers: admin,
-      body: { appName: 'a', appUrl: 'https://a.example.com', isHost: false, appDescription: 'd'.repeat(64 * 1024) },
+      body: { appName: 'a', appUrl: 'https://a.example.com', isHost: false, appDescription: 'd'.repeat(32 * 1024) },
     });
     expect(answer.status).toBe(413);
-    expect(answer.body).toEqual({ status: 413, error: 'Request body must not exceed 64 KiB' });
+    expect(answer.body).toEqual({ status: 413, error: 'Request body must not exceed 32 KiB' });
   });
 
-  it('should accept a body just under 64 KiB and judge it on its fields', async () => {
+  it('should accept a body of exactly 32 KiB and judge it on its fields', async () => {
     const base = JSON.stringify({ appName: 'a', appUrl: 'https://a.example.com', isHost: false, appDescription: '' });
     const answer = await t.post('/api/client/add', {
       headers: admin,
-      body: { appName: 'a', appUrl: 'https://a.example.com', isHost: false, appDescription: 'd'.repeat(64 * 1024 - base.length) },
+      body: { appName: 'a', appUrl: 'https://a.example.com', isHost: false, appDescription: 'd'.repeat(32 * 1024 - base.length) },
     });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe('appDescription must be shorter than or equal to 1000 characters');

@@ -1,5 +1,9 @@
 import { SqlExecutor } from '../src/database/sql-executor';
+import { METRICS_CACHE_MS } from '../src/metrics/metrics-renderer';
 import { TestApp, startTestApp } from './helpers/test-app';
+
+/** A rendering is served again for METRICS_CACHE_MS: a scrape that must see what just happened waits it out. */
+const pastTheCachedRendering = () => new Promise((resolve) => setTimeout(resolve, METRICS_CACHE_MS));
 
 /** The value of one sample line of the Prometheus text, 0 when it is absent. */
 function sample(text: string, name: string, labels: Record<string, string>): number {
@@ -43,9 +47,11 @@ describe('GET /metrics', () => {
 
   it('should count each request under its route pattern and status, and time it', async () => {
     const labels = { method: 'GET', route: '/health', status: '200' };
+    await pastTheCachedRendering();
     const before = sample((await t.get('/metrics')).raw, 'http_requests_total', labels);
     await t.get('/health');
     await t.get('/health');
+    await pastTheCachedRendering();
     const after = (await t.get('/metrics')).raw;
     expect(sample(after, 'http_requests_total', labels)).toBe(before + 2);
     expect(sample(after, 'http_request_duration_seconds_count', labels)).toBe(before + 2);
@@ -63,6 +69,7 @@ describe('GET /metrics', () => {
   it('should count refusals and unknown routes under fixed labels, never the raw URL', async () => {
     await t.post('/api/client/add', { headers: { 'x-api-key': 'wrong' }, body: {} });
     await t.get('/scan/wp-admin/123');
+    await pastTheCachedRendering();
     const text = (await t.get('/metrics')).raw;
     expect(sample(text, 'http_requests_total', { method: 'POST', route: '/api/client/add', status: '401' })).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
@@ -70,11 +77,14 @@ describe('GET /metrics', () => {
   });
 
   it('should count the database statements in flight, from the service’s own count (no driver internals)', async () => {
-    const inFlight = async () => sample((await t.get('/metrics')).raw, 'db_queries_in_flight', {});
+    const inFlight = async () => {
+      await pastTheCachedRendering();
+      return sample((await t.get('/metrics')).raw, 'db_queries_in_flight', {});
+    };
     expect(await inFlight()).toBe(0);
     if (process.env.TEST_DATABASE === 'mysql') {
       // SQLite answers on the event loop itself, so nothing can be seen in flight there.
-      const slow = t.app.get(SqlExecutor).query('SELECT SLEEP(0.5)');
+      const slow = t.app.get(SqlExecutor).query(`SELECT SLEEP(${(METRICS_CACHE_MS + 500) / 1000})`);
       expect(await inFlight()).toBe(1);
       await slow;
     }

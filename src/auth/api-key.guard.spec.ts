@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { RetryLaterException } from '../common/errors/retry-later.exception';
 import { AppConfig } from '../config/app-config';
 import { ApiKeyGuard } from './api-key.guard';
-import { FailedLogins } from './failed-logins';
+import { AddressAllowance } from '../rate-limit/address-allowance';
 
 /** The module object the guard calls into (CommonJS output), so a spy on it sees the guard's calls. */
 
@@ -13,12 +13,12 @@ const KEY_CURRENT = 'ak_current-admin-key-0123456789abcdef';
 const KEY_PREVIOUS = 'ak_previous-admin-key-9876543210fedcba';
 const KEY_THIRD = 'ak_third';
 
-const RATE_LIMIT = { windowMs: 60_000, perCredential: 1000, perIp: 1000, failedAuthPerIp: 1_000_000 };
+const RATE_LIMIT = { windowMs: 60_000, perCredential: 1000, perIp: 1_000_000, failedAuthPerIp: 1_000_000 };
 
 function guardFor(adminApiKeys: string[], rateLimit = RATE_LIMIT): ApiKeyGuard {
   const settings: Record<string, unknown> = { adminApiKeys, rateLimit };
   const config = { get: (key: string) => settings[key] } as unknown as ConfigService<AppConfig, true>;
-  return new ApiKeyGuard(config, new FailedLogins(config));
+  return new ApiKeyGuard(config, new AddressAllowance(config));
 }
 
 function contextWith(headers: Record<string, string | string[] | undefined>, ip = '192.0.2.1'): ExecutionContext {
@@ -108,7 +108,7 @@ describe('ApiKeyGuard', () => {
     expect(spy).toHaveBeenCalled();
   });
 
-  it('should answer 429 with a retry time once an address is past its refused credentials, and still let a valid key pass', () => {
+  it('should answer 429 with a retry time once an address is past its refused credentials, then refuse it even with the right key', () => {
     const limited = guardFor([KEY_CURRENT], { ...RATE_LIMIT, failedAuthPerIp: 2 });
     const refusalFor = (headers: Record<string, string>) => {
       try {
@@ -124,7 +124,7 @@ describe('ApiKeyGuard', () => {
     expect(refusal).toBeInstanceOf(RetryLaterException);
     expect(refusal.getStatus()).toBe(429);
     expect((refusal as RetryLaterException).retryAfterSeconds).toBeGreaterThanOrEqual(1);
-    expect(limited.canActivate(contextWith({ 'x-api-key': KEY_CURRENT }, '203.0.113.9'))).toBe(true);
+    expect(refusalFor({ 'x-api-key': KEY_CURRENT }).getStatus()).toBe(429);
     expect(refusalFor({ 'x-api-key': 'ak_guess4' }).getStatus()).toBe(429);
     expect(() => limited.canActivate(contextWith({ 'x-api-key': 'ak_guess' }, '198.51.100.1'))).toThrow(UnauthorizedException);
   });

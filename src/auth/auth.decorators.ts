@@ -1,6 +1,7 @@
 import { ExecutionContext, UseGuards, applyDecorators, createParamDecorator } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { CredentialThrottlerGuard } from '../rate-limit/credential-throttler.guard';
 import { ApiKeyGuard } from './api-key.guard';
 import { AuthenticatedClient, RequestWithClient } from './client-lookup';
 import { SECRET_KEY_FIELD } from './credential-headers';
@@ -10,10 +11,13 @@ import { GetClientKeyGuard, SecretKeyGuard } from './secret-key.guard';
 export const ADMIN_API_KEY_SCHEME = 'adminApiKey';
 export const SECRET_KEY_SCHEME = 'secretKey';
 
-/** Route needs an admin key (`x-api-key`); Swagger shows it. */
+/**
+ * Route needs an admin key (`x-api-key`); Swagger shows it. Each decorator below runs its credential's guard, then the
+ * throttler, which so counts only credentials found valid.
+ */
 export function AdminOnly(): MethodDecorator & ClassDecorator {
   return applyDecorators(
-    UseGuards(ApiKeyGuard),
+    UseGuards(ApiKeyGuard, CredentialThrottlerGuard),
     ApiSecurity(ADMIN_API_KEY_SCHEME),
     ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'x-api-key is missing or not valid' }),
   );
@@ -22,7 +26,7 @@ export function AdminOnly(): MethodDecorator & ClassDecorator {
 /** Route needs a client's `secretKey` (401 when missing or unknown); Swagger shows it. */
 export function ClientAuthenticated(): MethodDecorator & ClassDecorator {
   return applyDecorators(
-    UseGuards(SecretKeyGuard),
+    UseGuards(SecretKeyGuard, CredentialThrottlerGuard),
     ApiSecurity(SECRET_KEY_SCHEME),
     ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'secretKey is missing or not valid' }),
   );
@@ -31,7 +35,7 @@ export function ClientAuthenticated(): MethodDecorator & ClassDecorator {
 /** get-client's credential: a `secretKey` header (401 when missing) that belongs to a client (404 when not). */
 export function ClientKeyLookup(): MethodDecorator {
   return applyDecorators(
-    UseGuards(GetClientKeyGuard),
+    UseGuards(GetClientKeyGuard, CredentialThrottlerGuard),
     ApiSecurity(SECRET_KEY_SCHEME),
     ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'secretKey header is missing' }),
     ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No client has this secretKey' }),

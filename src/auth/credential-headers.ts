@@ -16,8 +16,3 @@ export function singleHeader(headers: IncomingHttpHeaders, field: string): strin
   const value = headers[field];
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
-
-/** The credential a request carries: a client's secretKey or an admin x-api-key. */
-export function presentedCredential(headers: IncomingHttpHeaders): string | undefined {
-  return singleHeader(headers, SECRET_KEY_FIELD) ?? singleHeader(headers, ADMIN_API_KEY_FIELD);
-}

@@ -3,14 +3,15 @@ import { ConfigService } from '@nestjs/config';
 import { RetryLaterException } from '../common/errors/retry-later.exception';
 import { AppConfig } from '../config/app-config';
 import { AuthenticatedClient, ClientLookup, RequestWithClient } from './client-lookup';
-import { FailedLogins } from './failed-logins';
+import { AddressAllowance } from '../rate-limit/address-allowance';
+import { RequestWithCredential } from '../rate-limit/credential';
 import { GetClientKeyGuard, SecretKeyGuard } from './secret-key.guard';
 
 const SECRET_KEY = `sk_${'a'.repeat(43)}`;
 
-function failedLogins(failedAuthPerIp = 1_000_000): FailedLogins {
-  const rateLimit = { windowMs: 60_000, perCredential: 1000, perIp: 1000, failedAuthPerIp };
-  return new FailedLogins({ get: () => rateLimit } as unknown as ConfigService<AppConfig, true>);
+function failedLogins(failedAuthPerIp = 1_000_000): AddressAllowance {
+  const rateLimit = { windowMs: 60_000, perCredential: 1000, perIp: 1_000_000, failedAuthPerIp };
+  return new AddressAllowance({ get: () => rateLimit } as unknown as ConfigService<AppConfig, true>);
 }
 
 function requestWith(headers: Record<string, string | string[] | undefined>, ip = '192.0.2.1'): RequestWithClient {
@@ -99,7 +100,14 @@ describe('SecretKeyGuard', () => {
     expect(request.client).toBeUndefined();
   });
 
-  it('should answer 429 once an address is past its refused credentials, while its valid key still passes', async () => {
+  it('should record the valid key digest on the request, for the throttler that runs next', async () => {
+    authenticate.mockResolvedValue({ id: 7, secretKeyDigest: 'digest-of-key' });
+    const request = requestWith({ secretkey: SECRET_KEY }) as RequestWithClient & RequestWithCredential;
+    await guard.canActivate(contextFor(request));
+    expect(request.credentialDigest).toBe('digest-of-key');
+  });
+
+  it('should answer 429 once an address is past its refused credentials, and then refuse it before any lookup, right key or not', async () => {
     authenticate.mockImplementation((key) => Promise.resolve(key === SECRET_KEY ? { id: 1, secretKeyDigest: 'd1' } : null));
     const limited = new SecretKeyGuard({ authenticate }, failedLogins(2));
     const guesser = '203.0.113.7';
@@ -108,8 +116,19 @@ describe('SecretKeyGuard', () => {
     const refusal = await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, guesser));
     expect(refusal).toBeInstanceOf(RetryLaterException);
     expect(refusal.getStatus()).toBe(429);
-    await expect(limited.canActivate(contextFor(requestWith({ secretkey: SECRET_KEY }, guesser)))).resolves.toBe(true);
+    authenticate.mockClear();
+    const rightKey = await refusalOf(limited, requestWith({ secretkey: SECRET_KEY }, guesser));
+    expect(rightKey.getStatus()).toBe(429);
+    expect(authenticate).not.toHaveBeenCalled();
     expect((await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, '198.51.100.1'))).getStatus()).toBe(401);
+  });
+
+  it('should count IPv6 callers by their /64', async () => {
+    authenticate.mockResolvedValue(null);
+    const limited = new SecretKeyGuard({ authenticate }, failedLogins(2));
+    for (const host of ['1', '2', '3']) await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, `2001:db8:5:6::${host}`));
+    expect((await refusalOf(limited, requestWith({ secretkey: SECRET_KEY }, '2001:db8:5:6:ffff::9'))).getStatus()).toBe(429);
+    expect((await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, '2001:db8:5:7::1'))).getStatus()).toBe(401);
   });
 });
 

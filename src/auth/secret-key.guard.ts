@@ -4,24 +4,30 @@ import { DATABASE_TIMEOUT_MS } from '../database/database-options';
 import { CLIENT_LOOKUP, ClientLookup, RequestWithClient } from './client-lookup';
 import { SECRET_KEY_FIELD, SECRET_KEY_HEADER, singleHeader } from './credential-headers';
 import { UnknownSecretKeyException, invalidCredential, missingCredential } from './credential-refusals';
-import { FailedLogins } from './failed-logins';
+import { AddressAllowance } from '../rate-limit/address-allowance';
+import { RequestWithCredential } from '../rate-limit/credential';
 
-/** SMS routes: the `secretKey` header must belong to a client; that client becomes the request's owner. */
+/**
+ * SMS routes: the `secretKey` header must belong to a client; that client becomes the request's owner. An address blocked
+ * for its refusals is refused first, whatever key it sends; a malformed key is refused without a lookup.
+ */
 @Injectable()
 export class SecretKeyGuard implements CanActivate {
   constructor(
     @Inject(CLIENT_LOOKUP) private readonly clients: ClientLookup,
-    private readonly failedLogins: FailedLogins,
+    private readonly addresses: AddressAllowance,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<RequestWithClient>();
+    const request = context.switchToHttp().getRequest<RequestWithClient & RequestWithCredential>();
+    this.addresses.refuseIfBlocked(request.ip);
     const secretKey = singleHeader(request.headers, SECRET_KEY_FIELD);
-    if (secretKey === undefined) throw this.failedLogins.refuse(request.ip, missingCredential(SECRET_KEY_HEADER));
+    if (secretKey === undefined) throw this.addresses.refuse(request.ip, missingCredential(SECRET_KEY_HEADER));
     // The request deadline answers the caller; this bounds the lookup itself, so a hung database frees the guard too.
     const client = await withTimeout(this.clients.authenticate(secretKey), DATABASE_TIMEOUT_MS, 'database');
-    if (client === null) throw this.failedLogins.refuse(request.ip, this.unknownKeyRefusal());
+    if (client === null) throw this.addresses.refuse(request.ip, this.unknownKeyRefusal());
     request.client = client;
+    request.credentialDigest = client.secretKeyDigest;
     return true;
   }
 

@@ -23,12 +23,43 @@ describe('FixedWindowThrottlerStorage', () => {
     expect(storage.hit('b', 1000, 1, 1000, t0).isBlocked).toBe(false);
   });
 
-  it('should forget finished windows so one-off keys do not accumulate', () => {
+  it('should forget finished windows a couple per hit, so one-off keys do not accumulate and no hit pays for a full sweep', () => {
     const storage = new FixedWindowThrottlerStorage();
     for (let i = 0; i < 100; i++) storage.hit(`guess-${i}`, 1000, 5, 1000, t0);
     expect(storage.size).toBe(100);
     storage.hit('later', 1000, 5, 1000, t0 + 5000);
+    expect(storage.size).toBe(99);
+    for (let i = 0; i < 49; i++) storage.hit('later', 1000, 5, 1000, t0 + 5000);
     expect(storage.size).toBe(1);
+  });
+
+  it('should keep a blocked window past its end until the block is over', () => {
+    const storage = new FixedWindowThrottlerStorage();
+    storage.hit('guesser', 1000, 1, 10_000, t0);
+    storage.hit('guesser', 1000, 1, 10_000, t0);
+    for (let i = 0; i < 10; i++) storage.hit(`caller-${i}`, 1000, 5, 10_000, t0 + 5000);
+    expect(storage.blockedFor('guesser', t0 + 5000)).toBe(5);
+    expect(storage.blockedFor('guesser', t0 + 10_001)).toBe(0);
+  });
+
+  it('should never hold more windows than its bound, giving up the one that would be forgotten first', () => {
+    const storage = new FixedWindowThrottlerStorage(1000);
+    for (let i = 0; i < 200_000; i++) storage.hit(`made-up-${i}`, 60_000, 5, 60_000, t0 + i);
+    expect(storage.size).toBe(1000);
+    expect(storage.blockedFor('made-up-199999', t0 + 200_000)).toBe(0);
+    storage.hit('made-up-199999', 60_000, 1, 60_000, t0 + 200_000);
+    expect(storage.hit('made-up-199999', 60_000, 1, 60_000, t0 + 200_000).totalHits).toBe(3);
+    expect(storage.hit('made-up-0', 60_000, 5, 60_000, t0 + 200_000).totalHits).toBe(1);
+  });
+
+  it('should report a block without counting a hit', () => {
+    const storage = new FixedWindowThrottlerStorage();
+    expect(storage.blockedFor('k', t0)).toBe(0);
+    storage.hit('k', 60_000, 1, 30_000, t0);
+    expect(storage.blockedFor('k', t0)).toBe(0);
+    storage.hit('k', 60_000, 1, 30_000, t0);
+    expect(storage.blockedFor('k', t0 + 1000)).toBe(29);
+    expect(storage.hit('k', 60_000, 1, 30_000, t0 + 1000).totalHits).toBe(3);
   });
 
   it('should answer the throttler interface under the throttler name', async () => {

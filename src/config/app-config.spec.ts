@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadAppConfig } from './app-config';
 import { ConfigurationError } from './environment';
 
-const ENCRYPTION_KEYS = `kid1:${Buffer.alloc(32, 7).toString('base64')}`;
+/** 32 distinct bytes: a key a production start accepts. */
+const ENCRYPTION_KEYS = `kid1:${Buffer.from(Array.from({ length: 32 }, (_, index) => index * 7)).toString('base64')}`;
+const ADMIN_API_KEY = 'admin-key-of-thirty-two-characters!';
 
 describe('loadAppConfig', () => {
   let dataDir: string;
@@ -19,7 +22,7 @@ describe('loadAppConfig', () => {
 
   /** An environment with every secret set, so nothing is generated unless a test removes one. */
   function env(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-    return { DATA_DIR: dataDir, ADMIN_API_KEYS: 'admin-key', ENCRYPTION_KEYS, ...overrides };
+    return { DATA_DIR: dataDir, ADMIN_API_KEYS: ADMIN_API_KEY, ENCRYPTION_KEYS, ...overrides };
   }
 
   function configurationErrorOf(environment: NodeJS.ProcessEnv): ConfigurationError {
@@ -188,7 +191,7 @@ describe('loadAppConfig', () => {
     it('should start with both secrets set', () => {
       const config = loadAppConfig(env({ NODE_ENV: 'production' }));
       expect(config.isProduction).toBe(true);
-      expect(config.adminApiKeys).toEqual(['admin-key']);
+      expect(config.adminApiKeys).toEqual([ADMIN_API_KEY]);
       expect(config.createdDevelopmentSecrets).toBe(false);
     });
 
@@ -198,6 +201,38 @@ describe('loadAppConfig', () => {
 
     it('should refuse invalid ENCRYPTION_KEYS', () => {
       expect(configurationErrorOf(env({ NODE_ENV: 'production', ENCRYPTION_KEYS: 'kid1:short' })).message).toContain('ENCRYPTION_KEYS');
+    });
+
+    it.each([
+      ['production', { NODE_ENV: 'production' }],
+      ['a Kubernetes pod', { KUBERNETES_SERVICE_HOST: '10.0.0.1' }],
+    ])('should refuse, in %s, an admin key shorter than 32 characters, naming the variable and which key', (_, where) => {
+      const message = configurationErrorOf(env({ ...where, ADMIN_API_KEYS: `${ADMIN_API_KEY},${'k'.repeat(31)}` })).message;
+      expect(message).toBe(
+        'Invalid configuration: ADMIN_API_KEYS key #2 has fewer than 32 characters; generate one with `openssl rand -base64 32`',
+      );
+      expect(message).not.toContain('k'.repeat(31));
+    });
+
+    it('should accept a short admin key outside production (a developer trying it)', () => {
+      expect(loadAppConfig(env({ ADMIN_API_KEYS: 'short' })).adminApiKeys).toEqual(['short']);
+    });
+
+    it.each([
+      ['all zeros', Buffer.alloc(32, 0)],
+      ['one repeated byte', Buffer.alloc(32, 0xab)],
+      ['a short word repeated', Buffer.from('secret!!'.repeat(4))],
+    ])('should refuse, in production, an encryption key of %s, naming its id', (_, key) => {
+      const weak = `weak:${key.toString('base64')}`;
+      const message = configurationErrorOf(env({ NODE_ENV: 'production', ENCRYPTION_KEYS: `${ENCRYPTION_KEYS},${weak}` })).message;
+      expect(message).toBe(
+        'Invalid configuration: ENCRYPTION_KEYS key "weak" has too little entropy (repeated bytes); generate one with `openssl rand -base64 32`',
+      );
+    });
+
+    it('should accept random encryption keys in production', () => {
+      const random = `r:${randomBytes(32).toString('base64')}`;
+      expect(loadAppConfig(env({ NODE_ENV: 'production', ENCRYPTION_KEYS: random })).encryptionKeys.map((key) => key.id)).toEqual(['r']);
     });
   });
 

@@ -15,6 +15,12 @@ export interface RateLimitConfig {
   failedAuthPerIp: number;
 }
 
+export interface HttpLimits {
+  /** A request's headers and body must arrive within it (408 and the connection closed otherwise). */
+  requestTimeoutMs: number;
+  maxConnections: number;
+}
+
 export interface AppConfig {
   isProduction: boolean;
   port: number;
@@ -29,6 +35,14 @@ export interface AppConfig {
   /** A file for the log lines instead of stdout. */
   logFile?: string;
   metricsEnabled: boolean;
+  /** A port of its own for /health and /metrics; unset, they are served on `port`. */
+  opsPort?: number;
+  docsEnabled: boolean;
+  /** Fastify's trustProxy: whom to believe in X-Forwarded-For (false: nobody). */
+  trustProxy: boolean | string;
+  http: HttpLimits;
+  /** Provider URLs may name private, loopback and link-local hosts. */
+  allowPrivateProviderHosts: boolean;
   /** Apply pending migrations at start-up (under a lock); false when they run as a step of their own (dist/migrate.js). */
   migrateOnStart: boolean;
   rateLimit: RateLimitConfig;
@@ -59,6 +73,11 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   const adminApiKeys = vars.ADMIN_API_KEYS ? parseList(vars.ADMIN_API_KEYS) : [generated!.secrets.adminApiKey];
   if (adminApiKeys.length === 0) throw new ConfigurationError('Invalid configuration: ADMIN_API_KEYS holds no key');
+  const encryptionKeys = parseEncryptionKeys(vars.ENCRYPTION_KEYS ?? generated!.secrets.encryptionKeys);
+  if (isProduction || vars.KUBERNETES_SERVICE_HOST) {
+    refuseShortKeys('ADMIN_API_KEYS', adminApiKeys);
+    refuseWeakEncryptionKeys(encryptionKeys);
+  }
 
   return {
     isProduction,
@@ -68,12 +87,21 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     database: parseDatabaseUrl(vars.DATABASE_URL, dataDir, vars.DATABASE_POOL_SIZE ?? 10),
     amqpUrl: vars.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
     adminApiKeys,
-    encryptionKeys: parseEncryptionKeys(vars.ENCRYPTION_KEYS ?? generated!.secrets.encryptionKeys),
+    encryptionKeys,
     logLevel: vars.LOG_LEVEL ?? 'info',
     prettyLogs: vars.LOG_FORMAT ? vars.LOG_FORMAT === 'pretty' : Boolean(process.stdout.isTTY),
     logFile: vars.LOG_FILE ? resolve(vars.LOG_FILE) : undefined,
     metricsEnabled: vars.METRICS_ENABLED !== 'false',
     migrateOnStart: vars.MIGRATE_ON_START !== 'false',
+    opsPort: vars.OPS_PORT,
+    docsEnabled: vars.DOCS_ENABLED !== 'false',
+    trustProxy: parseTrustProxy(vars.TRUST_PROXY),
+    http: {
+      // Node looks for expired requests every connectionsCheckingInterval; edge.ts sets it to a fraction of this.
+      requestTimeoutMs: vars.HTTP_REQUEST_TIMEOUT_MS ?? 10_000,
+      maxConnections: vars.HTTP_MAX_CONNECTIONS ?? 4096,
+    },
+    allowPrivateProviderHosts: vars.ALLOW_PRIVATE_PROVIDER_HOSTS === 'true',
     rateLimit: {
       windowMs: vars.RATE_LIMIT_WINDOW_MS ?? 60_000,
       // Far above what one caller can send (the benchmark's ~15,000 req/s is 900,000 a minute): never throttles a well-behaved one.
@@ -86,6 +114,38 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     generatedSecretsFile: generated?.file,
     createdDevelopmentSecrets: generated?.created ?? false,
   };
+}
+
+/** A production key must resist guessing: 32 characters at least (the generated ones have 43). */
+export const MIN_PRODUCTION_KEY_LENGTH = 32;
+
+function refuseShortKeys(variable: string, keys: string[]): void {
+  const short = keys.findIndex((key) => key.length < MIN_PRODUCTION_KEY_LENGTH);
+  if (short >= 0) {
+    throw new ConfigurationError(
+      `Invalid configuration: ${variable} key #${short + 1} has fewer than ${MIN_PRODUCTION_KEY_LENGTH} characters; generate one with \`openssl rand -base64 32\``,
+    );
+  }
+}
+
+/**
+ * 32 random bytes show about 30 distinct values; fewer than 16 means a typed or patterned key (all zeros, a repeated
+ * byte, a short word repeated), which no random source gives (odds below 1e-20).
+ */
+const MIN_DISTINCT_KEY_BYTES = 16;
+
+function refuseWeakEncryptionKeys(keys: EncryptionKey[]): void {
+  const weak = keys.find(({ key }) => new Set(key).size < MIN_DISTINCT_KEY_BYTES);
+  if (weak) {
+    throw new ConfigurationError(
+      `Invalid configuration: ENCRYPTION_KEYS key "${weak.id}" has too little entropy (repeated bytes); generate one with \`openssl rand -base64 32\``,
+    );
+  }
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (value === undefined || value === 'false') return false;
+  return value === 'true' ? true : value;
 }
 
 function parseList(value: string): string[] {

@@ -76,6 +76,38 @@ export class EnvironmentVariables {
   @IsIn(['true', 'false'])
   MIGRATE_ON_START?: string;
 
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  OPS_PORT?: number;
+
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  DOCS_ENABLED?: string;
+
+  @IsOptional()
+  @Matches(/^(true|false|[0-9A-Fa-f.:/]+(\s*,\s*[0-9A-Fa-f.:/]+)*)$/, {
+    message: 'TRUST_PROXY must be true, false, or comma-separated addresses or CIDRs of the proxies',
+  })
+  TRUST_PROXY?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  HTTP_REQUEST_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  HTTP_MAX_CONNECTIONS?: number;
+
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  ALLOW_PRIVATE_PROVIDER_HOSTS?: string;
+
   /** Set by Kubernetes in every pod: a real deployment, where development secrets would be lost with the container. */
   @IsOptional()
   @IsString()
@@ -119,6 +151,9 @@ const NUMERIC_VARIABLES = [
   'RATE_LIMIT_PER_IP',
   'RATE_LIMIT_FAILED_AUTH_PER_IP',
   'CLIENT_CACHE_MAX_ENTRIES',
+  'OPS_PORT',
+  'HTTP_REQUEST_TIMEOUT_MS',
+  'HTTP_MAX_CONNECTIONS',
 ] as const;
 
 export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariables {
@@ -139,30 +174,93 @@ export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariable
 
 /** Every variable the service reads; nothing else of the environment is. */
 export function environmentVariableNames(): string[] {
-  return Object.keys(new EnvironmentVariablesShape());
+  return Object.keys(VARIABLES);
 }
 
-/** Lists the variable names, so only these are read from process.env. */
-class EnvironmentVariablesShape implements Required<EnvironmentVariables> {
-  NODE_ENV = '';
-  PORT = 0;
-  HOST = '';
-  DATABASE_URL = '';
-  DATA_DIR = '';
-  AMQP_URL = '';
-  ADMIN_API_KEYS = '';
-  ENCRYPTION_KEYS = '';
-  LOG_LEVEL = '';
-  LOG_FORMAT = '';
-  SHUTDOWN_DELAY_MS = 0;
-  DATABASE_POOL_SIZE = 0;
-  CLIENT_CACHE_MAX_ENTRIES = 0;
-  LOG_FILE = '';
-  METRICS_ENABLED = '';
-  MIGRATE_ON_START = '';
-  KUBERNETES_SERVICE_HOST = '';
-  RATE_LIMIT_WINDOW_MS = 0;
-  RATE_LIMIT_PER_CREDENTIAL = 0;
-  RATE_LIMIT_PER_IP = 0;
-  RATE_LIMIT_FAILED_AUTH_PER_IP = 0;
+export interface VariableDescription {
+  /** The default as an operator reads it (a value, or how it is chosen when unset). */
+  default: string;
+  meaning: string;
 }
+
+/**
+ * The one list of variables with their defaults and meanings: the README's table and `.env.example` are written from it
+ * (`npm run env:example`), and a test holds both to it. Typed by the schema, so a variable cannot be added without a line here.
+ */
+export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDescription> = {
+  NODE_ENV: {
+    default: 'development',
+    meaning:
+      'any value; `production` (or running in a Kubernetes pod) refuses to start without `ADMIN_API_KEYS` and `ENCRYPTION_KEYS`, and refuses weak ones',
+  },
+  PORT: { default: '3000', meaning: 'port of the API' },
+  HOST: { default: '0.0.0.0', meaning: 'address the API listens on' },
+  DATABASE_URL: {
+    default: 'embedded SQLite `DATA_DIR/registry.sqlite`',
+    meaning: '`mysql://user:pass@host:3306/db` (MySQL/MariaDB), or `sqlite:<path>`',
+  },
+  DATABASE_POOL_SIZE: { default: '10', meaning: 'MySQL connections per instance' },
+  DATA_DIR: { default: './data', meaning: 'SQLite file and generated development secrets' },
+  AMQP_URL: {
+    default: 'amqp://guest:guest@127.0.0.1:5672',
+    meaning: 'RabbitMQ; the service starts without it and connects when it appears',
+  },
+  ADMIN_API_KEYS: {
+    default: 'generated outside production',
+    meaning: 'comma-separated admin keys for `x-api-key` (32 characters or more in production); several allow rotation',
+  },
+  ENCRYPTION_KEYS: {
+    default: 'generated outside production',
+    meaning: '`kid1:<base64 of 32 random bytes>,kid0:<...>`; the first seals, all open',
+  },
+  LOG_LEVEL: { default: 'info', meaning: 'pino level (`silent` to `trace`)' },
+  LOG_FORMAT: { default: '`json`, or `pretty` on a TTY', meaning: 'log output' },
+  LOG_FILE: { default: 'unset: stdout', meaning: 'write the log lines to this file instead' },
+  SHUTDOWN_DELAY_MS: { default: '1000', meaning: 'drain delay after SIGTERM' },
+  CLIENT_CACHE_MAX_ENTRIES: {
+    default: '10000',
+    meaning: 'clients the get-client cache keeps per instance (LRU; also bounded to 32 MB of answers)',
+  },
+  METRICS_ENABLED: { default: 'true', meaning: '`false` answers `GET /metrics` with 404' },
+  OPS_PORT: {
+    default: 'unset: on `PORT`',
+    meaning: 'serve `/health` and `/metrics` on this port only (bound to `HOST`), away from the API',
+  },
+  DOCS_ENABLED: { default: 'true', meaning: '`false` serves no Swagger UI under `/docs` and no `/docs-json`' },
+  TRUST_PROXY: {
+    default: 'false',
+    meaning:
+      'the load balancers in front, as addresses/CIDRs (or `true`: any peer); the per-address limits then count the client `X-Forwarded-For` names',
+  },
+  HTTP_REQUEST_TIMEOUT_MS: {
+    default: '10000',
+    meaning: 'a request (headers and body) not received within it is answered 408 and its connection closed',
+  },
+  HTTP_MAX_CONNECTIONS: { default: '4096', meaning: 'open connections per instance; more are closed at once' },
+  MIGRATE_ON_START: {
+    default: 'true',
+    meaning:
+      'apply pending migrations at start-up; `false` when `npm run migrate` runs them first (a start then refuses a schema behind it)',
+  },
+  ALLOW_PRIVATE_PROVIDER_HOSTS: {
+    default: 'false',
+    meaning: '`true` accepts provider URLs on private, loopback and link-local addresses (a provider inside the network)',
+  },
+  KUBERNETES_SERVICE_HOST: {
+    default: 'set by Kubernetes',
+    meaning: 'marks a real deployment: development secrets are refused',
+  },
+  RATE_LIMIT_WINDOW_MS: { default: '60000', meaning: 'the window every limit below counts in' },
+  RATE_LIMIT_PER_CREDENTIAL: {
+    default: '5000000',
+    meaning: 'requests per window for one valid `secretKey` or `x-api-key`, from any address',
+  },
+  RATE_LIMIT_PER_IP: {
+    default: '10000',
+    meaning: 'requests per window from one address (IPv6: its /64) without a valid credential',
+  },
+  RATE_LIMIT_FAILED_AUTH_PER_IP: {
+    default: '100',
+    meaning: 'refused credentials per window from one address (IPv6: its /64); past it, every request from it is 429, right key or not',
+  },
+};

@@ -22,6 +22,12 @@ export interface SqlStatement {
 
 export type SqlDialect = 'mysql' | 'sqlite';
 
+/** Told how each statement ended: /health keeps the database's state from real traffic instead of a query per call. */
+export interface StatementOutcomeObserver {
+  succeeded(): void;
+  failed(error: unknown): void;
+}
+
 /** The statements a repository runs, alone or inside a transaction. */
 export interface SqlStatements {
   /** Rows of a SELECT. */
@@ -40,6 +46,7 @@ export interface SqlStatements {
 export class SqlExecutor implements SqlStatements {
   private readonly pool?: Pool;
   private inFlight = 0;
+  private outcomeObserver?: StatementOutcomeObserver;
   private sqliteTurn: Promise<unknown> = Promise.resolve();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
@@ -146,10 +153,25 @@ export class SqlExecutor implements SqlStatements {
     await this.query('SELECT 1');
   }
 
-  /** Counts one statement in flight while it runs. */
+  observeStatements(observer: StatementOutcomeObserver): void {
+    this.outcomeObserver = observer;
+  }
+
+  /** Counts one statement in flight while it runs, and tells the observer how it ended. */
   counted<T>(statement: () => Promise<T>): Promise<T> {
     this.inFlight++;
-    return statement().finally(() => this.inFlight--);
+    return statement().then(
+      (result) => {
+        this.inFlight--;
+        this.outcomeObserver?.succeeded();
+        return result;
+      },
+      (error: unknown) => {
+        this.inFlight--;
+        this.outcomeObserver?.failed(error);
+        throw error;
+      },
+    );
   }
 
   /**

@@ -1,7 +1,9 @@
-import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { Controller, Get, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { AppConfig } from '../config/app-config';
 import { DrainingException } from './draining.exception';
 import { HealthService } from './health.service';
 
@@ -25,16 +27,26 @@ class HealthResponseDto {
 @SkipThrottle()
 @Controller('health')
 export class HealthController {
-  constructor(private readonly health: HealthService) {}
+  /** False when OPS_PORT serves /health instead (src/health/ops-server.ts). */
+  private readonly served: boolean;
+
+  constructor(
+    private readonly health: HealthService,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.served = config.get('opsPort', { infer: true }) === undefined;
+  }
 
   @Get()
   // security: [] says "no credential" explicitly, rather than leaving it unstated.
   @ApiOperation({ summary: 'Readiness: 200 while the database answers; the broker is reported, not required', security: [] })
   @ApiOkResponse({ type: HealthResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Served on OPS_PORT instead (when it is set)' })
   @ApiServiceUnavailableResponse({ type: ErrorResponseDto, description: 'Database unreachable, or shutting down' })
-  async check(): Promise<HealthResponseDto> {
-    if (this.health.isShuttingDown) throw new DrainingException();
-    if ((await this.health.databaseState()) === 'down') throw new ServiceUnavailableException('database is down');
-    return { status: 200, results: { database: 'up', broker: this.health.brokerState } };
+  check(): HealthResponseDto {
+    if (!this.served) throw new NotFoundException('Cannot GET /health');
+    const readiness = this.health.readiness();
+    if (readiness.status === 200) return readiness;
+    throw readiness.draining ? new DrainingException() : new ServiceUnavailableException(readiness.error);
   }
 }

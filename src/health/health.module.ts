@@ -1,14 +1,17 @@
 import { Module } from '@nestjs/common';
 import { BrokerModule } from '../broker/broker.module';
 import { DatabaseModule } from '../database/database.module';
-import { HealthController } from './health.controller';
+import { MetricsModule } from '../metrics/metrics.module';
+import { DatabaseHealth } from './database-health';
 import { GracefulShutdownService } from './graceful-shutdown.service';
+import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
+import { OpsServer } from './ops-server';
 
 @Module({
-  imports: [DatabaseModule, BrokerModule],
+  imports: [DatabaseModule, BrokerModule, MetricsModule],
   controllers: [HealthController],
-  providers: [HealthService, GracefulShutdownService],
-  exports: [HealthService],
+  providers: [DatabaseHealth, HealthService, GracefulShutdownService, OpsServer],
+  exports: [HealthService, OpsServer],
 })
 export class HealthModule {}

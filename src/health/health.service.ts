@@ -1,18 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { BrokerService } from '../broker/broker.service';
-import { withTimeout } from '../common/timeout';
-import { SqlExecutor } from '../database/sql-executor';
+import { DatabaseHealth, DependencyState } from './database-health';
 
-const DATABASE_PING_TIMEOUT_MS = 2000;
+export type { DependencyState } from './database-health';
 
-export type DependencyState = 'up' | 'down';
+export const DRAINING_MESSAGE = 'shutting down';
+export const DATABASE_DOWN_MESSAGE = 'database is down';
+
+/** /health's answer: ready, or 503 with the reason (`draining` marks a stop under way, which is no failure). */
+export type Readiness =
+  { status: 200; results: { database: 'up'; broker: DependencyState } } | { status: 503; error: string; draining: boolean };
 
 @Injectable()
 export class HealthService {
   private shuttingDown = false;
 
   constructor(
-    private readonly database: SqlExecutor,
+    private readonly database: DatabaseHealth,
     private readonly broker: BrokerService,
   ) {}
 
@@ -29,10 +33,10 @@ export class HealthService {
     return this.broker.isConnected ? 'up' : 'down';
   }
 
-  async databaseState(): Promise<DependencyState> {
-    return withTimeout(this.database.ping(), DATABASE_PING_TIMEOUT_MS, 'database').then(
-      (): DependencyState => 'up',
-      (): DependencyState => 'down',
-    );
+  /** From what the service already knows: no query, whichever port asks (API or OPS_PORT). */
+  readiness(): Readiness {
+    if (this.shuttingDown) return { status: 503, error: DRAINING_MESSAGE, draining: true };
+    if (this.database.current === 'down') return { status: 503, error: DATABASE_DOWN_MESSAGE, draining: false };
+    return { status: 200, results: { database: 'up', broker: this.brokerState } };
   }
 }

@@ -10,13 +10,16 @@ export interface CachedGetClient {
   cachedAnswer(secretKey: string, secretKeyDigest: string): string | undefined;
   /** Counts the request against the key's rate limit; false once it is over (the full way then answers 429). */
   withinRateLimit(secretKeyDigest: string): boolean;
+  /** Whether the address is blocked for its refused credentials (the full way then answers 429, whatever the key). */
+  isAddressBlocked(ip: string): boolean;
 }
 
 /**
  * preHandler: get-client answered from the cache ahead of Nest's router, after the request id, security headers,
  * request deadline and body checks, and before the guards, pipe and controller, which on a cache hit would only
  * re-derive what is already known. Everything else (a miss, an unknown key, a body with fields, a credential over its
- * limit) goes the full way through ClientController, which answers it and fills the cache.
+ * limit, an address blocked for its refusals) goes the full way through ClientController, which answers it and fills
+ * the cache.
  *
  * Why outside Nest: this route is called on every request the platform authenticates; Nest's per-request pipeline
  * cost as much as the rest of the answer together (see BENCHMARKS.md).
@@ -25,6 +28,7 @@ export function answerGetClientFromCache(cache: CachedGetClient): preHandlerHook
   const answerOf = (request: FastifyRequest): string | undefined => {
     const secretKey = request.headers[SECRET_KEY_FIELD];
     if (typeof secretKey !== 'string' || !isWellFormedSecretKey(secretKey) || !isEmptyBody(request.body)) return undefined;
+    if (cache.isAddressBlocked(request.ip)) return undefined;
     const secretKeyDigest = sha256Hex(secretKey);
     const answer = cache.cachedAnswer(secretKey, secretKeyDigest);
     return answer !== undefined && cache.withinRateLimit(secretKeyDigest) ? answer : undefined;

@@ -11,6 +11,7 @@ import { HealthService } from '../health/health.service';
 import { ACCESS_LOGGER } from '../logging/root-logger';
 import { REQUEST_DURATION } from '../metrics/http-metrics';
 import { MetricsModule } from '../metrics/metrics.module';
+import { AddressAllowance } from '../rate-limit/address-allowance';
 import { CredentialRateLimit } from '../rate-limit/credential-rate-limit';
 import { registerEdge } from './edge';
 
@@ -21,6 +22,7 @@ class EdgeHooks implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly answers: CachedClientAnswers,
     private readonly rateLimit: CredentialRateLimit,
+    private readonly addresses: AddressAllowance,
     @Inject(ACCESS_LOGGER) private readonly accessLogger: pino.Logger,
     private readonly health: HealthService,
     @InjectMetric(REQUEST_DURATION.name) private readonly requestDuration: Histogram<string>,
@@ -31,6 +33,7 @@ class EdgeHooks implements OnModuleInit {
       cachedGetClient: {
         cachedAnswer: (secretKey, digest) => this.answers.answerFor(secretKey, digest),
         withinRateLimit: (digest) => this.rateLimit.tryAcquire(digest),
+        isAddressBlocked: (ip) => this.addresses.blockedFor(ip) > 0,
       },
       accessLogger: this.accessLogger,
       isDraining: () => this.health.isShuttingDown,

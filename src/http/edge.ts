@@ -1,6 +1,8 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import type { Server } from 'node:http';
+import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type pino from 'pino';
+import type { AppConfig } from '../config/app-config';
 import type { Histogram } from 'prom-client';
 import { logAnswer } from './access-log';
 import { addAnswerHeaders } from './answer-headers';
@@ -13,9 +15,15 @@ import { takeOrCreateRequestId } from './request-id';
 import { timeAnswer } from './request-timing';
 
 /** The Fastify server under Nest, with what must be set before it exists. */
-export function createFastifyAdapter(): FastifyAdapter {
-  return new FastifyAdapter({
+export function createFastifyAdapter({ http, trustProxy }: Pick<AppConfig, 'http' | 'trustProxy'>): FastifyAdapter {
+  const options: FastifyHttpOptions<Server> = {
     bodyLimit: BODY_LIMIT_BYTES,
+    // Fastify's defaults (0) let a client that trickles its headers hold a connection forever. Node answers such a
+    // request 408 (answerMalformedRequest) and looks for them every connectionsCheckingInterval, 30 s by default.
+    requestTimeout: http.requestTimeoutMs,
+    http: { headersTimeout: http.requestTimeoutMs, connectionsCheckingInterval: Math.ceil(http.requestTimeoutMs / 10) },
+    // Who sent the request: the address itself, or, behind a load balancer, X-Forwarded-For's client (per-IP limits).
+    trustProxy,
     requestIdHeader: false,
     genReqId: takeOrCreateRequestId,
     // Requests Node cannot parse never reach a hook: they are answered on the socket, in the envelope.
@@ -23,9 +31,15 @@ export function createFastifyAdapter(): FastifyAdapter {
     // While closing, requests on open keep-alive connections are still served (with Connection: close) instead of
     // Fastify's own 503 body, which is not the envelope; the listener close waits for them.
     return503OnClosing: false,
+  };
+  const adapter = new FastifyAdapter({
+    ...options,
     // No Nest middleware is mounted: middie's hook would run on every request for nothing.
     skipMiddie: true,
   });
+  // Past it, Node closes new connections at once, so a flood of sockets cannot take the memory of the instance.
+  adapter.getInstance().server.maxConnections = http.maxConnections;
+  return adapter;
 }
 
 export interface EdgeParts {

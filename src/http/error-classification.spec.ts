@@ -93,7 +93,7 @@ describe('classifyError', () => {
     it('should answer 413 for FST_ERR_CTP_BODY_TOO_LARGE', () => {
       expect(classifyError({ statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' })).toEqual({
         status: 413,
-        message: 'Request body must not exceed 64 KiB',
+        message: 'Request body must not exceed 32 KiB',
       });
     });
 
@@ -103,6 +103,11 @@ describe('classifyError', () => {
         code: 'FST_ERR_CTP_INVALID_JSON_BODY',
       });
       expect(classifyError(error)).toEqual({ status: 400, message: 'Request body is not valid JSON' });
+    });
+
+    it('should answer 400, not 503, for a request body the caller cut off (Node calls it ECONNRESET too)', () => {
+      const error = Object.assign(new Error('aborted'), { code: 'ECONNRESET', statusCode: 400 });
+      expect(classifyError(error)).toEqual({ status: 400, message: 'Request body was not received whole' });
     });
 
     it('should answer a generic message for an unknown 4xx code', () => {

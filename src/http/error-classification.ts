@@ -22,6 +22,8 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: BODY_ERROR_MESSAGES[HttpStatus.PAYLOAD_TOO_LARGE],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
   FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
+  // The connection closed before the body was whole (the caller went away, or Node's request timeout closed it).
+  ECONNRESET: 'Request body was not received whole',
 };
 
 /** The status and message any error is answered with; 5xx messages are generic, whatever the error says. */
@@ -32,12 +34,13 @@ export function classifyError(error: unknown): ClassifiedError {
     return { status, message: BODY_ERROR_MESSAGES[status] ?? httpExceptionMessage(error) };
   }
   if (error instanceof DomainError) return { status: statusOf(error.code), message: error.message };
-  if (isUnavailableError(error)) return { status: HttpStatus.SERVICE_UNAVAILABLE, message: UNAVAILABLE_MESSAGE };
+  // Ahead of the dependency check: a request body the caller cut off arrives as ECONNRESET too, with Fastify's 400.
   const fastifyStatus = clientErrorStatus(error);
   if (fastifyStatus !== undefined) {
     const code = (error as { code?: string }).code ?? '';
     return { status: fastifyStatus, message: FASTIFY_MESSAGES[code] ?? BODY_ERROR_MESSAGES[fastifyStatus] ?? 'Bad request' };
   }
+  if (isUnavailableError(error)) return { status: HttpStatus.SERVICE_UNAVAILABLE, message: UNAVAILABLE_MESSAGE };
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Internal server error' };
 }
 

@@ -1,13 +1,14 @@
 import { BadRequestException } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { findInexactNumber } from './inexact-numbers';
+import { checkNumbersAfterAuthentication } from '../common/validation/exact-numbers';
 
 const MAX_JSON_DEPTH = 32;
 
 /**
  * JSON only: every other content type is answered 415 by Fastify. A body is refused (400) when it is not JSON, carries
- * a prototype-pollution key, nests deeper than 32 levels or holds a number a double would change.
+ * a prototype-pollution key or nests deeper than 32 levels; one holding a number a double would change is refused by
+ * the validation pipe, after authentication (see exact-numbers.ts).
  */
 export function acceptJsonBodiesOnly(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
@@ -36,19 +37,8 @@ export function parseJsonBody(body: string): unknown {
   if (isNestedDeeperThan(value, MAX_JSON_DEPTH)) {
     throw new BadRequestException(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
-  // Refused rather than stored rounded: an amount must be kept as sent or not at all.
-  const inexact = findInexactNumber(body);
-  if (inexact) {
-    throw new BadRequestException(
-      `${shorten(inexact.path) || 'Request body'} cannot be kept exactly as a number: ${shorten(inexact.text)} (15 significant digits always can)`,
-    );
-  }
+  checkNumbersAfterAuthentication(value, body);
   return value;
-}
-
-/** Caller-written text quoted in an answer, kept to a readable length. */
-function shorten(text: string, maxLength = 64): string {
-  return text.length <= maxLength ? text : `${text.slice(0, maxLength)}…`;
 }
 
 function isNestedDeeperThan(value: unknown, maxDepth: number): boolean {

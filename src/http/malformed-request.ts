@@ -3,17 +3,27 @@ import type { Socket } from 'node:net';
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { toEnvelope } from './envelope';
 
-/** Requests Node cannot even parse (oversized headers, broken HTTP) still get the envelope, on the raw socket. */
+function refusalOf(code: string | undefined): HttpException {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new HttpException('Request headers are too large', 431);
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new HttpException('Request not received in time', HttpStatus.REQUEST_TIMEOUT);
+    default:
+      return new HttpException('Malformed HTTP request', HttpStatus.BAD_REQUEST);
+  }
+}
+
+/**
+ * Requests Node cannot even parse (oversized headers, broken HTTP) or did not receive in time still get the envelope, on
+ * the raw socket, which is then closed.
+ */
 export function answerMalformedRequest(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const refusal =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? new HttpException('Request headers are too large', 431)
-      : new HttpException('Malformed HTTP request', HttpStatus.BAD_REQUEST);
-  const envelope = toEnvelope(refusal);
+  const envelope = toEnvelope(refusalOf(error.code));
   const body = JSON.stringify(envelope);
   socket.end(
     `HTTP/1.1 ${envelope.status} ${STATUS_CODES[envelope.status]}\r\nContent-Type: application/json\r\n` +

@@ -24,7 +24,7 @@ export function enforceRequestDeadline(fastify: FastifyInstance, deadlineMs = RE
     for (const reply of unanswered) {
       if (!reply.sent && reply.elapsedTime < deadlineMs) return;
       unanswered.delete(reply);
-      if (!reply.sent) answerUnavailable(reply);
+      if (!reply.sent) answerLate(reply);
     }
   };
   let sweeper: NodeJS.Timeout | undefined;
@@ -46,7 +46,15 @@ export function enforceRequestDeadline(fastify: FastifyInstance, deadlineMs = RE
   });
 }
 
-function answerUnavailable(reply: FastifyReply): void {
-  const envelope = toEnvelope(new ServiceUnavailableError('request deadline exceeded'));
-  void reply.code(envelope.status).type('application/json; charset=utf-8').send(envelope);
+/**
+ * A request whose body is still arriving is the caller's slowness (408), any other the service's (503). Either way the
+ * connection is closed after the answer: whatever the caller still sends on it would be read for nothing.
+ */
+function answerLate(reply: FastifyReply): void {
+  // `complete` turns true once Node has the whole message (at once for a request without a body).
+  const envelope =
+    reply.request.raw.complete === false
+      ? { status: 408, error: `Request body not received within ${REQUEST_DEADLINE_MS / 1000} s` }
+      : toEnvelope(new ServiceUnavailableError('request deadline exceeded'));
+  void reply.code(envelope.status).header('connection', 'close').type('application/json; charset=utf-8').send(envelope);
 }

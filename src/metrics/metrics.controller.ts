@@ -2,29 +2,36 @@ import { Controller, Get, NotFoundException, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
-import { PrometheusController } from '@willsoto/nestjs-prometheus';
 import { FastifyReply } from 'fastify';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { AppConfig } from '../config/app-config';
+import { MetricsRenderer } from './metrics-renderer';
 
-/** Prometheus text of the default registry; not behind the admin key, switched off with METRICS_ENABLED=false. */
+/**
+ * Prometheus text of the default registry; not behind the admin key. Answers 404 when switched off
+ * (METRICS_ENABLED=false) and when OPS_PORT serves it instead (src/health/ops-server.ts).
+ */
 @ApiTags('operations')
 @SkipThrottle()
-@Controller()
-export class MetricsController extends PrometheusController {
-  private readonly enabled: boolean;
+@Controller('metrics')
+export class MetricsController {
+  private readonly served: boolean;
 
-  constructor(config: ConfigService<AppConfig, true>) {
-    super();
-    this.enabled = config.get('metricsEnabled', { infer: true });
+  constructor(
+    config: ConfigService<AppConfig, true>,
+    private readonly renderer: MetricsRenderer,
+  ) {
+    this.served = config.get('metricsEnabled', { infer: true }) && config.get('opsPort', { infer: true }) === undefined;
   }
 
   @Get()
   @ApiOperation({ summary: 'Prometheus metrics (text exposition format)', security: [] })
   @ApiOkResponse({ description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } })
-  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Metrics are switched off (METRICS_ENABLED=false)' })
-  override async index(@Res({ passthrough: true }) response: FastifyReply): Promise<string> {
-    if (!this.enabled) throw new NotFoundException('Cannot GET /metrics');
-    return super.index(response);
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Metrics are switched off (METRICS_ENABLED=false) or served on OPS_PORT' })
+  async index(@Res({ passthrough: true }) response: FastifyReply): Promise<string> {
+    if (!this.served) throw new NotFoundException('Cannot GET /metrics');
+    const text = await this.renderer.render();
+    void response.header('content-type', this.renderer.contentType);
+    return text;
   }
 }

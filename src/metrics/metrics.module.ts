@@ -1,15 +1,20 @@
 import { Inject, Module } from '@nestjs/common';
-import { PrometheusModule, getToken, makeCounterProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
-import { Gauge, GaugeConfiguration, register } from 'prom-client';
+import { getToken, makeCounterProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
+import { Gauge, GaugeConfiguration, collectDefaultMetrics, register } from 'prom-client';
 import { BrokerModule } from '../broker/broker.module';
 import { BrokerService } from '../broker/broker.service';
 import { DatabaseModule } from '../database/database.module';
 import { SqlExecutor } from '../database/sql-executor';
+import { AddressAllowance } from '../rate-limit/address-allowance';
+import { CredentialRateLimit } from '../rate-limit/credential-rate-limit';
 import { REQUESTS, REQUEST_DURATION, copyRequestCounts } from './http-metrics';
 import { MetricsController } from './metrics.controller';
+import { MetricsRenderer } from './metrics-renderer';
 
 const DB_QUERIES_GAUGE = 'db_queries_in_flight';
 const BROKER_GAUGE = 'broker_connected';
+const DEFAULT_METRICS = 'default_metrics';
+const RATE_LIMIT_GAUGE = 'rate_limit_tracked';
 
 /** Gauges read at scrape time from this application's pool and broker; a new application replaces the old gauge. */
 function freshGauge(configuration: GaugeConfiguration<string>): Gauge<string> {
@@ -17,9 +22,17 @@ function freshGauge(configuration: GaugeConfiguration<string>): Gauge<string> {
   return new Gauge(configuration);
 }
 
+/** prom-client's process_* and nodejs_* metrics, registered once per process on the default registry. */
+function collectDefaultMetricsOnce(): void {
+  if (register.getSingleMetric('process_cpu_user_seconds_total') === undefined) collectDefaultMetrics();
+}
+
 @Module({
-  imports: [PrometheusModule.register({ controller: MetricsController, defaultMetrics: { enabled: true } }), BrokerModule, DatabaseModule],
+  imports: [BrokerModule, DatabaseModule],
+  controllers: [MetricsController],
   providers: [
+    MetricsRenderer,
+    { provide: DEFAULT_METRICS, useFactory: collectDefaultMetricsOnce },
     makeCounterProvider({ ...REQUESTS, inject: [getToken(REQUEST_DURATION.name)], collect: copyRequestCounts }),
     // Observed by the edge's onResponse hook (src/http/request-timing.ts).
     makeHistogramProvider(REQUEST_DURATION),
@@ -47,10 +60,29 @@ function freshGauge(configuration: GaugeConfiguration<string>): Gauge<string> {
           },
         }),
     },
+    {
+      provide: RATE_LIMIT_GAUGE,
+      inject: [AddressAllowance, CredentialRateLimit],
+      useFactory: (addresses: AddressAllowance, credentials: CredentialRateLimit) =>
+        freshGauge({
+          name: RATE_LIMIT_GAUGE,
+          help: 'Counters the rate limits hold: valid credentials, and addresses with refused requests (each map is bounded)',
+          labelNames: ['kind'],
+          collect() {
+            this.set({ kind: 'credential' }, credentials.trackedCredentials);
+            this.set({ kind: 'address' }, addresses.size);
+          },
+        }),
+    },
   ],
-  exports: [getToken(REQUEST_DURATION.name)],
+  exports: [getToken(REQUEST_DURATION.name), MetricsRenderer],
 })
 export class MetricsModule {
-  // Instantiates the gauges, which nothing else injects.
-  constructor(@Inject(DB_QUERIES_GAUGE) _queries: Gauge<string>, @Inject(BROKER_GAUGE) _broker: Gauge<string>) {}
+  // Instantiates the default metrics and the gauges, which nothing else injects.
+  constructor(
+    @Inject(DEFAULT_METRICS) _defaults: void,
+    @Inject(DB_QUERIES_GAUGE) _queries: Gauge<string>,
+    @Inject(BROKER_GAUGE) _broker: Gauge<string>,
+    @Inject(RATE_LIMIT_GAUGE) _rateLimit: Gauge<string>,
+  ) {}
 }

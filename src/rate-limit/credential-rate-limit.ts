@@ -21,6 +21,11 @@ export class CredentialRateLimit {
     this.limits = config.get('rateLimit', { infer: true });
   }
 
+  /** Valid credentials counted in the current windows (the rate_limit_tracked gauge). */
+  get trackedCredentials(): number {
+    return this.storage.size;
+  }
+
   /** Counts one request; false once the credential is over its limit (the request then goes the full way, to its 429). */
   tryAcquire(credentialDigest: string): boolean {
     const { windowMs, perCredential } = this.limits;

@@ -1,11 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { TOO_MANY_REQUESTS_MESSAGE } from './credential-throttler.guard';
-import { presentedCredential } from '../auth/credential-headers';
+import { AddressAllowance } from './address-allowance';
 import { CredentialRateLimit } from './credential-rate-limit';
+import { CredentialThrottlerGuard } from './credential-throttler.guard';
 import { FixedWindowThrottlerStorage } from '../common/fixed-window.storage';
 
 @Global()
@@ -14,23 +14,17 @@ import { FixedWindowThrottlerStorage } from '../common/fixed-window.storage';
     ThrottlerModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) => {
-        const { windowMs, perCredential, perIp } = config.get('rateLimit', { infer: true });
+        const { windowMs, perCredential } = config.get('rateLimit', { infer: true });
         return {
           storage: new FixedWindowThrottlerStorage(),
           setHeaders: false,
           errorMessage: TOO_MANY_REQUESTS_MESSAGE,
-          throttlers: [
-            {
-              ttl: windowMs,
-              limit: (context) =>
-                presentedCredential(context.switchToHttp().getRequest<FastifyRequest>().headers) === undefined ? perIp : perCredential,
-            },
-          ],
+          throttlers: [{ ttl: windowMs, limit: perCredential }],
         };
       },
     }),
   ],
-  providers: [CredentialRateLimit],
-  exports: [CredentialRateLimit],
+  providers: [CredentialRateLimit, AddressAllowance, CredentialThrottlerGuard],
+  exports: [CredentialRateLimit, AddressAllowance, CredentialThrottlerGuard],
 })
 export class RateLimitModule {}

@@ -120,6 +120,23 @@ describe('Deployment files', () => {
     expect(monitor.spec.endpoints[0].path).toBe('/metrics');
   });
 
+  it('should probe /health and scrape /metrics on the port that serves them: OPS_PORT when set, else PORT', () => {
+    const containerPort = (port: number | string): number =>
+      typeof port === 'number' ? port : (container.ports as Manifest[]).find((named) => named.name === port)?.containerPort;
+    const apiPort = Number(env.PORT ?? 3000);
+    const opsPort = env.OPS_PORT === undefined ? apiPort : Number(env.OPS_PORT);
+    for (const probe of [container.startupProbe, container.readinessProbe]) {
+      expect(probe.httpGet.path).toBe('/health');
+      expect(containerPort(probe.httpGet.port)).toBe(opsPort);
+    }
+    // Liveness asks whether the API's own port answers.
+    expect(containerPort(container.livenessProbe.tcpSocket.port)).toBe(apiPort);
+    const servicePorts = only(byKind.Service, 'Service').spec.ports as Manifest[];
+    const targetOf = (name: string) => containerPort(servicePorts.find((port) => port.name === name)?.targetPort);
+    expect(targetOf(only(byKind.ServiceMonitor, 'ServiceMonitor').spec.endpoints[0].port)).toBe(opsPort);
+    expect(targetOf('http')).toBe(apiPort);
+  });
+
   it('should alert on errors, latency, the database, the broker, pool saturation and rate limiting, with metrics the service exports', () => {
     const rules = only(byKind.PrometheusRule, 'PrometheusRule').spec.groups.flatMap((group: Manifest) => group.rules as Manifest[]);
     expect(rules.map((rule: Manifest) => rule.alert).sort()).toEqual(

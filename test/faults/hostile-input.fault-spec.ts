@@ -70,26 +70,42 @@ function mutate(valid: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unkn
   return fc.oneof({ arbitrary: mutated, weight: 6 }, { arbitrary: hostileValue, weight: 1 }, { arbitrary: fc.constant({}), weight: 1 });
 }
 
-const httpUrl = fc.oneof(fc.webUrl(), fc.constantFrom('javascript:alert(1)', 'http://', 'https://a', 'ftp://x.y'), oddString);
+const httpUrl = fc.oneof(
+  fc.webUrl(),
+  // User info, IPv4 in every form, IPv6 and ports: refused or accepted by the URL rules, never a 500.
+  fc.webUrl({ authoritySettings: { withIPv4: true, withIPv4Extended: true, withIPv6: true, withPort: true, withUserInfo: true } }),
+  fc.constantFrom('javascript:alert(1)', 'http://', 'https://a', 'ftp://x.y', 'http://2130706433/', 'http://[::ffff:10.0.0.1]/'),
+  oddString,
+);
+/**
+ * Text of up to `max` graphemes, each of one or more code points (emoji with variation selectors, combining accents):
+ * around every column's limit as MySQL counts it, which is not the count of UTF-16 units or of graphemes.
+ */
+const text = (max: number, min = 0) =>
+  fc.oneof(
+    fc.string({ minLength: min, maxLength: max }),
+    // size 'max': lengths up to the limit itself, not the few characters fast-check generates by default.
+    fc.string({ unit: 'grapheme', minLength: min, maxLength: max, size: 'max' }),
+  );
 
 const bodies: Record<string, fc.Arbitrary<unknown>> = {
   '/api/client/add': mutate({
-    appName: fc.string({ minLength: 1, maxLength: 100 }),
+    appName: text(100, 1),
     appUrl: httpUrl,
-    appDescription: fc.string({ maxLength: 1000 }),
-    preferredSmsGateway: fc.string({ maxLength: 100 }),
+    appDescription: text(1000),
+    preferredSmsGateway: text(100),
     isHost: fc.boolean(),
   }),
   '/api/client/get/secretKey': fc.oneof(fc.constant(undefined), mutate({ clientId: fc.integer() })),
   '/api/sms-config/add': mutate({
-    providerName: fc.string({ minLength: 1, maxLength: 100 }),
+    providerName: text(100, 1),
     smsApi: httpUrl,
     providerUrl: httpUrl,
     balanceUrl: httpUrl,
-    username: fc.string({ maxLength: 255 }),
+    username: text(255),
     password: secretValue,
     apiKey: secretValue,
-    senderId: fc.string({ maxLength: 20 }),
+    senderId: text(20),
     smsType: fc.constantFrom('Transactional', 'Promotional'),
     balance: oddNumber,
     perSmsCost: oddNumber,

@@ -1,11 +1,11 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection, createConnection } from 'mysql2/promise';
 import { waitUntil } from './service-process';
+import { freePort } from './free-port';
 
 /**
  * A MariaDB server of the test's own, as a managed MySQL is configured: binary logging on, and users holding only
@@ -78,14 +78,4 @@ export class PrivateMariaDb {
     await exited;
     rmSync(this.directory, { recursive: true, force: true });
   }
-}
-
-function freePort(): Promise<number> {
-  const server = createServer();
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    }),
-  );
 }

@@ -20,6 +20,14 @@ export interface Exit {
   signal: NodeJS.Signals | null;
 }
 
+/** Added to the defaults of spawn(); a variable given as undefined is left out of the child's environment. */
+export type ServiceEnvironment = Record<string, string | undefined>;
+
+export interface SpawnOptions {
+  /** The child's working directory, where it reads `.env`; by default an empty one, so a developer's own `.env` never reaches a test. */
+  cwd?: string;
+}
+
 /**
  * The built service as a child process (node dist/main.js), on an ephemeral port it reports in its log.
  * Shutdown, crash and multi-instance behaviour can only be seen this way: the RabbitMQ module keeps static state,
@@ -36,8 +44,8 @@ export class ServiceProcess {
   }
 
   /** Starts the service and waits until it listens; fails with its last lines if it exits or takes too long. */
-  static async start(env: Record<string, string>, readyTimeoutMs = 30000): Promise<ServiceProcess> {
-    const service = ServiceProcess.spawn(env);
+  static async start(env: ServiceEnvironment, readyTimeoutMs = 30000, options: SpawnOptions = {}): Promise<ServiceProcess> {
+    const service = ServiceProcess.spawn(env, 'main.js', options);
     const started = Date.now();
     while (!service.url) {
       const listening = service.logLines.map((line) => /Listening on (http:\/\/[^"\s]+)/.exec(line)?.[1]).find(Boolean);
@@ -53,8 +61,9 @@ export class ServiceProcess {
   }
 
   /** Starts the service (or another entry point of dist/) without waiting for anything: for starts meant to fail. */
-  static spawn(env: Record<string, string>, entry = 'main.js'): ServiceProcess {
+  static spawn(env: ServiceEnvironment, entry = 'main.js', options: SpawnOptions = {}): ServiceProcess {
     const child = spawn(process.execPath, [join(DIST, entry)], {
+      cwd: options.cwd ?? mkdtempSync(join(tmpdir(), 'service-cwd-')),
       env: {
         PATH: process.env.PATH,
         NODE_ENV: 'test',

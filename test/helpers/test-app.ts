@@ -10,10 +10,15 @@ import CLIENT from '../fixtures/client.json';
 import SMS_CONFIG from '../fixtures/sms-config.json';
 import { assertAnswerMatchesContract } from './contract';
 
-export const ADMIN_API_KEY = 'test-admin-key-3f9a1c';
+/** As long as production requires (32 characters), so a test may start the service with NODE_ENV=production. */
+export const ADMIN_API_KEY = 'test-admin-key-3f9a1c-5e8b20d7a64f19';
 /** Two keys, so tests can rotate: the first seals, both open. */
-export const KEY_A = `keyA:${Buffer.alloc(32, 1).toString('base64')}`;
-export const KEY_B = `keyB:${Buffer.alloc(32, 2).toString('base64')}`;
+export const KEY_A = `keyA:${fixedKeyBytes(1).toString('base64')}`;
+export const KEY_B = `keyB:${fixedKeyBytes(2).toString('base64')}`;
+/** 32 distinct bytes, the same in every run, so a key is as varied as production requires. */
+function fixedKeyBytes(seed: number): Buffer {
+  return Buffer.from(Array.from({ length: 32 }, (_, index) => (index * 37 + seed * 11) % 256));
+}
 export const MYSQL_SERVER_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 export const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 /** Several checkouts can run their suites at once on one MariaDB when each sets its own prefix. */

@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { ServiceProcess, sqliteDatabaseUrl } from '../helpers/service-process';
+import { freePort } from '../helpers/free-port';
 
 interface LogLine {
   level: number;
@@ -19,21 +19,28 @@ function jsonLines(service: ServiceProcess): LogLine[] {
     });
 }
 
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('A start that fails', () => {
   it('should say which variable is wrong in one JSON line, and exit 1', async () => {
     const service = ServiceProcess.spawn({ NODE_ENV: 'production', PORT: 'abc' });
     expect((await service.exited).code).toBe(1);
     expect(jsonLines(service)).toEqual([
       expect.objectContaining({ level: 60, context: 'Bootstrap', msg: expect.stringMatching(/^Invalid configuration: PORT must/) }),
+    ]);
+  });
+
+  it('should refuse a short admin key and a patterned encryption key in production, naming the variable, without the key', async () => {
+    const shortKey = ServiceProcess.spawn({ NODE_ENV: 'production', ADMIN_API_KEYS: 'admin-key-too-short' });
+    expect((await shortKey.exited).code).toBe(1);
+    expect(jsonLines(shortKey).map((line) => line.msg)).toEqual([
+      'Invalid configuration: ADMIN_API_KEYS key #1 has fewer than 32 characters; generate one with `openssl rand -base64 32`',
+    ]);
+    expect(shortKey.logs().join('\n')).not.toContain('admin-key-too-short');
+
+    const zeros = `zero:${Buffer.alloc(32).toString('base64')}`;
+    const patterned = ServiceProcess.spawn({ NODE_ENV: 'production', ENCRYPTION_KEYS: zeros });
+    expect((await patterned.exited).code).toBe(1);
+    expect(jsonLines(patterned).map((line) => line.msg)).toEqual([
+      'Invalid configuration: ENCRYPTION_KEYS key "zero" has too little entropy (repeated bytes); generate one with `openssl rand -base64 32`',
     ]);
   });
 
@@ -46,7 +53,7 @@ describe('A start that fails', () => {
   });
 
   it('should end, after its retries, with a line that names the database it cannot reach; every line JSON', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const service = ServiceProcess.spawn({
       NODE_ENV: 'production',
       DATABASE_URL: `mysql://root:the-db-password@127.0.0.1:${port}/registry`,

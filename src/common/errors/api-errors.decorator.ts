@@ -11,7 +11,7 @@ import { ErrorResponseDto } from './error-response.dto';
 /** The error answers any route can give, whatever it does. */
 export function ApiCommonErrors(): ClassDecorator & MethodDecorator {
   return applyDecorators(
-    ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Body over 64 KiB' }),
+    ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Body over 32 KiB' }),
     ApiUnsupportedMediaTypeResponse({ type: ErrorResponseDto, description: 'Body that is not application/json' }),
     ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'Rate limit exceeded; see Retry-After' }),
     ApiInternalServerErrorResponse({ type: ErrorResponseDto, description: 'Unexpected error (generic message)' }),

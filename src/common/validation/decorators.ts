@@ -1,39 +1,87 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUrl, Length, MaxLength, ValidationOptions, registerDecorator } from 'class-validator';
+import { IsOptional, IsString, ValidateIf, ValidationOptions, registerDecorator } from 'class-validator';
+import { HasCharacterCount, IsWellFormedText } from './unicode-text';
+import { HasNoUserInfo, IsAbsoluteHttpUrl, IsPublicHost } from './url-host';
 
 const MAX_URL_LENGTH = 2048;
 
-/** An absolute http(s) URL of at most 2048 characters; hosts without a dot (localhost, service names) are allowed. */
+/**
+ * The validation group of the rules `ALLOW_PRIVATE_PROVIDER_HOSTS=true` turns off: RequestValidationPipe runs it unless
+ * told to allow private hosts.
+ */
+export const PUBLIC_HOSTS_ONLY = 'public-hosts-only';
+
+const NO_USER_INFO_RULE = 'Without a user name or password (user:pass@)';
+const PUBLIC_HOST_RULE =
+  'A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)';
+
+/**
+ * An absolute http(s) URL of at most 2048 characters, without a user name or password; hosts without a dot (localhost,
+ * service names) are allowed.
+ */
 export function IsHttpUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
-  return applyDecorators(ApiProperty({ format: 'uri', maxLength: MAX_URL_LENGTH, ...docs }), ...httpUrlChecks());
+  return applyDecorators(ApiProperty(urlDocs(docs, [NO_USER_INFO_RULE])), ...httpUrlChecks());
+}
+
+/** A URL the service itself may call: as IsHttpUrl, and its host must be public (see PUBLIC_HOSTS_ONLY). */
+export function IsProviderUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(ApiProperty(providerUrlDocs(docs)), ...httpUrlChecks(), IsPublicHost({ groups: [PUBLIC_HOSTS_ONLY] }));
 }
 
 /** The same, optional; null counts as not given. */
-export function IsOptionalHttpUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
-  return applyDecorators(ApiPropertyOptional({ format: 'uri', maxLength: MAX_URL_LENGTH, ...docs }), ...httpUrlChecks(), IsOptional());
+export function IsOptionalProviderUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional(providerUrlDocs(docs)),
+    ...httpUrlChecks(),
+    IsPublicHost({ groups: [PUBLIC_HOSTS_ONLY] }),
+    IsOptional(),
+  );
+}
+
+function providerUrlDocs(docs: ApiPropertyOptions): ApiPropertyOptions {
+  return urlDocs(docs, [NO_USER_INFO_RULE, PUBLIC_HOST_RULE]);
+}
+
+/** The field's own description, then the rules it follows, one sentence each. */
+function urlDocs(docs: ApiPropertyOptions, rules: string[]): ApiPropertyOptions {
+  const description = [docs.description, ...rules].filter(Boolean).join('. ');
+  return { format: 'uri', maxLength: MAX_URL_LENGTH, ...docs, description };
 }
 
 function httpUrlChecks(): PropertyDecorator[] {
-  return [
-    IsString(),
-    MaxLength(MAX_URL_LENGTH),
-    IsUrl(
-      { protocols: ['http', 'https'], require_protocol: true, require_tld: false, allow_underscores: true },
-      { message: ({ property }) => `${property} must be an absolute http(s) URL` },
-    ),
-  ];
+  return [...textChecks(0, MAX_URL_LENGTH), IsAbsoluteHttpUrl(), HasNoUserInfo()];
+}
+
+/**
+ * A string of `min` to `max` characters counted as the database counts them (Unicode code points, as JSON Schema's
+ * minLength and maxLength do), without unpaired surrogates, so that what is accepted is stored and read back exactly.
+ */
+function textChecks(min: number, max: number): PropertyDecorator[] {
+  // The string check is registered first, as stacked decorators would be: a number is refused as "must be a string".
+  return [IsString(), IsWellFormedText(), HasCharacterCount(min, max)];
 }
 
 /** A required string of `minLength` to `maxLength` characters, checked and documented with the same limits. */
 export function IsText(minLength: number, maxLength: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
-  return applyDecorators(ApiProperty({ minLength, maxLength, ...docs }), IsString(), Length(minLength, maxLength));
+  return applyDecorators(ApiProperty({ minLength, maxLength, ...docs }), ...textChecks(minLength, maxLength));
 }
 
 /** An optional string of at most `maxLength` characters (null counts as not given), checked and documented alike. */
 export function IsOptionalText(maxLength: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
-  // The string check is registered first, as stacked decorators would be: a number is refused as "must be a string".
-  return applyDecorators(ApiPropertyOptional({ maxLength, ...docs }), IsString(), MaxLength(maxLength), IsOptional());
+  return applyDecorators(ApiPropertyOptional({ maxLength, ...docs }), ...textChecks(0, maxLength), IsOptional());
+}
+
+/**
+ * An optional secret of at most `maxLength` characters. Unlike other optional fields, null is refused ("must be a
+ * string"): a caller sending null more likely lost the secret than meant to store none.
+ */
+export function IsOptionalSecret(maxLength: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ maxLength, ...docs }),
+    ...textChecks(0, maxLength),
+    ValidateIf((_object, value) => value !== undefined),
+  );
 }
 
 export const MAX_AMOUNT_EXCLUSIVE = 1e12;

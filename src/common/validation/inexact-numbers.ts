@@ -11,13 +11,18 @@ export interface InexactNumber {
 // Up to 15 significant digits always survive the trip through a double; more, or an exponent, may not.
 const MAY_BE_INEXACT = /[0-9.]{16}|[0-9.][eE][-+]?[0-9]/;
 
+/** False for a JSON text every number of which a double holds exactly; true when it needs a closer look. */
+export function mayHoldInexactNumber(json: string): boolean {
+  return MAY_BE_INEXACT.test(json);
+}
+
 /**
  * The first number of this (already valid) JSON text that JSON.parse would round, overflow or underflow:
  * 8589934592.000001 arrives as 8589934592.000002, 1e-400 as 0. Bodies without a long digit run or an exponent,
  * almost all of them, are answered by one regular expression; the others are parsed again, number by number.
  */
 export function findInexactNumber(json: string): InexactNumber | undefined {
-  if (!MAY_BE_INEXACT.test(json)) return undefined;
+  if (!mayHoldInexactNumber(json)) return undefined;
   let tree: unknown;
   try {
     tree = parse(json);

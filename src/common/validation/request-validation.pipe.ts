@@ -1,5 +1,7 @@
 import { ArgumentMetadata, BadRequestException, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { PUBLIC_HOSTS_ONLY } from './decorators';
 import { EmptyBodyDto } from './empty-body.dto';
+import { refuseInexactNumbers } from './exact-numbers';
 
 /**
  * The one ValidationPipe: unknown fields are refused, values are not coerced (the string "true" is no boolean),
@@ -7,13 +9,18 @@ import { EmptyBodyDto } from './empty-body.dto';
  */
 @Injectable()
 export class RequestValidationPipe extends ValidationPipe {
-  constructor() {
+  /** `allowPrivateHosts` turns off the rules of the PUBLIC_HOSTS_ONLY group (ALLOW_PRIVATE_PROVIDER_HOSTS=true). */
+  constructor({ allowPrivateHosts = false }: { allowPrivateHosts?: boolean } = {}) {
     super({
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
       transform: true,
       stopAtFirstError: true,
+      // Rules without a group always run (always); grouped ones only when their group is listed (strictGroups).
+      always: true,
+      strictGroups: true,
+      groups: allowPrivateHosts ? [] : [PUBLIC_HOSTS_ONLY],
       validationError: { target: false, value: false },
       exceptionFactory: (errors) => new BadRequestException(describeValidationErrors(errors)),
     });
@@ -28,6 +35,7 @@ export class RequestValidationPipe extends ValidationPipe {
     }
     // class-validator has no rules to read on a class without properties; refuse every field here instead.
     if (metadata.metatype === EmptyBodyDto) return refuseAnyField(value);
+    refuseInexactNumbers(value);
     return super.transform(value, metadata);
   }
 }

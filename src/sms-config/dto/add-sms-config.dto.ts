@@ -1,28 +1,35 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
-import { IsHttpUrl, IsOptionalAmount, IsOptionalHttpUrl, IsOptionalText, IsText } from '../../common/validation/decorators';
+import {
+  IsOptionalAmount,
+  IsOptionalProviderUrl,
+  IsOptionalSecret,
+  IsOptionalText,
+  IsProviderUrl,
+  IsText,
+} from '../../common/validation/decorators';
 import { ClientIdDto } from './client-id.dto';
 
 export class AddSmsConfigDto extends ClientIdDto {
   @IsText(1, 100, { example: 'twilio' })
   providerName: string;
 
-  @IsHttpUrl({ example: 'https://api.twilio.com/send', description: "The provider's send endpoint" })
+  @IsProviderUrl({ example: 'https://api.twilio.com/send', description: "The provider's send endpoint" })
   smsApi: string;
 
-  @IsOptionalHttpUrl({ example: 'https://twilio.com', description: 'The provider portal' })
+  @IsOptionalProviderUrl({ example: 'https://twilio.com', description: 'The provider portal' })
   providerUrl?: string;
 
-  @IsOptionalHttpUrl({ example: 'https://api.twilio.com/balance' })
+  @IsOptionalProviderUrl({ example: 'https://api.twilio.com/balance' })
   balanceUrl?: string;
 
   @IsOptionalText(255, { description: 'Login name at the provider' })
   username?: string;
 
-  @IsOptionalText(1024, { description: 'Stored encrypted; never returned' })
+  @IsOptionalSecret(1024, { description: 'Stored encrypted; never returned. null is refused' })
   password?: string;
 
-  @IsOptionalText(4096, { description: 'Stored encrypted; never returned' })
+  @IsOptionalSecret(4096, { description: 'Stored encrypted; never returned. null is refused' })
   apiKey?: string;
 
   @IsOptionalText(20, { example: 'ACME' })

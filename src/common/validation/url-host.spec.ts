@@ -1,0 +1,103 @@
+import { hasUserInfo, isAbsoluteHttpUrl, isNonPublicHost } from './url-host';
+
+describe('isNonPublicHost', () => {
+  it.each([
+    ['a private IPv4 address (10/8)', 'http://10.0.0.1/send'],
+    ['the top of 10/8, with a port', 'http://10.255.255.255:8080/x'],
+    ['a private IPv4 address (172.16/12)', 'http://172.16.0.1/'],
+    ['the top of 172.16/12', 'http://172.31.255.254/'],
+    ['a private IPv4 address (192.168/16)', 'https://192.168.1.1/'],
+    ['an IPv4 loopback address', 'http://127.0.0.1/'],
+    ['another address of 127/8', 'http://127.255.0.1/'],
+    ['the link-local metadata address', 'http://169.254.169.254/latest/meta-data/'],
+    ['the unspecified IPv4 address', 'http://0.0.0.0/'],
+    ['a carrier-grade NAT address (100.64/10)', 'http://100.64.0.1/'],
+    ['an IPv4 multicast address', 'http://224.0.0.1/'],
+    ['the broadcast address', 'http://255.255.255.255/'],
+    ['a documentation address (reserved)', 'http://192.0.2.1/'],
+    ['the IPv6 loopback', 'http://[::1]/'],
+    ['an IPv6 link-local address', 'http://[fe80::1]/'],
+    ['an IPv6 unique-local address (fc00::/7)', 'http://[fc00::1]/'],
+    ['another unique-local address', 'http://[fd12:3456::1]/'],
+    ['the unspecified IPv6 address', 'http://[::]/'],
+    ['an IPv4-mapped private address', 'http://[::ffff:10.0.0.1]/'],
+    ['an IPv4-mapped loopback address', 'http://[::ffff:127.0.0.1]/'],
+    ['a NAT64 address of a private one', 'http://[64:ff9b::a00:1]/'],
+    ['127.0.0.1 in decimal', 'http://2130706433/'],
+    ['127.0.0.1 in hexadecimal', 'http://0x7f000001/'],
+    ['127.0.0.1 in mixed hexadecimal', 'http://0x7f.1/'],
+    ['127.0.0.1 shortened', 'http://127.1/'],
+    ['127.0.0.1 in octal', 'http://0177.0.0.1/'],
+    ['0.0.0.0 as 0', 'http://0/'],
+    ['127.0.0.1 in full-width digits', 'http://１２７.０.０.１/'],
+    ['localhost', 'http://localhost/'],
+    ['localhost in capitals, with a port', 'http://LOCALHOST:3000/'],
+    ['localhost with a trailing dot', 'http://localhost./'],
+    ['a subdomain of localhost', 'http://api.localhost/'],
+    ['localhost in full-width letters', 'http://ｌｏｃａｌｈｏｓｔ/'],
+    ['a URL WHATWG cannot parse', 'http://[fe80::1%25eth0]/'],
+    ['a URL that is not http(s)', 'ftp://example.com/'],
+  ])('should find %s non-public: %s', (_case, url) => {
+    expect(isNonPublicHost(url)).toBe(true);
+  });
+
+  it.each([
+    ['a public name', 'https://api.twilio.com/send'],
+    ['a public IPv4 address', 'http://8.8.8.8/'],
+    ['the address just past 172.16/12', 'http://172.32.0.1/'],
+    ['the address just past 100.64/10', 'http://100.128.0.1/'],
+    ['a public IPv6 address', 'http://[2001:4860:4860::8888]/'],
+    ['an IPv4-mapped public address', 'http://[::ffff:8.8.8.8]/'],
+    ['a name that is not resolved', 'http://sms.internal/send'],
+    ['a name that only begins with localhost', 'http://localhost.example.com/'],
+    ['a name ending in localhost without a dot', 'http://mylocalhost/'],
+  ])('should find %s public: %s', (_case, url) => {
+    expect(isNonPublicHost(url)).toBe(false);
+  });
+});
+
+describe('hasUserInfo', () => {
+  it.each([
+    ['a user name and password', 'https://user:pass@api.example.com/send'],
+    ['a user name', 'https://user@api.example.com/'],
+    ['a password only', 'https://:pass@api.example.com/'],
+    ['an empty user info', 'https://@api.example.com/'],
+    ['a user info with a private host', 'http://admin:admin@10.0.0.1/'],
+  ])('should find %s: %s', (_case, url) => {
+    expect(hasUserInfo(url)).toBe(true);
+  });
+
+  it.each([
+    ['no user info', 'https://api.example.com/send'],
+    ['an @ in the path', 'https://api.example.com/path@x'],
+    ['an @ in the query', 'https://api.example.com/?to=a@b.example'],
+    ['an @ in the fragment', 'https://api.example.com/#x@y'],
+  ])('should find none with %s: %s', (_case, url) => {
+    expect(hasUserInfo(url)).toBe(false);
+  });
+});
+
+describe('isAbsoluteHttpUrl', () => {
+  it.each([
+    'https://api.twilio.com/send',
+    'http://localhost:8080/app',
+    'http://sms.internal/send',
+    'http://[::1]/',
+    'https://a.example.com/❤️',
+  ])('should accept %s', (url) => {
+    expect(isAbsoluteHttpUrl(url)).toBe(true);
+  });
+
+  it.each(['api.twilio.com/send', 'javascript:alert(1)', 'ftp://x.example.com', '/relative', 'http://', 'http://[fe80::1%25eth0]/'])(
+    'should refuse %s',
+    (url) => {
+      expect(isAbsoluteHttpUrl(url)).toBe(false);
+    },
+  );
+
+  it('should leave the length to the character count (validator.js would count UTF-16 units)', () => {
+    const url = `https://a.example.com/${'😀'.repeat(1500)}`;
+    expect(url.length).toBeGreaterThan(3000);
+    expect(isAbsoluteHttpUrl(url)).toBe(true);
+  });
+});

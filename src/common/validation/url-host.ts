@@ -1,0 +1,99 @@
+import { ValidationOptions, isURL, registerDecorator } from 'class-validator';
+import ipaddr from 'ipaddr.js';
+
+/** The URL as WHATWG parsers read it (Node's fetch, undici, browsers), or null when they cannot. */
+export function parseHttpUrl(text: string): URL | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+}
+
+/**
+ * A user name or password before the host (`https://user:pass@host`). Also checked on the text itself, so that an `@`
+ * in the authority counts even where WHATWG drops an empty one (`https://@host`) or another parser splits differently.
+ */
+export function hasUserInfo(text: string): boolean {
+  const url = parseHttpUrl(text);
+  if (url && (url.username !== '' || url.password !== '')) return true;
+  return /^[a-z][a-z0-9+.-]*:\/*[^/?#\\]*@/i.test(text);
+}
+
+/**
+ * A host that is not on the public internet: a loopback, private, link-local, unique-local, unspecified, carrier-grade
+ * NAT, multicast or reserved address (every range ipaddr.js names, IPv4-mapped IPv6 read as IPv4), or `localhost` and
+ * its subdomains. The host is read as WHATWG normalises it, so `http://2130706433/`, `http://0x7f.1/` and
+ * `http://[::ffff:7f00:1]/` are 127.0.0.1. Names are not resolved: one whose DNS answers a private address passes.
+ */
+export function isNonPublicHost(text: string): boolean {
+  const url = parseHttpUrl(text);
+  if (!url) return true;
+  const host = url.hostname;
+  // WHATWG writes every IPv4 form as four decimals, and an IPv6 address in brackets.
+  if (host.startsWith('[')) return ipaddr.process(host.slice(1, -1)).range() !== 'unicast';
+  if (ipaddr.IPv4.isValidFourPartDecimal(host)) return ipaddr.IPv4.parse(host).range() !== 'unicast';
+  const name = host.replace(/\.+$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+/** An absolute http(s) URL for validator.js (the rule as documented) and for WHATWG (the host the other checks read). */
+export function isAbsoluteHttpUrl(text: string): boolean {
+  return (
+    isURL(text, {
+      protocols: ['http', 'https'],
+      require_protocol: true,
+      require_tld: false,
+      allow_underscores: true,
+      // Length is HasCharacterCount's rule, in characters; validator.js would count UTF-16 units.
+      validate_length: false,
+    }) && parseHttpUrl(text) !== null
+  );
+}
+
+export function IsAbsoluteHttpUrl(options?: ValidationOptions): PropertyDecorator {
+  return urlRule(
+    'isAbsoluteHttpUrl',
+    (text) => isAbsoluteHttpUrl(text),
+    (property) => `${property} must be an absolute http(s) URL`,
+    options,
+  );
+}
+
+/** A password in a URL would be stored, logged and answered as plain text: credentials have fields of their own. */
+export function HasNoUserInfo(options?: ValidationOptions): PropertyDecorator {
+  return urlRule(
+    'hasNoUserInfo',
+    (text) => !hasUserInfo(text),
+    (property) => `${property} must not contain a user name or password`,
+    options,
+  );
+}
+
+/** The service calls these URLs: a host inside the network would let a client reach it (SSRF). */
+export function IsPublicHost(options?: ValidationOptions): PropertyDecorator {
+  return urlRule(
+    'isPublicHost',
+    (text) => !isNonPublicHost(text),
+    (property) => `${property} must not name a private, loopback or link-local host (set ALLOW_PRIVATE_PROVIDER_HOSTS=true to allow)`,
+    options,
+  );
+}
+
+function urlRule(
+  name: string,
+  accepts: (text: string) => boolean,
+  message: (property: string) => string,
+  options?: ValidationOptions,
+): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: ({ property }) => message(property), ...options },
+      validator: { validate: (value: unknown) => typeof value === 'string' && accepts(value) },
+    });
+}
