@@ -12,6 +12,8 @@ export function parseHttpUrl(text: string): URL | null {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
 }
 
+const FOUR_DECIMALS = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
 /**
  * A user name or password before the host (`https://user:pass@host`). Also checked on the text itself, so that an `@`
  * in the authority counts even where WHATWG drops an empty one (`https://@host`) or another parser splits differently.
@@ -34,7 +36,8 @@ export function isNonPublicHost(text: string): boolean {
   const host = url.hostname;
   // WHATWG writes every IPv4 form as four decimals, and an IPv6 address in brackets.
   if (host.startsWith('[')) return ipaddr.process(host.slice(1, -1)).range() !== 'unicast';
-  if (ipaddr.IPv4.isValidFourPartDecimal(host)) return ipaddr.IPv4.parse(host).range() !== 'unicast';
+  // Tested by pattern first: ipaddr.js answers "not an address" by catching an exception, which costs a name 10 µs.
+  if (FOUR_DECIMALS.test(host) && ipaddr.IPv4.isValidFourPartDecimal(host)) return ipaddr.IPv4.parse(host).range() !== 'unicast';
   const name = host.replace(/\.+$/, '');
   return name === 'localhost' || name.endsWith('.localhost');
 }
