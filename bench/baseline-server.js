@@ -1,8 +1,9 @@
 'use strict';
 // Baseline "B": the same three endpoints written the plain way with bare Fastify
 // and a mysql2 pool, no cache. It reads and writes the schema the service's
-// migrations create and never creates tables itself; that schema's trigger keeps
-// the limit of SMS configurations per client for every writer, this one included.
+// migrations create and never creates tables itself. It keeps the limit of 100
+// SMS configurations per client the plain way: a transaction that counts the
+// configuration under the client's row lock, then inserts it.
 //   ENCRYPTION_KEY  base64 of 32 bytes: the provider secrets are sealed as the
 //                   service seals them (docs/interface.md), not stored in plaintext
 //   ADMIN_API_KEY   the x-api-key add-client requires, as the service does
@@ -174,9 +175,19 @@ function buildBaselineServer({
     const client = await findClientBySecretKey(pool, secretKey);
     if (!client) return failure(reply, 404, 'Client not found');
     const body = request.body;
+    const connection = await pool.getConnection();
     let result;
     try {
-      [result] = await pool.execute(
+      await connection.beginTransaction();
+      const [counted] = await connection.execute(
+        'UPDATE client SET sms_config_count = sms_config_count + 1 WHERE id = ? AND sms_config_count < 100',
+        [client.id],
+      );
+      if (counted.affectedRows === 0) {
+        await connection.rollback();
+        return failure(reply, 409, 'A client can have at most 100 SMS configurations');
+      }
+      [result] = await connection.execute(
         `INSERT INTO sms_config (client_id, provider_name, provider_url, username,
            password_sealed, api_key_sealed, sender_id, sms_type, sms_api, balance_url,
            balance, per_sms_cost, is_active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -196,9 +207,12 @@ function buildBaselineServer({
           body.isActive === false ? 0 : 1,
         ],
       );
+      await connection.commit();
     } catch (error) {
-      if (error.code === 'ER_SIGNAL_EXCEPTION') return failure(reply, 409, 'A client can have at most 100 SMS configurations');
+      await connection.rollback().catch(() => undefined);
       throw error;
+    } finally {
+      connection.release();
     }
     return { status: 200, results: { verifyApiKey: verifyApiKey(encryptionKey, result.insertId, client.id, body.apiKey ?? '') } };
   });
