@@ -67,7 +67,13 @@ describe('Made-up keys from many addresses', () => {
 
   beforeAll(async () => {
     // Trusting the local peer as a load balancer lets one test client speak for 200,000 addresses.
-    service = await ServiceProcess.start({ DATABASE_URL: sqliteDatabaseUrl(), TRUST_PROXY: '127.0.0.1' });
+    // The heap is bounded by V8 itself: past 96 MB of old space the process dies. The maps at their bounds and the
+    // service's own start take about 60; a map that kept every made-up key (about 320 B each) would not fit.
+    service = await ServiceProcess.start({
+      DATABASE_URL: sqliteDatabaseUrl(),
+      TRUST_PROXY: '127.0.0.1',
+      NODE_OPTIONS: '--max-old-space-size=96',
+    });
   });
   afterAll(() => service.stop());
 
@@ -91,9 +97,9 @@ describe('Made-up keys from many addresses', () => {
     expect(afterSecond.get('rate_limit_tracked{kind="credential"}')).toBe(0);
     expect(afterFirst.get('rate_limit_tracked{kind="address"}')).toBeLessThanOrEqual(100_000);
     expect(afterSecond.get('rate_limit_tracked{kind="address"}')).toBe(100_000);
-    // The second 100,000 keys find every map at its bound: the heap stays where the first left it (give or take garbage).
-    expect(heapMb(afterSecond) - heapMb(afterFirst)).toBeLessThan(24);
-    expect(heapMb(afterSecond)).toBeLessThan(heapMb(before) + 96);
+    // Within its 96 MB old space the whole time (heapUsed also counts garbage, so the figures above are reported, not
+    // compared): still the same process, still serving.
+    expect(service.child.exitCode).toBeNull();
     expect((await service.request('GET', '/health')).status).toBe(200);
   });
 });
