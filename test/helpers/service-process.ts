@@ -126,14 +126,7 @@ export class ServiceProcess {
       body: payload as BodyInit | undefined,
       signal: AbortSignal.timeout(options.timeoutMs ?? 20000),
     });
-    const raw = await response.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      body = undefined;
-    }
-    return { status: response.status, headers: response.headers, body, raw };
+    return readAnswer(response);
   }
 
   post(
@@ -154,6 +147,18 @@ export class ServiceProcess {
 }
 
 /** An empty MySQL database of this checkout's prefix, dropped first if an earlier run left it. */
+/** An answer as the tests read it: status, headers, the body as text and, when it is JSON, parsed. */
+export async function readAnswer(response: Response): Promise<HttpAnswer> {
+  const raw = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, body, raw };
+}
+
 export async function emptyMysqlDatabase(label: string): Promise<string> {
   const database = `${TEST_DATABASE_PREFIX}_${label}_${process.env.JEST_WORKER_ID ?? '0'}`;
   const connection = await createConnection(MYSQL_SERVER_URL);

@@ -1,18 +1,10 @@
-import { ServiceProcess, sleep, sqliteDatabaseUrl } from '../helpers/service-process';
+import { HttpAnswer, ServiceProcess, readAnswer, sleep, sqliteDatabaseUrl } from '../helpers/service-process';
 import { freePort } from '../helpers/free-port';
 
 const DRAIN_MS = 1500;
 
-async function get(url: string): Promise<{ status: number; body: unknown; contentType: string | null; raw: string }> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
-  const raw = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    body = undefined;
-  }
-  return { status: response.status, body, contentType: response.headers.get('content-type'), raw };
+function get(url: string): Promise<HttpAnswer> {
+  return fetch(url, { signal: AbortSignal.timeout(5000) }).then(readAnswer);
 }
 
 describe('OPS_PORT (the built service)', () => {
@@ -41,7 +33,7 @@ describe('OPS_PORT (the built service)', () => {
     expect(health.body).toEqual({ status: 200, results: { database: 'up', broker: expect.stringMatching(/^(up|down)$/) } });
     const metrics = await get(`${opsUrl}/metrics`);
     expect(metrics.status).toBe(200);
-    expect(metrics.contentType).toMatch(/^text\/plain/);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(metrics.raw).toContain('# TYPE http_requests_total counter');
 
     for (const path of ['/health', '/metrics']) {
