@@ -1,6 +1,25 @@
 import { OPERATIONS } from './helpers/interface';
 import { ADMIN_API_KEY, TestApp, startTestApp } from './helpers/test-app';
 
+/** The routes beyond the five operations, by the credential they need. */
+const LIFECYCLE_ROUTES = {
+  admin: [
+    ['/api/v1/clients', 'get'],
+    ['/api/v1/clients/{clientId}', 'get'],
+    ['/api/v1/clients/{clientId}', 'patch'],
+    ['/api/v1/clients/{clientId}', 'delete'],
+    ['/api/v1/clients/{clientId}/secret-key/rotate', 'post'],
+    ['/api/v1/audit-events', 'get'],
+  ],
+  client: [
+    ['/api/v1/client/secret-key/rotate', 'post'],
+    ['/api/v1/sms-configs/{smsConfigId}', 'get'],
+    ['/api/v1/sms-configs/{smsConfigId}', 'patch'],
+    ['/api/v1/sms-configs/{smsConfigId}', 'delete'],
+    ['/api/v1/sms-configs/{smsConfigId}/verify-api-key', 'post'],
+  ],
+} as const;
+
 describe('HTTP behaviour shared by every route', () => {
   let t: TestApp;
   const admin = { 'x-api-key': ADMIN_API_KEY };
@@ -200,18 +219,22 @@ describe('HTTP behaviour shared by every route', () => {
       );
     });
 
-    it('should declare both credentials as security schemes and on the routes that need them', async () => {
+    it('should declare the three credentials as security schemes and on the routes that need them', async () => {
       const document = (await t.get('/docs-json')).body;
       expect(document.components.securitySchemes).toEqual({
         adminApiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
         secretKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'secretKey' }),
+        dispatcherApiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
       });
-      const security = (path: string) => document.paths[path].post.security;
+      const security = (path: string, method = 'post') => document.paths[path][method].security;
       expect(security('/api/client/add')).toEqual([{ adminApiKey: [] }]);
       expect(security('/api/v1/rabbitmq/exchanges')).toEqual([{ adminApiKey: [] }]);
       expect(security('/api/client/get/secretKey')).toEqual([{ secretKey: [] }]);
       expect(security('/api/sms-config/add')).toEqual([{ secretKey: [] }]);
       expect(security('/api/sms-config/get-all-by-client-id')).toEqual([{ secretKey: [] }]);
+      for (const [path, method] of LIFECYCLE_ROUTES.admin) expect(security(path, method)).toEqual([{ adminApiKey: [] }]);
+      for (const [path, method] of LIFECYCLE_ROUTES.client) expect(security(path, method)).toEqual([{ secretKey: [] }]);
+      expect(security('/api/v1/sms-configs/resolve')).toEqual([{ dispatcherApiKey: [] }]);
     });
 
     it('should describe the error envelope for each error status of each operation', async () => {
@@ -223,9 +246,22 @@ describe('HTTP behaviour shared by every route', () => {
         '/api/sms-config/add': ['400', '401', '403', '409', '413', '415', '429', '500', '503'],
         '/api/sms-config/get-all-by-client-id': ['400', '401', '403', '413', '415', '429', '500', '503'],
         '/api/v1/rabbitmq/exchanges': ['400', '401', '409', '413', '415', '429', '500', '503'],
+        'GET /api/v1/clients': ['400', '401', '429', '500', '503'],
+        'GET /api/v1/clients/{clientId}': ['400', '401', '404', '429', '500', '503'],
+        'PATCH /api/v1/clients/{clientId}': ['400', '401', '404', '413', '415', '429', '500', '503'],
+        'DELETE /api/v1/clients/{clientId}': ['400', '401', '404', '429', '500', '503'],
+        '/api/v1/clients/{clientId}/secret-key/rotate': ['400', '401', '404', '413', '415', '429', '500', '503'],
+        '/api/v1/client/secret-key/rotate': ['400', '401', '403', '413', '415', '429', '500', '503'],
+        'GET /api/v1/sms-configs/{smsConfigId}': ['400', '401', '403', '404', '429', '500', '503'],
+        'PATCH /api/v1/sms-configs/{smsConfigId}': ['400', '401', '403', '404', '413', '415', '429', '500', '503'],
+        'DELETE /api/v1/sms-configs/{smsConfigId}': ['400', '401', '403', '404', '429', '500', '503'],
+        '/api/v1/sms-configs/{smsConfigId}/verify-api-key': ['400', '401', '403', '404', '429', '500', '503'],
+        '/api/v1/sms-configs/resolve': ['400', '401', '403', '404', '409', '413', '415', '429', '500', '503'],
+        'GET /api/v1/audit-events': ['400', '401', '429', '500', '503'],
       };
-      for (const [path, statuses] of Object.entries(expected)) {
-        const responses = document.paths[path].post.responses;
+      for (const [route, statuses] of Object.entries(expected)) {
+        const [method, path] = route.includes(' ') ? route.split(' ') : ['POST', route];
+        const responses = document.paths[path][method.toLowerCase()].responses;
         for (const status of statuses) {
           expect({ path, status, schema: responses[status]?.content?.['application/json']?.schema }).toEqual({
             path,

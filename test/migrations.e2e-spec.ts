@@ -5,6 +5,7 @@ import { loadAppConfig } from '../src/config/app-config';
 import { buildDataSourceOptions } from '../src/database/database-options';
 import { runMigrationsUnderLock } from '../src/database/run-migrations';
 import { SqlExecutor } from '../src/database/sql-executor';
+import { AuditLog } from '../src/audit/audit.repository';
 import { NewSmsConfig, SmsConfigRepository } from '../src/sms-config/sms-config.repository';
 import { ADMIN_API_KEY, KEY_A, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from './helpers/test-app';
 import { createConnection } from 'mysql2/promise';
@@ -18,7 +19,10 @@ const MIGRATIONS = [
   ...(process.env.TEST_DATABASE === 'mysql' ? ['CreateSmsConfigAddProcedure1795327283819'] : []),
   'SmsConfigLimitByTrigger1795400000000',
   'SmsConfigLimitWithoutTrigger1795600000000',
+  'ClientLifecycle1796000000000',
 ];
+
+const TABLES = ['audit_event', 'client', 'idempotent_request', 'sms_config', 'typeorm_migrations'];
 
 /** What the first version of migration 1795400000000 made (it needs SUPER on a MySQL with binary logging). */
 const EARLIER_LIMIT_BY_TRIGGER =
@@ -95,7 +99,7 @@ describe('Schema migrations', () => {
     await Promise.all(instances.map((instance) => instance.initialize()));
     try {
       await Promise.all(instances.map((instance) => runMigrationsUnderLock(instance)));
-      expect(await tablesOf(instances[0])).toEqual(['client', 'sms_config', 'typeorm_migrations']);
+      expect(await tablesOf(instances[0])).toEqual(TABLES);
       expect(await instances[0].query('SELECT name FROM typeorm_migrations ORDER BY id')).toEqual(MIGRATIONS.map((name) => ({ name })));
       expect(await instances[1].showMigrations()).toBe(false);
     } finally {
@@ -112,7 +116,7 @@ describe('Schema migrations', () => {
     for (const name of MIGRATIONS) expect(stdout).toContain(`${name} has been executed successfully`);
     const dataSource = await dataSourceFor(url).initialize();
     try {
-      expect(await tablesOf(dataSource)).toEqual(['client', 'sms_config', 'typeorm_migrations']);
+      expect(await tablesOf(dataSource)).toEqual(TABLES);
       expect(await dataSource.showMigrations()).toBe(false);
     } finally {
       await dataSource.destroy();
@@ -166,9 +170,11 @@ describe('Schema migrations', () => {
       expect(counts.map(({ n }) => Number(n))).toEqual([100, 3]);
 
       // The limit holds without the triggers: the repository keeps it.
-      const repository = new SmsConfigRepository(new SqlExecutor(after));
+      const sql = new SqlExecutor(after);
+      const repository = new SmsConfigRepository(sql, new AuditLog(sql));
       const [full, other] = await after.query<Array<{ id: number }>>('SELECT id FROM client ORDER BY id');
-      const add = (clientId: number) => repository.add({ ...NEW_SMS_CONFIG, clientId });
+      const add = (clientId: number) =>
+        repository.add({ ...NEW_SMS_CONFIG, clientId }, { actor: 'admin:00000000', requestId: 'migration-test' });
       await expect(add(full.id)).rejects.toThrow('A client can have at most 100 SMS configurations');
       await expect(add(other.id)).resolves.toEqual(expect.any(Number));
       const rows = await after.query<Array<{ n: number | string }>>(

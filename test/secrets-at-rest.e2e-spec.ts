@@ -95,7 +95,12 @@ describe('Secrets at rest', () => {
 
     for (const sealer of [t.app.get(SecretSealer), sealerOf(KEY_A, KEY_V1)]) {
       expect(sealer.open(row.password_sealed, passwordSealContext(row.client_id))).toBe('password-sealed-before-v2');
-      expect(sealer.openVerifyApiKey(V1_TOKEN)).toEqual({ smsConfigId: 5, clientId: 3, apiKeyFingerprint: V1_API_KEY_FINGERPRINT });
+      expect(sealer.openVerifyApiKey(V1_TOKEN)).toEqual({
+        smsConfigId: 5,
+        clientId: 3,
+        apiKeyFingerprint: V1_API_KEY_FINGERPRINT,
+        keyId: 'keyV1',
+      });
       expect(sealer.fingerprint('api-key-sealed-before-v2', 'keyV1')).toBe(V1_API_KEY_FINGERPRINT);
     }
     expect((await t.post('/api/client/get/secretKey', { headers: { secretKey } })).body.results.smsConfig).toHaveLength(1);
@@ -114,7 +119,12 @@ describe('Secrets at rest', () => {
 
     expect(sealer.open(smsRow.password_sealed, passwordSealContext(smsRow.client_id))).toBe('sealed-under-A');
     const claims = sealer.openVerifyApiKey(token);
-    expect(claims).toEqual({ smsConfigId: Number(smsRow.id), clientId: Number(smsRow.client_id), apiKeyFingerprint: expect.any(String) });
+    expect(claims).toEqual({
+      smsConfigId: Number(smsRow.id),
+      clientId: Number(smsRow.client_id),
+      apiKeyFingerprint: expect.any(String),
+      keyId: 'keyA',
+    });
     expect(sealer.fingerprint('api-key-under-A', 'keyA')).toBe(claims.apiKeyFingerprint);
 
     expect((await t.post('/api/sms-config/add', { headers: { secretKey }, body: validSmsConfig() })).status).toBe(200);

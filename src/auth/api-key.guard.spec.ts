@@ -2,7 +2,7 @@ import { ExecutionContext, HttpException, UnauthorizedException } from '@nestjs/
 import { ConfigService } from '@nestjs/config';
 import { RetryLaterException } from '../common/errors/retry-later.exception';
 import { AppConfig } from '../config/app-config';
-import { ApiKeyGuard } from './api-key.guard';
+import { ApiKeyGuard, DispatcherKeyGuard } from './api-key.guard';
 import { AddressAllowance } from '../rate-limit/address-allowance';
 
 /** The module object the guard calls into (CommonJS output), so a spy on it sees the guard's calls. */
@@ -127,5 +127,49 @@ describe('ApiKeyGuard', () => {
     expect(refusalFor({ 'x-api-key': KEY_CURRENT }).getStatus()).toBe(429);
     expect(refusalFor({ 'x-api-key': 'ak_guess4' }).getStatus()).toBe(429);
     expect(() => limited.canActivate(contextWith({ 'x-api-key': 'ak_guess' }, '198.51.100.1'))).toThrow(UnauthorizedException);
+  });
+});
+
+describe('DispatcherKeyGuard', () => {
+  const DISPATCHER_KEY = 'dk_dispatcher-key-0123456789abcdef01';
+
+  function dispatcherGuard(dispatcherApiKeys: string[]): DispatcherKeyGuard {
+    const settings: Record<string, unknown> = { adminApiKeys: [KEY_CURRENT], dispatcherApiKeys, rateLimit: RATE_LIMIT };
+    const config = { get: (key: string) => settings[key] } as unknown as ConfigService<AppConfig, true>;
+    return new DispatcherKeyGuard(config, new AddressAllowance(config));
+  }
+
+  const refusalOf = (guard: DispatcherKeyGuard, key: string): HttpException => {
+    try {
+      guard.canActivate(contextWith({ 'x-api-key': key }));
+    } catch (error) {
+      return error as HttpException;
+    }
+    throw new Error('canActivate did not throw');
+  };
+
+  it('should let a dispatcher key through, naming the actor by the start of its digest', () => {
+    const request = { headers: { 'x-api-key': DISPATCHER_KEY }, ip: '192.0.2.1' } as Record<string, unknown>;
+    const context = { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
+    expect(dispatcherGuard([DISPATCHER_KEY]).canActivate(context)).toBe(true);
+    expect(request.actor).toBe(`dispatcher:${nodeCrypto.createHash('sha256').update(DISPATCHER_KEY).digest('hex').slice(0, 8)}`);
+  });
+
+  it('should refuse an admin key with 403 and any other key with 401', () => {
+    const guard = dispatcherGuard([DISPATCHER_KEY]);
+    expect(refusalOf(guard, KEY_CURRENT).getStatus()).toBe(403);
+    expect(refusalOf(guard, 'dk_other').getStatus()).toBe(401);
+  });
+
+  it('should refuse every key with 401 when no dispatcher is configured, the admin key too', () => {
+    const guard = dispatcherGuard([]);
+    for (const key of [KEY_CURRENT, DISPATCHER_KEY, 'anything']) {
+      const refusal = refusalOf(guard, key);
+      expect({ key, status: refusal.getStatus(), message: refusal.message }).toEqual({
+        key,
+        status: 401,
+        message: 'x-api-key is not valid',
+      });
+    }
   });
 });

@@ -1,40 +1,72 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, ForbiddenException, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { timingSafeEqual } from 'node:crypto';
-import { FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
+import { AddressAllowance } from '../rate-limit/address-allowance';
+import { RequestWithCredential } from '../rate-limit/credential';
+import { RequestWithActor, adminActor, dispatcherActor } from './actor';
 import { ADMIN_API_KEY_FIELD, ADMIN_API_KEY_HEADER, singleHeader } from './credential-headers';
 import { invalidCredential, missingCredential } from './credential-refusals';
 import { sha256 } from './digest';
-import { AddressAllowance } from '../rate-limit/address-allowance';
-import { RequestWithCredential } from '../rate-limit/credential';
+import { KeySet } from './key-set';
+
+type KeyedRequest = RequestWithActor & RequestWithCredential;
 
 /**
- * Admin routes: `x-api-key` must match one of ADMIN_API_KEYS, compared in constant time over SHA-256 digests. An address
- * blocked for its refusals is refused first, whatever key it sends.
+ * The `x-api-key` presented, as a digest, once the address is found not blocked; a missing or unknown key is refused and
+ * counted against the address.
  */
+function presentedKeyDigest(context: ExecutionContext, addresses: AddressAllowance, isKnown: (digest: Buffer) => boolean): Buffer {
+  const request = context.switchToHttp().getRequest<KeyedRequest>();
+  addresses.refuseIfBlocked(request.ip);
+  const presented = singleHeader(request.headers, ADMIN_API_KEY_FIELD);
+  if (presented === undefined) throw addresses.refuse(request.ip, missingCredential(ADMIN_API_KEY_HEADER));
+  const digest = sha256(presented);
+  if (!isKnown(digest)) throw addresses.refuse(request.ip, invalidCredential(ADMIN_API_KEY_HEADER));
+  request.credentialDigest = digest.toString('hex');
+  return digest;
+}
+
+/** Admin routes: `x-api-key` must be one of ADMIN_API_KEYS. An address blocked for its refusals is refused first. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  private readonly keyDigests: Buffer[];
+  private readonly adminKeys: KeySet;
 
   constructor(
     config: ConfigService<AppConfig, true>,
     private readonly addresses: AddressAllowance,
   ) {
-    this.keyDigests = config.get('adminApiKeys', { infer: true }).map(sha256);
+    this.adminKeys = new KeySet(config.get('adminApiKeys', { infer: true }));
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<FastifyRequest & RequestWithCredential>();
-    this.addresses.refuseIfBlocked(request.ip);
-    const presented = singleHeader(request.headers, ADMIN_API_KEY_FIELD);
-    if (presented === undefined) throw this.addresses.refuse(request.ip, missingCredential(ADMIN_API_KEY_HEADER));
-    const presentedDigest = sha256(presented);
-    // Every configured key is compared, so the time taken does not tell which one (or whether any) matched.
-    let matched = false;
-    for (const keyDigest of this.keyDigests) matched = timingSafeEqual(keyDigest, presentedDigest) || matched;
-    if (!matched) throw this.addresses.refuse(request.ip, invalidCredential(ADMIN_API_KEY_HEADER));
-    request.credentialDigest = presentedDigest.toString('hex');
+    const digest = presentedKeyDigest(context, this.addresses, (presented) => this.adminKeys.has(presented));
+    context.switchToHttp().getRequest<KeyedRequest>().actor = adminActor(digest.toString('hex'));
+    return true;
+  }
+}
+
+/**
+ * The dispatcher's route: `x-api-key` must be one of DISPATCHER_API_KEYS. An admin key is known but not allowed (403);
+ * with no dispatcher configured, every key is refused (401).
+ */
+@Injectable()
+export class DispatcherKeyGuard implements CanActivate {
+  private readonly adminKeys: KeySet;
+  private readonly dispatcherKeys: KeySet;
+
+  constructor(
+    config: ConfigService<AppConfig, true>,
+    private readonly addresses: AddressAllowance,
+  ) {
+    this.adminKeys = new KeySet(config.get('adminApiKeys', { infer: true }));
+    this.dispatcherKeys = new KeySet(config.get('dispatcherApiKeys', { infer: true }));
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    const isAdminKey = (digest: Buffer) => !this.dispatcherKeys.isEmpty && this.adminKeys.has(digest);
+    const digest = presentedKeyDigest(context, this.addresses, (presented) => this.dispatcherKeys.has(presented) || isAdminKey(presented));
+    if (isAdminKey(digest)) throw new ForbiddenException('x-api-key is an admin key; only a dispatcher key may resolve credentials');
+    context.switchToHttp().getRequest<KeyedRequest>().actor = dispatcherActor(digest.toString('hex'));
     return true;
   }
 }

@@ -1,8 +1,9 @@
 import { ExecutionContext, UseGuards, applyDecorators, createParamDecorator } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiForbiddenResponse, ApiNotFoundResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { CredentialThrottlerGuard } from '../rate-limit/credential-throttler.guard';
-import { ApiKeyGuard } from './api-key.guard';
+import { ChangeOrigin, RequestWithActor, changeOriginOf } from './actor';
+import { ApiKeyGuard, DispatcherKeyGuard } from './api-key.guard';
 import { AuthenticatedClient, RequestWithClient } from './client-lookup';
 import { SECRET_KEY_FIELD } from './credential-headers';
 import { GetClientKeyGuard, SecretKeyGuard } from './secret-key.guard';
@@ -10,6 +11,7 @@ import { GetClientKeyGuard, SecretKeyGuard } from './secret-key.guard';
 /** The names of the credentials in the OpenAPI document (swagger.ts declares them). */
 export const ADMIN_API_KEY_SCHEME = 'adminApiKey';
 export const SECRET_KEY_SCHEME = 'secretKey';
+export const DISPATCHER_API_KEY_SCHEME = 'dispatcherApiKey';
 
 /**
  * Route needs an admin key (`x-api-key`); Swagger shows it. Each decorator below runs its credential's guard, then the
@@ -23,7 +25,16 @@ export function AdminOnly(): MethodDecorator & ClassDecorator {
   );
 }
 
-/** Route needs a client's `secretKey` (401 when missing or unknown); Swagger shows it. */
+/** Route needs a dispatcher key (`x-api-key` listed in DISPATCHER_API_KEYS; an admin key is refused 403). */
+export function DispatcherOnly(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    UseGuards(DispatcherKeyGuard, CredentialThrottlerGuard),
+    ApiSecurity(DISPATCHER_API_KEY_SCHEME),
+    ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'x-api-key is missing or not a dispatcher key' }),
+  );
+}
+
+/** Route needs a client's `secretKey` (401 when missing or unknown, 403 when its client is disabled); Swagger shows it. */
 export function ClientAuthenticated(): MethodDecorator & ClassDecorator {
   return applyDecorators(
     UseGuards(SecretKeyGuard, CredentialThrottlerGuard),
@@ -39,6 +50,7 @@ export function ClientKeyLookup(): MethodDecorator {
     ApiSecurity(SECRET_KEY_SCHEME),
     ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'secretKey header is missing' }),
     ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No client has this secretKey' }),
+    ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Client is disabled' }),
   );
 }
 
@@ -51,4 +63,9 @@ export const CurrentClient = createParamDecorator(
 export const PresentedSecretKey = createParamDecorator(
   (_: unknown, context: ExecutionContext): string =>
     context.switchToHttp().getRequest<RequestWithClient>().headers[SECRET_KEY_FIELD] as string,
+);
+
+/** Who is making this change, and in which request, for its audit entry. */
+export const Origin = createParamDecorator((_: unknown, context: ExecutionContext): ChangeOrigin =>
+  changeOriginOf(context.switchToHttp().getRequest<RequestWithActor>()),
 );

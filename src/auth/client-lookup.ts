@@ -5,6 +5,11 @@ export interface AuthenticatedClient {
   id: number;
   /** SHA-256 of the presented key (hex), the cache key of this client's answer: writes invalidate it. */
   secretKeyDigest: string;
+  isActive: boolean;
+  /** The key presented is the client's previous one, within its grace period. */
+  isPreviousKey: boolean;
+  /** The digests of all the client's keys: its answer is cached under each, so a change must drop each. */
+  keyDigests: string[];
 }
 
 /** How the guards find a key's client; ClientModule provides it, so auth depends on no feature. */

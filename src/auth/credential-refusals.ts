@@ -1,4 +1,4 @@
-import { NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { ForbiddenException, NotFoundException, UnauthorizedException } from '@nestjs/common';
 
 /** No credential in the header that needs one. */
 export function missingCredential(header: string): UnauthorizedException {
@@ -14,5 +14,12 @@ export function invalidCredential(header: string): UnauthorizedException {
 export class UnknownSecretKeyException extends NotFoundException {
   constructor() {
     super('No client matches the secretKey');
+  }
+}
+
+/** A disabled client's keys are known, and refused on every route they open. */
+export class ClientDisabledException extends ForbiddenException {
+  constructor() {
+    super('Client is disabled');
   }
 }

@@ -31,6 +31,15 @@ async function refusalOf(guard: SecretKeyGuard, request: RequestWithClient): Pro
   return error as HttpException;
 }
 
+/** A client a key belongs to, active, presented with its current key. */
+const known = (id: number, secretKeyDigest: string): AuthenticatedClient => ({
+  id,
+  secretKeyDigest,
+  isActive: true,
+  isPreviousKey: false,
+  keyDigests: [secretKeyDigest],
+});
+
 describe('SecretKeyGuard', () => {
   let authenticate: jest.Mock<Promise<AuthenticatedClient | null>, [string]>;
   let guard: SecretKeyGuard;
@@ -73,19 +82,31 @@ describe('SecretKeyGuard', () => {
   });
 
   it('should accept a known key and make its client the owner of the request', async () => {
-    authenticate.mockResolvedValue({ id: 17, secretKeyDigest: 'd17' });
+    authenticate.mockResolvedValue(known(17, 'd17'));
     const request = requestWith({ secretkey: SECRET_KEY });
     await expect(guard.canActivate(contextFor(request))).resolves.toBe(true);
     expect(authenticate).toHaveBeenCalledTimes(1);
     expect(authenticate).toHaveBeenCalledWith(SECRET_KEY);
-    expect(request.client).toEqual({ id: 17, secretKeyDigest: 'd17' });
+    expect(request.client).toEqual(known(17, 'd17'));
+  });
+
+  it("should refuse a disabled client's key with 403 Client is disabled, without counting it as a wrong key", async () => {
+    authenticate.mockResolvedValue({ ...known(9, 'd9'), isActive: false });
+    const request = requestWith({ secretkey: SECRET_KEY });
+    const refusal = await guard.canActivate(contextFor(request)).then(
+      () => undefined,
+      (error: HttpException) => error,
+    );
+    expect(refusal?.getStatus()).toBe(403);
+    expect(refusal?.message).toBe('Client is disabled');
+    expect(request.client).toBeUndefined();
   });
 
   it('should accept a client whose id is 0', async () => {
-    authenticate.mockResolvedValue({ id: 0, secretKeyDigest: 'd0' });
+    authenticate.mockResolvedValue(known(0, 'd0'));
     const request = requestWith({ secretkey: SECRET_KEY });
     await expect(guard.canActivate(contextFor(request))).resolves.toBe(true);
-    expect(request.client).toEqual({ id: 0, secretKeyDigest: 'd0' });
+    expect(request.client).toEqual(known(0, 'd0'));
   });
 
   it('should read the header under its lower-case name only', async () => {
@@ -101,14 +122,14 @@ describe('SecretKeyGuard', () => {
   });
 
   it('should record the valid key digest on the request, for the throttler that runs next', async () => {
-    authenticate.mockResolvedValue({ id: 7, secretKeyDigest: 'digest-of-key' });
+    authenticate.mockResolvedValue(known(7, 'digest-of-key'));
     const request = requestWith({ secretkey: SECRET_KEY }) as RequestWithClient & RequestWithCredential;
     await guard.canActivate(contextFor(request));
     expect(request.credentialDigest).toBe('digest-of-key');
   });
 
   it('should answer 429 once an address is past its refused credentials, and then refuse it before any lookup, right key or not', async () => {
-    authenticate.mockImplementation((key) => Promise.resolve(key === SECRET_KEY ? { id: 1, secretKeyDigest: 'd1' } : null));
+    authenticate.mockImplementation((key) => Promise.resolve(key === SECRET_KEY ? known(1, 'd1') : null));
     const limited = new SecretKeyGuard({ authenticate }, failedLogins(2));
     const guesser = '203.0.113.7';
     expect((await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, guesser))).getStatus()).toBe(401);

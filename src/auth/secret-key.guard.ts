@@ -3,13 +3,15 @@ import { withTimeout } from '../common/timeout';
 import { DATABASE_TIMEOUT_MS } from '../database/database-options';
 import { CLIENT_LOOKUP, ClientLookup, RequestWithClient } from './client-lookup';
 import { SECRET_KEY_FIELD, SECRET_KEY_HEADER, singleHeader } from './credential-headers';
-import { UnknownSecretKeyException, invalidCredential, missingCredential } from './credential-refusals';
+import { ClientDisabledException, UnknownSecretKeyException, invalidCredential, missingCredential } from './credential-refusals';
+import { RequestWithActor, clientActor } from './actor';
 import { AddressAllowance } from '../rate-limit/address-allowance';
 import { RequestWithCredential } from '../rate-limit/credential';
 
 /**
- * SMS routes: the `secretKey` header must belong to a client; that client becomes the request's owner. An address blocked
- * for its refusals is refused first, whatever key it sends; a malformed key is refused without a lookup.
+ * secretKey routes: the `secretKey` header must belong to a client; that client becomes the request's owner. An address
+ * blocked for its refusals is refused first, whatever key it sends; a malformed key is refused without a lookup; a
+ * disabled client's key is refused (403) without counting as a wrong key.
  */
 @Injectable()
 export class SecretKeyGuard implements CanActivate {
@@ -19,14 +21,16 @@ export class SecretKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<RequestWithClient & RequestWithCredential>();
+    const request = context.switchToHttp().getRequest<RequestWithClient & RequestWithCredential & RequestWithActor>();
     this.addresses.refuseIfBlocked(request.ip);
     const secretKey = singleHeader(request.headers, SECRET_KEY_FIELD);
     if (secretKey === undefined) throw this.addresses.refuse(request.ip, missingCredential(SECRET_KEY_HEADER));
     // The request deadline answers the caller; this bounds the lookup itself, so a hung database frees the guard too.
     const client = await withTimeout(this.clients.authenticate(secretKey), DATABASE_TIMEOUT_MS, 'database');
     if (client === null) throw this.addresses.refuse(request.ip, this.unknownKeyRefusal());
+    if (!client.isActive) throw new ClientDisabledException();
     request.client = client;
+    request.actor = clientActor(client.id);
     request.credentialDigest = client.secretKeyDigest;
     return true;
   }

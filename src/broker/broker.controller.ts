@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminOnly } from '../auth/auth.decorators';
+import { ChangeOrigin } from '../auth/actor';
+import { AdminOnly, Origin } from '../auth/auth.decorators';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { BrokerService } from './broker.service';
@@ -22,8 +23,8 @@ export class BrokerController {
   @ApiOkResponse({ type: CreateExchangeResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request, for example the name is missing' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The exchange exists with a different type' })
-  async create(@Body() request: CreateExchangeDto): Promise<CreateExchangeResponseDto> {
-    await this.broker.declareExchange(request.name, request.type);
+  async create(@Body() request: CreateExchangeDto, @Origin() origin: ChangeOrigin): Promise<CreateExchangeResponseDto> {
+    await this.broker.declareExchange(request.name, request.type, origin);
     return {
       status: 200,
       message: `Exchange ${request.name} declared`,

@@ -1,6 +1,7 @@
 import { RabbitMQModule } from '@golevelup/nestjs-rabbitmq';
 import { Logger, LoggerService, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { AuditModule } from '../audit/audit.module';
 import { AppConfig } from '../config/app-config';
 import { BrokerConnectionWatch } from './broker-connection.watch';
 import { BrokerController } from './broker.controller';
@@ -21,6 +22,7 @@ function libraryLogger(): LoggerService {
 
 @Module({
   imports: [
+    AuditModule,
     RabbitMQModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) => ({

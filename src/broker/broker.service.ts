@@ -1,6 +1,8 @@
 import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
 import { ConflictException, Injectable } from '@nestjs/common';
 import type { Channel } from 'amqplib';
+import { AuditLog } from '../audit/audit.repository';
+import { ChangeOrigin } from '../auth/actor';
 import { ServiceUnavailableError } from '../common/errors/unavailable';
 import { withTimeout } from '../common/timeout';
 import { ExchangeType } from './dto/create-exchange.dto';
@@ -11,15 +13,26 @@ const PRECONDITION_FAILED = 406;
 
 @Injectable()
 export class BrokerService {
-  constructor(private readonly amqp: AmqpConnection) {}
+  constructor(
+    private readonly amqp: AmqpConnection,
+    private readonly auditLog: AuditLog,
+  ) {}
 
   get isConnected(): boolean {
     // Before the first connection attempt the managed connection does not exist yet.
     return this.amqp.managedConnection?.isConnected() ?? false;
   }
 
-  /** Declares a durable exchange; idempotent for the same type, 409 for an existing one of another type. */
-  async declareExchange(name: string, type: ExchangeType): Promise<void> {
+  /**
+   * Declares a durable exchange; idempotent for the same type, 409 for an existing one of another type. Recorded in the
+   * audit log once the broker has it (the broker takes no part in a database transaction; declaring again is harmless).
+   */
+  async declareExchange(name: string, type: ExchangeType, origin: ChangeOrigin): Promise<void> {
+    await this.declare(name, type);
+    await this.auditLog.record({ action: 'exchange.declared', origin, clientId: null, changed: ['name', 'type'] });
+  }
+
+  private async declare(name: string, type: ExchangeType): Promise<void> {
     const connection = this.isConnected ? this.amqp.managedConnection.connection : undefined;
     if (!connection) throw new ServiceUnavailableError('broker is not connected');
     const channel = await withTimeout(connection.createChannel(), BROKER_TIMEOUT_MS, 'broker');

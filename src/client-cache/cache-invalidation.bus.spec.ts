@@ -1,9 +1,10 @@
 import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
+import type { ConsumeMessage } from 'amqplib';
 import { BATCH_WINDOW_MS, CACHE_INVALIDATION_EXCHANGE, CacheInvalidationBus, MAX_BATCH_DIGESTS } from './cache-invalidation.bus';
 
 describe('CacheInvalidationBus.publish', () => {
   let publish: jest.Mock<Promise<boolean>, [string, string, Buffer, unknown]>;
-  let listener: { drop: jest.Mock; setLive: jest.Mock };
+  let listener: { drop: jest.Mock; dropAnswer: jest.Mock; setLive: jest.Mock };
   let connected: boolean;
   let bus: CacheInvalidationBus;
 
@@ -12,7 +13,7 @@ describe('CacheInvalidationBus.publish', () => {
   beforeEach(() => {
     jest.useFakeTimers();
     publish = jest.fn<Promise<boolean>, [string, string, Buffer, unknown]>(() => Promise.resolve(true));
-    listener = { drop: jest.fn(), setLive: jest.fn() };
+    listener = { drop: jest.fn(), dropAnswer: jest.fn(), setLive: jest.fn() };
     connected = true;
     const amqp = { publish, managedConnection: { isConnected: () => connected, removeListener: jest.fn() } } as unknown as AmqpConnection;
     bus = new CacheInvalidationBus(amqp, listener);
@@ -20,20 +21,20 @@ describe('CacheInvalidationBus.publish', () => {
   afterEach(() => jest.useRealTimers());
 
   it('should send the digests of one window as one message on the fanout exchange', () => {
-    bus.publish('a'.repeat(64));
-    bus.publish('b'.repeat(64));
+    bus.publish('a'.repeat(64), 'answer');
+    bus.publish('b'.repeat(64), 'answer');
     expect(publish).not.toHaveBeenCalled();
     jest.advanceTimersByTime(BATCH_WINDOW_MS);
     expect(publish).toHaveBeenCalledTimes(1);
     expect(publish.mock.calls[0][0]).toBe(CACHE_INVALIDATION_EXCHANGE);
     expect(sentDigests()).toEqual([['a'.repeat(64), 'b'.repeat(64)]]);
-    bus.publish('c'.repeat(64));
+    bus.publish('c'.repeat(64), 'answer');
     jest.advanceTimersByTime(BATCH_WINDOW_MS);
     expect(sentDigests()).toEqual([['a'.repeat(64), 'b'.repeat(64)], ['c'.repeat(64)]]);
   });
 
   it('should send a full batch at once, without waiting for the window', () => {
-    for (let i = 0; i < MAX_BATCH_DIGESTS; i++) bus.publish(String(i).padStart(64, '0'));
+    for (let i = 0; i < MAX_BATCH_DIGESTS; i++) bus.publish(String(i).padStart(64, '0'), 'answer');
     expect(publish).toHaveBeenCalledTimes(1);
     expect(sentDigests()[0]).toHaveLength(MAX_BATCH_DIGESTS);
     jest.advanceTimersByTime(BATCH_WINDOW_MS);
@@ -41,7 +42,7 @@ describe('CacheInvalidationBus.publish', () => {
   });
 
   it('should send what is pending when the module stops', () => {
-    bus.publish('a'.repeat(64));
+    bus.publish('a'.repeat(64), 'answer');
     bus.onModuleDestroy();
     expect(sentDigests()).toEqual([['a'.repeat(64)]]);
     expect(listener.setLive).toHaveBeenLastCalledWith(false);
@@ -49,8 +50,19 @@ describe('CacheInvalidationBus.publish', () => {
 
   it('should keep nothing while the broker is down (the cache serves short-lived entries then)', () => {
     connected = false;
-    bus.publish('a'.repeat(64));
+    bus.publish('a'.repeat(64), 'answer');
     jest.advanceTimersByTime(BATCH_WINDOW_MS);
     expect(publish).not.toHaveBeenCalled();
+  });
+
+  it('should mark a change of who may use a key, and have receivers drop the key entirely but only the answer otherwise', () => {
+    bus.publish('a'.repeat(64), 'key');
+    bus.publish('b'.repeat(64), 'answer');
+    jest.advanceTimersByTime(BATCH_WINDOW_MS);
+    const [message] = sentDigests();
+    expect(message).toEqual([`key:${'a'.repeat(64)}`, 'b'.repeat(64)]);
+    bus['receive']({ content: Buffer.from(message.join('\n')) } as ConsumeMessage);
+    expect(listener.drop.mock.calls).toEqual([['a'.repeat(64)]]);
+    expect(listener.dropAnswer.mock.calls).toEqual([['b'.repeat(64)]]);
   });
 });

@@ -11,11 +11,18 @@ const PUBLISH_TIMEOUT_MS = 2000;
  * the broker and both ends of it a quarter of add-sms-config's throughput. Far under the promised second.
  */
 export const BATCH_WINDOW_MS = 5;
-/** A batch goes out at once when it reaches this many digests (65 bytes each). */
+/** A batch goes out at once when it reaches this many digests (65 to 69 bytes each). */
 export const MAX_BATCH_DIGESTS = 1000;
+
+/** What changed about a key: its client's answer only, or who may use the key (disabled, deleted, rotated). */
+export type InvalidationScope = 'answer' | 'key';
+/** A line `key:<digest>` drops everything about the key; a bare digest, the answer only (the format before scopes). */
+const KEY_SCOPE_PREFIX = 'key:';
 
 export interface InvalidationListener {
   /** A client's answer changed in some instance (this one included). */
+  dropAnswer(digest: string): void;
+  /** Who may use this key changed in some instance (this one included). */
   drop(digest: string): void;
   /** Whether this instance hears every invalidation from now on (true) or may miss some (false). */
   setLive(live: boolean): void;
@@ -53,9 +60,9 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
   }
 
   /** Tells the other instances within BATCH_WINDOW_MS; never throws or waits for a broker that is down. */
-  publish(digest: string): void {
+  publish(digest: string, scope: InvalidationScope): void {
     if (!this.amqp.managedConnection?.isConnected()) return;
-    this.batch.push(digest);
+    this.batch.push(scope === 'key' ? KEY_SCOPE_PREFIX + digest : digest);
     if (this.batch.length >= MAX_BATCH_DIGESTS) this.sendBatch();
     else this.batchTimer ??= setTimeout(() => this.sendBatch(), BATCH_WINDOW_MS);
   }
@@ -90,6 +97,9 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
   private receive(message: ConsumeMessage | null): void {
     // null: the broker cancelled the consumer (queue deleted); until the next setup, invalidations may be missed.
     if (message === null) return this.listener.setLive(false);
-    for (const digest of message.content.toString('utf8').split('\n')) this.listener.drop(digest);
+    for (const line of message.content.toString('utf8').split('\n')) {
+      if (line.startsWith(KEY_SCOPE_PREFIX)) this.listener.drop(line.slice(KEY_SCOPE_PREFIX.length));
+      else this.listener.dropAnswer(line);
+    }
   }
 }

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { CacheInvalidationBus } from './cache-invalidation.bus';
+import { SqlExecutor } from '../database/sql-executor';
+import { CacheInvalidationBus, InvalidationScope } from './cache-invalidation.bus';
 import { ClientCache } from './client-cache';
 
-/** What a write that changes a client's get-client answer needs of the cache, and nothing more. */
+/** What a write that changes a client needs of the cache, and nothing more. */
 export abstract class ClientCacheInvalidation {
-  /** Forgets the answer of the client with this key digest, here before the write is answered and on every instance. */
-  abstract invalidate(secretKeyDigest: string): void;
+  /** The client's get-client answer changed: forgotten here before the write is answered, and on every instance. */
+  abstract answerChanged(secretKeyDigests: string[]): void;
+  /** Who may use these keys changed (disabled, enabled, deleted, rotated): everything about them is forgotten. */
+  abstract keyChanged(secretKeyDigests: string[]): void;
 }
 
 @Injectable()
@@ -13,11 +16,28 @@ export class ClientCacheInvalidator implements ClientCacheInvalidation {
   constructor(
     private readonly cache: ClientCache,
     private readonly bus: CacheInvalidationBus,
+    private readonly sql: SqlExecutor,
   ) {}
 
-  /** Other instances hear it within milliseconds; with the broker down they serve nothing older than a second anyway. */
-  invalidate(secretKeyDigest: string): void {
-    this.cache.drop(secretKeyDigest);
-    this.bus.publish(secretKeyDigest);
+  answerChanged(secretKeyDigests: string[]): void {
+    this.invalidate(secretKeyDigests, 'answer');
+  }
+
+  keyChanged(secretKeyDigests: string[]): void {
+    this.invalidate(secretKeyDigests, 'key');
+  }
+
+  /**
+   * Once the write is committed (inside a transaction, nothing earlier: a read in between would cache the old row again).
+   * Other instances hear it within milliseconds; with the broker down they serve nothing older than a second anyway.
+   */
+  private invalidate(secretKeyDigests: string[], scope: InvalidationScope): void {
+    this.sql.afterCommit(() => {
+      for (const digest of secretKeyDigests) {
+        if (scope === 'key') this.cache.drop(digest);
+        else this.cache.dropAnswer(digest);
+        this.bus.publish(digest, scope);
+      }
+    });
   }
 }

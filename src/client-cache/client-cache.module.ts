@@ -2,6 +2,7 @@ import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { BrokerModule } from '../broker/broker.module';
+import { DatabaseModule } from '../database/database.module';
 import { AppConfig } from '../config/app-config';
 import { CacheInvalidationBus } from './cache-invalidation.bus';
 import { CachedClientAnswers } from './cached-client-answers';
@@ -13,7 +14,7 @@ import { ClientCacheInvalidation, ClientCacheInvalidator } from './client-cache-
  * invalidations between instances, the narrow interface writers invalidate through, and the edge's fast-path answer.
  */
 @Module({
-  imports: [BrokerModule],
+  imports: [BrokerModule, DatabaseModule],
   providers: [
     {
       provide: ClientCache,

@@ -2,7 +2,16 @@ import { register } from 'prom-client';
 import { CachedClient, ClientCache, ClientCacheOptions } from './client-cache';
 import { clientCacheHits, clientCacheMisses } from './client-cache.metrics';
 
-const client = (id: number): CachedClient => ({ clientId: id, prefix: `{"id":${id},"secretKey":"`, suffix: '"}' });
+const client = (id: number, key: Partial<CachedClient> = {}): CachedClient => ({
+  clientId: id,
+  isActive: true,
+  isPreviousKey: false,
+  keyExpiresAt: null,
+  keyDigests: [`digest-${id}`],
+  prefix: `{"id":${id},"secretKey":"`,
+  suffix: '"}',
+  ...key,
+});
 
 describe('ClientCache', () => {
   let now: number;
@@ -97,18 +106,45 @@ describe('ClientCache', () => {
     expect(cache.lookup('x')).toBeUndefined();
   });
 
-  it('should still know which client a digest belongs to after its answer was dropped', () => {
+  it('should still know who owns a key after only its answer was dropped, and nothing once the key is dropped', () => {
     const cache = cacheWith();
     cache.setLive(true);
     cache.store('a', client(7), cache.readToken());
-    cache.drop('a');
+    cache.dropAnswer('a');
     expect(cache.lookup('a')).toBeUndefined();
-    expect(cache.lookupId('a')).toBe(7);
-    cache.setLive(false);
+    expect(cache.lookupOwner('a')?.clientId).toBe(7);
+    cache.drop('a');
+    expect(cache.lookupOwner('a')).toBeUndefined();
+  });
+
+  it('should forget who owns a key once it is older than the age limit, like the answers', () => {
+    const cache = cacheWith();
+    cache.store('a', client(7), cache.readToken());
+    cache.dropAnswer('a');
+    now += 800;
+    expect(cache.lookupOwner('a')?.clientId).toBe(7);
+    now += 1;
+    expect(cache.lookupOwner('a')).toBeUndefined();
+  });
+
+  it('should stop answering for a previous key at its expiry, whatever the age of the entry', () => {
+    let wallClock = 5_000_000;
+    const cache = cacheWith({ wallClock: () => wallClock });
     cache.setLive(true);
-    expect(cache.lookupId('a')).toBe(7);
-    cache.clear();
-    expect(cache.lookupId('a')).toBeUndefined();
+    cache.store('old', client(7, { isPreviousKey: true, keyExpiresAt: 5_000_500 }), cache.readToken());
+    wallClock += 499;
+    expect(cache.lookup('old')?.found).toBe(true);
+    expect(cache.lookupOwner('old')?.isPreviousKey).toBe(true);
+    wallClock += 1;
+    expect(cache.lookup('old')).toBeUndefined();
+    expect(cache.lookupOwner('old')).toBeUndefined();
+  });
+
+  it('should forget who owns every key when it starts hearing invalidations (some may have been missed)', () => {
+    const cache = cacheWith();
+    cache.store('a', client(7), cache.readToken());
+    cache.setLive(true);
+    expect(cache.lookupOwner('a')).toBeUndefined();
   });
 
   it('should not store what was read before an invalidation (the read may predate the write)', () => {
@@ -154,7 +190,7 @@ describe('ClientCache', () => {
   });
 
   it('should stay within its byte bound when answers are large', () => {
-    const big: CachedClient = { clientId: 1, prefix: 'x'.repeat(10_000), suffix: '' };
+    const big: CachedClient = client(1, { prefix: 'x'.repeat(10_000), suffix: '' });
     const cache = cacheWith({ maxEntries: 1000, maxBytes: 100_000 });
     cache.setLive(true);
     for (let i = 0; i < 100; i++) cache.store(`k${i}`, big, cache.readToken());

@@ -1,9 +1,20 @@
 import { LRUCache } from 'lru-cache';
 import type { InvalidationListener } from './cache-invalidation.bus';
 
-/** A known client as the hot path needs it: its id (for the SMS guard) and its answer around the echoed key. */
-export interface CachedClient {
+/** Who a key belongs to, and on what terms: what every secretKey route checks before it does anything. */
+export interface KeyOwner {
   clientId: number;
+  isActive: boolean;
+  /** The key is the client's previous one (after a rotation): it may not rotate, and it stops working at keyExpiresAt. */
+  isPreviousKey: boolean;
+  /** Wall-clock ms after which the key is unknown; null for a current key. */
+  keyExpiresAt: number | null;
+  /** The digests of all the client's keys (current, and previous if any): a change to the client invalidates each. */
+  keyDigests: string[];
+}
+
+/** A known client as the hot path needs it: who owns the key, and the answer around the echoed key. */
+export interface CachedClient extends KeyOwner {
   /** The serialized get-client answer is `prefix + secretKey + suffix`: the key itself is never cached. */
   prefix: string;
   suffix: string;
@@ -30,10 +41,12 @@ export interface ClientCacheOptions {
   /** How long an unknown key is answered from memory. */
   unknownTtlMs?: number;
   now?: () => number;
+  /** The clock key expiries are read on (they come from the database, so they are wall-clock times). */
+  wallClock?: () => number;
 }
 
-interface Entry {
-  client: CachedClient;
+interface Entry<T> {
+  value: T;
   storedAt: number;
 }
 
@@ -47,54 +60,63 @@ const ENTRY_OVERHEAD_BYTES = 200;
  * so a slow query cannot put back what a write just removed.
  */
 export class ClientCache implements InvalidationListener {
-  private readonly known: LRUCache<string, Entry>;
+  private readonly known: LRUCache<string, Entry<CachedClient>>;
   private readonly unknown: LRUCache<string, number>;
   /**
-   * Which client a key belongs to, for the SMS routes' guard. It never changes, so adding an SMS configuration
-   * (which drops the client's answer) leaves it; a future write that deletes a client or changes its key must
-   * drop it as well (clear()).
+   * Who owns a key, for the guards of the secretKey routes, under the same age limits as the answers. A change of a
+   * client's answer alone (a configuration added) leaves it; a change of who may use the key (disabled, deleted,
+   * rotated) drops it with the answer (drop()).
    */
-  private readonly ids: LRUCache<string, number>;
+  private readonly owners: LRUCache<string, Entry<KeyOwner>>;
   private readonly liveMaxAgeMs: number;
   private readonly degradedMaxAgeMs: number;
   private readonly unknownTtlMs: number;
   private readonly now: () => number;
+  private readonly wallClock: () => number;
   private live = false;
   private generation = 0;
 
   constructor(options: ClientCacheOptions) {
     this.now = options.now ?? (() => performance.now());
+    this.wallClock = options.wallClock ?? Date.now;
     this.liveMaxAgeMs = options.liveMaxAgeMs ?? 60_000;
     this.degradedMaxAgeMs = options.degradedMaxAgeMs ?? 800;
     this.unknownTtlMs = options.unknownTtlMs ?? 1000;
-    this.known = new LRUCache<string, Entry>({
+    this.known = new LRUCache<string, Entry<CachedClient>>({
       max: options.maxEntries,
       maxSize: options.maxBytes ?? 32 * 1024 * 1024,
-      sizeCalculation: (entry) => 2 * (entry.client.prefix.length + entry.client.suffix.length) + ENTRY_OVERHEAD_BYTES,
+      sizeCalculation: (entry) => 2 * (entry.value.prefix.length + entry.value.suffix.length) + ENTRY_OVERHEAD_BYTES,
     });
     this.unknown = new LRUCache<string, number>({ max: options.maxUnknown ?? options.maxEntries });
-    this.ids = new LRUCache<string, number>({ max: options.maxEntries });
+    this.owners = new LRUCache<string, Entry<KeyOwner>>({ max: options.maxEntries });
   }
 
   /** undefined: not cached (ask the database); found false: a key known to belong to no client. */
   lookup(digest: string): CacheLookup {
-    const now = this.now();
-    const entry = this.known.get(digest);
-    if (entry !== undefined) {
-      if (now - entry.storedAt <= (this.live ? this.liveMaxAgeMs : this.degradedMaxAgeMs)) return { found: true, client: entry.client };
-      this.known.delete(digest);
-    }
+    const client = this.fresh(this.known, digest);
+    if (client !== undefined) return { found: true, client };
     const unknownSince = this.unknown.get(digest);
     if (unknownSince !== undefined) {
-      if (now - unknownSince <= this.unknownTtlMs) return { found: false };
+      if (this.now() - unknownSince <= this.unknownTtlMs) return { found: false };
       this.unknown.delete(digest);
     }
     return undefined;
   }
 
-  /** The id of the client owning this digest, when known. */
-  lookupId(digest: string): number | undefined {
-    return this.ids.get(digest);
+  /** Who owns this digest, when known (from its answer, or kept apart while the answer is being rebuilt). */
+  lookupOwner(digest: string): KeyOwner | undefined {
+    return this.fresh(this.known, digest) ?? this.fresh(this.owners, digest);
+  }
+
+  /** An entry young enough to serve, for a key that has not expired; anything else is deleted. */
+  private fresh<T extends KeyOwner>(map: LRUCache<string, Entry<T>>, digest: string): T | undefined {
+    const entry = map.get(digest);
+    if (entry === undefined) return undefined;
+    const young = this.now() - entry.storedAt <= (this.live ? this.liveMaxAgeMs : this.degradedMaxAgeMs);
+    const expired = entry.value.keyExpiresAt !== null && this.wallClock() >= entry.value.keyExpiresAt;
+    if (young && !expired) return entry.value;
+    map.delete(digest);
+    return undefined;
   }
 
   /** Taken before reading the database; store() only keeps what was read after the last invalidation. */
@@ -103,24 +125,30 @@ export class ClientCache implements InvalidationListener {
   }
 
   store(digest: string, client: CachedClient | null, token: number): void {
-    if (client !== null) this.ids.set(digest, client.clientId);
     if (token !== this.generation) return;
-    if (client === null) this.unknown.set(digest, this.now());
-    else this.known.set(digest, { client, storedAt: this.now() });
+    if (client === null) return void this.unknown.set(digest, this.now());
+    const storedAt = this.now();
+    this.known.set(digest, { value: client, storedAt });
+    const { clientId, isActive, isPreviousKey, keyExpiresAt, keyDigests } = client;
+    this.owners.set(digest, { value: { clientId, isActive, isPreviousKey, keyExpiresAt, keyDigests }, storedAt });
   }
 
-  /** Forgets this key's answer in this instance (ClientCacheInvalidator tells the others). */
-  drop(digest: string): void {
+  /** Forgets this key's answer in this instance; who owns the key is kept (ClientCacheInvalidator tells the others). */
+  dropAnswer(digest: string): void {
     this.generation++;
     this.known.delete(digest);
     this.unknown.delete(digest);
   }
 
+  /** Forgets everything about this key in this instance: its answer and who owns it. */
+  drop(digest: string): void {
+    this.dropAnswer(digest);
+    this.owners.delete(digest);
+  }
+
   clear(): void {
-    this.generation++;
-    this.known.clear();
-    this.unknown.clear();
-    this.ids.clear();
+    this.clearAnswers();
+    this.owners.clear();
   }
 
   /**
@@ -128,11 +156,10 @@ export class ClientCache implements InvalidationListener {
    * invalidations sent while this instance was not listening are lost.
    */
   setLive(live: boolean): void {
-    if (live && !this.live) this.clearAnswers();
+    if (live && !this.live) this.clear();
     this.live = live;
   }
 
-  /** What invalidations may have changed; ids are not among it. */
   private clearAnswers(): void {
     this.generation++;
     this.known.clear();

@@ -17,6 +17,10 @@ export function toCachedClient(client: ClientWithSmsConfigs): CachedClient {
   };
   return {
     clientId: client.clientId,
+    isActive: client.isActive,
+    isPreviousKey: client.isPreviousKey,
+    keyExpiresAt: client.keyExpiresAt,
+    keyDigests: client.keyDigests,
     prefix: `{"status":200,"results":${JSON.stringify(before).slice(0, -1)},"secretKey":"`,
     suffix: `",${JSON.stringify(after).slice(1)}}`,
   };

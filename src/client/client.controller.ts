@@ -1,6 +1,7 @@
 import { Body, Controller, Header, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminOnly, ClientKeyLookup, PresentedSecretKey } from '../auth/auth.decorators';
+import { ChangeOrigin } from '../auth/actor';
+import { AdminOnly, ClientKeyLookup, Origin, PresentedSecretKey } from '../auth/auth.decorators';
 import { UnknownSecretKeyException } from '../auth/credential-refusals';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
@@ -21,8 +22,8 @@ export class ClientController {
   @ApiOperation({ summary: 'Add client', description: 'Registers a client application and issues its secret key.' })
   @ApiOkResponse({ type: ClientResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request; the message names every failing field' })
-  async add(@Body() request: AddClientDto): Promise<ClientResponseDto> {
-    return { status: 200, results: await this.clients.create(request) };
+  async add(@Body() request: AddClientDto, @Origin() origin: ChangeOrigin): Promise<ClientResponseDto> {
+    return { status: 200, results: await this.clients.create(request, origin) };
   }
 
   /** Answered here on a cache miss; a cache hit is answered at the edge (src/http/cached-get-client.ts). */

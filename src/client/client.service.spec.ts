@@ -6,6 +6,10 @@ import { ClientService } from './client.service';
 
 const STORED: ClientWithSmsConfigs = {
   clientId: 9,
+  isActive: true,
+  isPreviousKey: false,
+  keyExpiresAt: null,
+  keyDigests: ['d'.repeat(64)],
   appDescription: null,
   appUrl: 'https://billing.example.com',
   preferredSmsGateway: 'twilio',
@@ -30,7 +34,10 @@ describe('ClientService', () => {
   });
 
   it('should store a new client under the digest of a new key and answer the key, nowhere stored', async () => {
-    const answer = await service.create({ appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false });
+    const answer = await service.create(
+      { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false },
+      { actor: 'admin:12345678', requestId: 'r1' },
+    );
     expect(answer.secretKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
     const [stored] = insert.mock.calls[0];
     expect(stored).toEqual({
@@ -49,7 +56,16 @@ describe('ClientService', () => {
     const first = await service.getAnswer(secretKey);
     expect(JSON.parse(first!)).toEqual({
       status: 200,
-      results: { ...STORED, clientId: undefined, smsConfigs: undefined, secretKey, smsConfig: null },
+      results: {
+        appDescription: null,
+        appUrl: 'https://billing.example.com',
+        secretKey,
+        preferredSmsGateway: 'twilio',
+        preferredEmailGateway: null,
+        preferredPushNotificationGateway: null,
+        isHost: false,
+        smsConfig: null,
+      },
     });
     await expect(service.getAnswer(secretKey)).resolves.toBe(first);
     expect(find).toHaveBeenCalledTimes(1);
@@ -65,8 +81,14 @@ describe('ClientService', () => {
     expect(find).toHaveBeenCalledTimes(1);
   });
 
-  it('should authenticate a key as its client’s id and digest', async () => {
+  it('should authenticate a key as its client’s id and digest, with what the key may do', async () => {
     const secretKey = generateSecretKey();
-    await expect(service.authenticate(secretKey)).resolves.toEqual({ id: 9, secretKeyDigest: sha256Hex(secretKey) });
+    await expect(service.authenticate(secretKey)).resolves.toEqual({
+      id: 9,
+      secretKeyDigest: sha256Hex(secretKey),
+      isActive: true,
+      isPreviousKey: false,
+      keyDigests: ['d'.repeat(64)],
+    });
   });
 });

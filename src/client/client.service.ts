@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { ChangeOrigin } from '../auth/actor';
 import { AuthenticatedClient, ClientLookup } from '../auth/client-lookup';
 import { sha256Hex } from '../auth/digest';
 import { generateSecretKey, isWellFormedSecretKey } from '../auth/secret-key';
-import { CachedClient, ClientCache, answerOf } from '../client-cache/client-cache';
+import { CachedClient, ClientCache, KeyOwner, answerOf } from '../client-cache/client-cache';
 import { clientCacheHits, clientCacheMisses } from '../client-cache/client-cache.metrics';
 import { toCachedClient } from './client-answer';
 import { ClientRepository } from './client.repository';
@@ -17,7 +18,7 @@ export class ClientService implements ClientLookup {
   ) {}
 
   /** Registers a client under a new secret key, kept only as its digest; the key is in this answer and nowhere else. */
-  async create(request: AddClientDto): Promise<ClientDto> {
+  async create(request: AddClientDto, origin: ChangeOrigin): Promise<ClientDto> {
     const secretKey = generateSecretKey();
     const secretKeyDigest = sha256Hex(secretKey);
     const client = {
@@ -27,7 +28,7 @@ export class ClientService implements ClientLookup {
       preferredSmsGateway: request.preferredSmsGateway ?? null,
       isHost: request.isHost,
     };
-    await this.clients.insert({ ...client, secretKeyDigest });
+    await this.clients.insert({ ...client, secretKeyDigest }, origin);
     // A key nobody could have asked for before; dropped all the same should it be remembered as unknown.
     this.cache.drop(secretKeyDigest);
     return {
@@ -52,11 +53,9 @@ export class ClientService implements ClientLookup {
   async authenticate(secretKey: string): Promise<AuthenticatedClient | null> {
     if (!isWellFormedSecretKey(secretKey)) return null;
     const secretKeyDigest = sha256Hex(secretKey);
-    // The owner of a key never changes: known even right after an add dropped the client's answer.
-    const knownId = this.cache.lookupId(secretKeyDigest);
-    if (knownId !== undefined) return { id: knownId, secretKeyDigest };
-    const client = await this.lookUp(secretKey);
-    return client === null ? null : { id: client.clientId, secretKeyDigest };
+    // Known even right after a configuration was added, which drops the client's answer but not who owns the key.
+    const owner = this.cache.lookupOwner(secretKeyDigest) ?? (await this.lookUp(secretKey));
+    return owner === null ? null : authenticatedClient(owner, secretKeyDigest);
   }
 
   /** From the cache, else from the database, filling the cache (an unknown key is remembered as unknown). */
@@ -75,4 +74,14 @@ export class ClientService implements ClientLookup {
     this.cache.store(digest, client, token);
     return client;
   }
+}
+
+function authenticatedClient(owner: KeyOwner, secretKeyDigest: string): AuthenticatedClient {
+  return {
+    id: owner.clientId,
+    secretKeyDigest,
+    isActive: owner.isActive,
+    isPreviousKey: owner.isPreviousKey,
+    keyDigests: owner.keyDigests,
+  };
 }

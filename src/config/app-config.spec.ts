@@ -214,6 +214,17 @@ describe('loadAppConfig', () => {
       expect(message).not.toContain('k'.repeat(31));
     });
 
+    it('should refuse, in production, a dispatcher key shorter than 32 characters, and anywhere a dispatcher key that is an admin key', () => {
+      expect(configurationErrorOf(env({ NODE_ENV: 'production', DISPATCHER_API_KEYS: 'd'.repeat(31) })).message).toBe(
+        'Invalid configuration: DISPATCHER_API_KEYS key #1 has fewer than 32 characters; generate one with `openssl rand -base64 32`',
+      );
+      expect(configurationErrorOf(env({ ADMIN_API_KEYS: ADMIN_API_KEY, DISPATCHER_API_KEYS: ADMIN_API_KEY })).message).toBe(
+        'Invalid configuration: DISPATCHER_API_KEYS holds a key of ADMIN_API_KEYS; a dispatcher needs a key of its own',
+      );
+      expect(loadAppConfig(env({ DISPATCHER_API_KEYS: ' d1-key , d2-key ' })).dispatcherApiKeys).toEqual(['d1-key', 'd2-key']);
+      expect(loadAppConfig(env({})).dispatcherApiKeys).toEqual([]);
+    });
+
     it('should accept a short admin key outside production (a developer trying it)', () => {
       expect(loadAppConfig(env({ ADMIN_API_KEYS: 'short' })).adminApiKeys).toEqual(['short']);
     });

@@ -29,6 +29,8 @@ export interface AppConfig {
   database: DatabaseConfig;
   amqpUrl: string;
   adminApiKeys: string[];
+  /** Keys of the services that may resolve provider credentials (none: every resolution is refused). */
+  dispatcherApiKeys: string[];
   encryptionKeys: EncryptionKey[];
   logLevel: string;
   prettyLogs: boolean;
@@ -74,8 +76,15 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const adminApiKeys = vars.ADMIN_API_KEYS ? parseList(vars.ADMIN_API_KEYS) : [generated!.secrets.adminApiKey];
   if (adminApiKeys.length === 0) throw new ConfigurationError('Invalid configuration: ADMIN_API_KEYS holds no key');
   const encryptionKeys = parseEncryptionKeys(vars.ENCRYPTION_KEYS ?? generated!.secrets.encryptionKeys);
+  const dispatcherApiKeys = parseList(vars.DISPATCHER_API_KEYS ?? '');
+  if (dispatcherApiKeys.some((key) => adminApiKeys.includes(key))) {
+    throw new ConfigurationError(
+      'Invalid configuration: DISPATCHER_API_KEYS holds a key of ADMIN_API_KEYS; a dispatcher needs a key of its own',
+    );
+  }
   if (isProduction || vars.KUBERNETES_SERVICE_HOST) {
     refuseShortKeys('ADMIN_API_KEYS', adminApiKeys);
+    refuseShortKeys('DISPATCHER_API_KEYS', dispatcherApiKeys);
     refuseWeakEncryptionKeys(encryptionKeys);
   }
 
@@ -87,6 +96,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     database: parseDatabaseUrl(vars.DATABASE_URL, dataDir, vars.DATABASE_POOL_SIZE ?? 10),
     amqpUrl: vars.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
     adminApiKeys,
+    dispatcherApiKeys,
     encryptionKeys,
     logLevel: vars.LOG_LEVEL ?? 'info',
     prettyLogs: vars.LOG_FORMAT ? vars.LOG_FORMAT === 'pretty' : Boolean(process.stdout.isTTY),

@@ -1,11 +1,12 @@
 import { AppConfig } from './app-config';
 
-type SecretSettings = Pick<AppConfig, 'adminApiKeys' | 'encryptionKeys' | 'database' | 'amqpUrl'>;
+type SecretSettings = Pick<AppConfig, 'adminApiKeys' | 'dispatcherApiKeys' | 'encryptionKeys' | 'database' | 'amqpUrl'>;
 
-/** The configured values no log line may show: admin keys, encryption keys, the database's and the broker's passwords. */
-export function configuredSecrets({ adminApiKeys, encryptionKeys, database, amqpUrl }: SecretSettings): string[] {
+/** The configured values no log line may show: admin and dispatcher keys, encryption keys, the database's and the broker's passwords. */
+export function configuredSecrets({ adminApiKeys, dispatcherApiKeys, encryptionKeys, database, amqpUrl }: SecretSettings): string[] {
   return [
     ...adminApiKeys,
+    ...dispatcherApiKeys,
     ...encryptionKeys.map((key) => key.key.toString('base64')),
     ...passwordsIn(database.type === 'mysql' ? database.url : undefined),
     ...passwordsIn(amqpUrl),

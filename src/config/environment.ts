@@ -39,6 +39,10 @@ export class EnvironmentVariables {
   ENCRYPTION_KEYS?: string;
 
   @IsOptional()
+  @IsString()
+  DISPATCHER_API_KEYS?: string;
+
+  @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 
@@ -212,6 +216,11 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
   ENCRYPTION_KEYS: {
     default: 'generated outside production',
     meaning: '`kid1:<base64 of 32 random bytes>,kid0:<...>`; the first seals, all open',
+  },
+  DISPATCHER_API_KEYS: {
+    default: 'unset: no dispatcher',
+    meaning:
+      'comma-separated keys (`x-api-key`) of the services allowed to resolve provider credentials (32 characters or more in production; never an admin key)',
   },
   LOG_LEVEL: { default: 'info', meaning: 'pino level (`silent` to `trace`)' },
   LOG_FORMAT: { default: '`json`, or `pretty` on a TTY', meaning: 'log output' },

@@ -150,7 +150,7 @@ describe('SecretSealer', () => {
     });
 
     it('should return the same claims when the token is opened', () => {
-      expect(sealer.openVerifyApiKey(sealer.sealVerifyApiKey(claims))).toEqual(claims);
+      expect(sealer.openVerifyApiKey(sealer.sealVerifyApiKey(claims))).toEqual({ ...claims, keyId: expect.any(String) });
     });
 
     it('should produce a different token each time for the same claims', () => {
@@ -209,7 +209,7 @@ describe('SecretSealer', () => {
 
     it('should open a token issued under [A] with a sealer holding [B, A]', () => {
       const token = sealer.sealVerifyApiKey(claims);
-      expect(new SecretSealer([keyB, keyA]).openVerifyApiKey(token)).toEqual(claims);
+      expect(new SecretSealer([keyB, keyA]).openVerifyApiKey(token)).toEqual({ ...claims, keyId: expect.any(String) });
     });
 
     it('should not open a token issued under [A] with a sealer holding only [B]', () => {
@@ -331,7 +331,12 @@ describe('SecretSealer', () => {
     });
 
     it('should open a v1 verifyApiKey token, with the fingerprint of its apiKey under its key', () => {
-      expect(sealer.openVerifyApiKey(V1_TOKEN)).toEqual({ smsConfigId: 42, clientId: 7, apiKeyFingerprint: V1_API_KEY_FINGERPRINT });
+      expect(sealer.openVerifyApiKey(V1_TOKEN)).toEqual({
+        smsConfigId: 42,
+        clientId: 7,
+        apiKeyFingerprint: V1_API_KEY_FINGERPRINT,
+        keyId: expect.any(String),
+      });
       expect(new SecretSealer([keyB, legacyKey]).fingerprint('api-key-sealed-by-v1', 'keyA')).toBe(V1_API_KEY_FINGERPRINT);
     });
 

@@ -26,6 +26,11 @@ export interface VerifyApiKeyClaims {
   apiKeyFingerprint: string;
 }
 
+/** An opened token: its claims, and the key id it was sealed under (its fingerprint is checked with that key). */
+export interface OpenedVerifyApiKey extends VerifyApiKeyClaims {
+  keyId: string;
+}
+
 /**
  * AES-256-GCM under versioned keys, each purpose under its own subkey of the configured key (see derived-keys.ts).
  * Sealed fields read `<keyId>:v2:<base64url(iv|tag|ciphertext)>`, authenticated with the table, column and owner of
@@ -85,7 +90,7 @@ export class SecretSealer {
   }
 
   /** Opens tokens of both formats: those issued before v2 (`keyId length | keyId | ...`) are in callers' hands. */
-  openVerifyApiKey(token: string): VerifyApiKeyClaims {
+  openVerifyApiKey(token: string): OpenedVerifyApiKey {
     const bytes = Buffer.from(token, 'base64url');
     const isV2 = bytes[0] === TOKEN_V2_MARKER;
     const keyIdStart = isV2 ? 2 : 1;
@@ -97,7 +102,7 @@ export class SecretSealer {
       ? decrypt(key.token, sealed, Buffer.from(`${TOKEN_AAD_V2}:${key.id}`))
       : decrypt(key.legacy, sealed, Buffer.from(`${TOKEN_AAD_V1}:${key.id}`));
     const [smsConfigId, clientId, apiKeyFingerprint] = JSON.parse(payload.toString('utf8')) as [number, number, string];
-    return { smsConfigId, clientId, apiKeyFingerprint };
+    return { smsConfigId, clientId, apiKeyFingerprint, keyId: key.id };
   }
 }
 

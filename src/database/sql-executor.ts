@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolConnection, ResultSetHeader } from 'mysql2';
 import { DataSource, QueryRunner } from 'typeorm';
@@ -21,6 +22,12 @@ export interface SqlStatement {
 }
 
 export type SqlDialect = 'mysql' | 'sqlite';
+
+/** An open transaction: its statements, and what to do once it is committed. */
+interface OpenTransaction {
+  statements: SqlStatements;
+  afterCommit: Array<() => void>;
+}
 
 /** Told how each statement ended: /health keeps the database's state from real traffic instead of a query per call. */
 export interface StatementOutcomeObserver {
@@ -48,6 +55,11 @@ export class SqlExecutor implements SqlStatements {
   private inFlight = 0;
   private outcomeObserver?: StatementOutcomeObserver;
   private sqliteTurn: Promise<unknown> = Promise.resolve();
+  /**
+   * The transaction the current call runs in, if any: every statement issued inside transaction()'s work joins it, so
+   * a request wrapped whole in a transaction (Idempotency-Key) takes its repositories' writes with it.
+   */
+  private readonly openTransaction = new AsyncLocalStorage<OpenTransaction>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     if (dataSource.driver instanceof MysqlDriver) this.pool = dataSource.driver.pool as Pool;
@@ -67,23 +79,34 @@ export class SqlExecutor implements SqlStatements {
   }
 
   query<T>(sql: string, values: SqlValue[] = []): Promise<T[]> {
+    const open = this.openTransaction.getStore();
+    if (open) return open.statements.query<T>(sql, values);
     if (this.pool) return this.counted(() => execute<T[]>(this.pool!, sql, values));
     return this.onSqlite((runner) => sqliteStatements(runner, this).query<T>(sql, values));
   }
 
   execute(sql: string, values: SqlValue[]): Promise<WriteResult> {
+    const open = this.openTransaction.getStore();
+    if (open) return open.statements.execute(sql, values);
     if (this.pool) return this.counted(async () => writeResultOf(await execute<ResultSetHeader>(this.pool!, sql, values)));
     return this.onSqlite((runner) => sqliteStatements(runner, this).execute(sql, values));
   }
 
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws (the error is rethrown). */
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it throws (the error is rethrown).
+   * Inside another transaction, `work` joins it.
+   */
   async transaction<T>(work: (statements: SqlStatements) => Promise<T>): Promise<T> {
+    const open = this.openTransaction.getStore();
+    if (open) return work(open.statements);
     if (!this.pool) {
       return this.onSqlite(async (runner) => {
         await runner.startTransaction();
+        const transaction: OpenTransaction = { statements: sqliteStatements(runner, this), afterCommit: [] };
         try {
-          const result = await work(sqliteStatements(runner, this));
+          const result = await this.openTransaction.run(transaction, () => work(transaction.statements));
           await runner.commitTransaction();
+          transaction.afterCommit.forEach((callback) => callback());
           return result;
         } catch (error) {
           await runner.rollbackTransaction();
@@ -94,13 +117,17 @@ export class SqlExecutor implements SqlStatements {
     const connection = await acquire(this.pool);
     try {
       await this.counted(() => command(connection, 'START TRANSACTION'));
-      const statements: SqlStatements = {
-        query: <R>(sql: string, values: SqlValue[] = []) => this.counted(() => execute<R[]>(connection, sql, values)),
-        execute: (sql, values) => this.counted(async () => writeResultOf(await execute<ResultSetHeader>(connection, sql, values))),
+      const transaction: OpenTransaction = {
+        statements: {
+          query: <R>(sql: string, values: SqlValue[] = []) => this.counted(() => execute<R[]>(connection, sql, values)),
+          execute: (sql, values) => this.counted(async () => writeResultOf(await execute<ResultSetHeader>(connection, sql, values))),
+        },
+        afterCommit: [],
       };
-      const result = await work(statements);
+      const result = await this.openTransaction.run(transaction, () => work(transaction.statements));
       await this.counted(() => command(connection, 'COMMIT'));
       connection.release();
+      transaction.afterCommit.forEach((callback) => callback());
       return result;
     } catch (error) {
       // A connection whose rollback fails (it timed out, the server went) is not given back to the pool.
@@ -119,7 +146,7 @@ export class SqlExecutor implements SqlStatements {
    * Answers each statement's WriteResult. Values go through placeholders, never into the text.
    */
   async script(statements: SqlStatement[]): Promise<WriteResult[]> {
-    if (!this.pool) {
+    if (!this.pool || this.openTransaction.getStore()) {
       return this.transaction(async (transaction) => {
         const results: WriteResult[] = [];
         for (const { sql, values } of statements) results.push(await transaction.execute(sql, values));
@@ -146,6 +173,16 @@ export class SqlExecutor implements SqlStatements {
       );
       throw error;
     }
+  }
+
+  /**
+   * Runs `callback` once what was just written is committed: at once outside a transaction, after the commit inside one
+   * (nothing, should it roll back). Cache invalidations go through it, so no instance reloads a row before it changed.
+   */
+  afterCommit(callback: () => void): void {
+    const open = this.openTransaction.getStore();
+    if (open) open.afterCommit.push(callback);
+    else callback();
   }
 
   /** Whether the database answers at all (the health check). */

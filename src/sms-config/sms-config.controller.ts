@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ClientAuthenticated, CurrentClient } from '../auth/auth.decorators';
+import { ChangeOrigin } from '../auth/actor';
+import { ClientAuthenticated, CurrentClient, Origin } from '../auth/auth.decorators';
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
@@ -24,8 +25,12 @@ export class SmsConfigController {
   @ApiOkResponse({ type: AddSmsConfigResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request; the message names every failing field' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: `The client already has ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations` })
-  async add(@CurrentClient() client: AuthenticatedClient, @Body() request: AddSmsConfigDto): Promise<AddSmsConfigResponseDto> {
-    return { status: 200, results: await this.smsConfigs.add(client, request) };
+  async add(
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() request: AddSmsConfigDto,
+    @Origin() origin: ChangeOrigin,
+  ): Promise<AddSmsConfigResponseDto> {
+    return { status: 200, results: await this.smsConfigs.add(client, request, origin) };
   }
 
   @Post('get-all-by-client-id')

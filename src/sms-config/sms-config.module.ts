@@ -1,13 +1,16 @@
 import { Module } from '@nestjs/common';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
+import { AuditModule } from '../audit/audit.module';
 import { DatabaseModule } from '../database/database.module';
+import { CredentialResolutionController } from './credential-resolution.controller';
+import { SmsConfigLifecycleController } from './sms-config-lifecycle.controller';
 import { SmsConfigController } from './sms-config.controller';
 import { SmsConfigRepository } from './sms-config.repository';
 import { SmsConfigService } from './sms-config.service';
 
 @Module({
-  imports: [DatabaseModule, ClientCacheModule],
-  controllers: [SmsConfigController],
+  imports: [DatabaseModule, ClientCacheModule, AuditModule],
+  controllers: [SmsConfigController, CredentialResolutionController, SmsConfigLifecycleController],
   providers: [SmsConfigService, SmsConfigRepository],
 })
 export class SmsConfigModule {}

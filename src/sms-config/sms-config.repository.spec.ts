@@ -1,3 +1,4 @@
+import { AuditLog } from '../audit/audit.repository';
 import { DomainError } from '../common/errors/domain.error';
 import { DEADLOCK_ATTEMPTS } from '../database/deadlock-retry';
 import { SqlExecutor, SqlStatement, WriteResult } from '../database/sql-executor';
@@ -26,6 +27,8 @@ function driverError(message: string, code: string, errno?: number): Error {
 }
 const deadlock = () => driverError('Deadlock found when trying to get lock; try restarting transaction', 'ER_LOCK_DEADLOCK', 1213);
 
+const ORIGIN = { actor: 'client:42', requestId: 'req-1' };
+
 describe('SmsConfigRepository', () => {
   let script: jest.Mock<Promise<WriteResult[]>, [SqlStatement[]]>;
   let query: jest.Mock<Promise<unknown[]>, [string, unknown[]]>;
@@ -47,14 +50,17 @@ describe('SmsConfigRepository', () => {
   beforeEach(() => {
     script = jest.fn();
     query = jest.fn();
-    repository = new SmsConfigRepository({ query, script, dialect: 'mysql' } as unknown as SqlExecutor);
+    repository = new SmsConfigRepository(
+      { query, script, dialect: 'mysql' } as unknown as SqlExecutor,
+      new AuditLog({ dialect: 'mysql' } as SqlExecutor),
+    );
   });
 
   it('should count the configuration in under the limit and insert it, the secrets as sealed, in one script', async () => {
     scriptsEnd(7);
-    await expect(repository.add(NEW_SMS_CONFIG)).resolves.toBe(7);
+    await expect(repository.add(NEW_SMS_CONFIG, ORIGIN)).resolves.toBe(7);
     expect(script).toHaveBeenCalledTimes(1);
-    const [[countIn, insert]] = script.mock.calls[0];
+    const [[countIn, insert, audit]] = script.mock.calls[0];
     expect(countIn).toEqual({
       sql: expect.stringMatching(/^UPDATE client SET sms_config_count = sms_config_count \+ 1 /),
       values: [42, MAX_SMS_CONFIGS_PER_CLIENT],
@@ -74,32 +80,35 @@ describe('SmsConfigRepository', () => {
       12.5,
       0.0125,
       1,
+      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/),
     ]);
+    expect(audit.sql).toMatch(/^INSERT INTO audit_event .* LAST_INSERT_ID\(\).* WHERE ROW_COUNT\(\) = 1$/s);
+    expect(audit.values).toEqual([expect.any(String), expect.any(String), 'sms-config.created', 'client:42', 42, 'req-1', '[]']);
   });
 
   it('should refuse a configuration past the limit with 409', async () => {
     scriptsEnd('full');
-    const error = await repository.add(NEW_SMS_CONFIG).catch((thrown: unknown) => thrown);
+    const error = await repository.add(NEW_SMS_CONFIG, ORIGIN).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(DomainError);
     expect(toEnvelope(error)).toEqual({ status: 409, error: 'A client can have at most 100 SMS configurations' });
   });
 
   it('should run the script again when its transaction was chosen as a deadlock victim', async () => {
     scriptsEnd(deadlock(), 7);
-    await expect(repository.add(NEW_SMS_CONFIG)).resolves.toBe(7);
+    await expect(repository.add(NEW_SMS_CONFIG, ORIGIN)).resolves.toBe(7);
     expect(script).toHaveBeenCalledTimes(2);
   });
 
   it(`should give up with a 503 after ${DEADLOCK_ATTEMPTS} runs that were all deadlock victims`, async () => {
     scriptsEnd(deadlock());
-    const error = await repository.add(NEW_SMS_CONFIG).catch((thrown: unknown) => thrown);
+    const error = await repository.add(NEW_SMS_CONFIG, ORIGIN).catch((thrown: unknown) => thrown);
     expect(toEnvelope(error)).toEqual({ status: 503, error: 'Service temporarily unavailable, retry later' });
     expect(script).toHaveBeenCalledTimes(DEADLOCK_ATTEMPTS);
   });
 
   it('should not run the script again after an error that is not a deadlock', async () => {
     scriptsEnd(driverError('Cannot add or update a child row', 'ER_NO_REFERENCED_ROW_2', 1452), 7);
-    const error = await repository.add(NEW_SMS_CONFIG).catch((thrown: unknown) => thrown);
+    const error = await repository.add(NEW_SMS_CONFIG, ORIGIN).catch((thrown: unknown) => thrown);
     expect(toEnvelope(error).status).toBe(500);
     expect(script).toHaveBeenCalledTimes(1);
   });

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { JUST_INSERTED } from '../audit/audit-entry';
+import { AuditLog } from '../audit/audit.repository';
+import { ChangeOrigin } from '../auth/actor';
 import { retryDeadlockVictims } from '../database/deadlock-retry';
-import { SqlDialect, SqlExecutor } from '../database/sql-executor';
+import { SqlDialect, SqlExecutor, SqlStatements, SqlValue } from '../database/sql-executor';
+import { sqlTimestamp } from '../database/timestamps';
 import { SmsConfigDto, SmsConfigSummaryDto } from './dto/sms-config-response.dto';
 import { MAX_SMS_CONFIGS_PER_CLIENT, smsConfigLimitReached } from './sms-config-limit';
 
@@ -41,10 +45,47 @@ export interface SmsConfigSummaryRow {
 }
 
 const LIST_SQL = `SELECT s.id AS smsConfigId, ${SMS_CONFIG_SUMMARY_COLUMNS} FROM sms_config s WHERE s.client_id = ? ORDER BY s.id`;
+const ONE_SQL = `SELECT s.id AS smsConfigId, ${SMS_CONFIG_SUMMARY_COLUMNS} FROM sms_config s WHERE s.id = ? AND s.client_id = ?`;
+const SEALED_SQL = `SELECT s.id AS smsConfigId, s.client_id AS clientId, s.password_sealed AS passwordSealed, s.api_key_sealed AS apiKeySealed
+  FROM sms_config s WHERE s.id = ? AND s.client_id = ?`;
+const RESOLVE_SQL = `SELECT s.id AS smsConfigId, s.client_id AS clientId, c.is_active AS clientIsActive, ${SMS_CONFIG_SUMMARY_COLUMNS},
+    s.password_sealed AS passwordSealed, s.api_key_sealed AS apiKeySealed
+  FROM sms_config s JOIN client c ON c.id = s.client_id WHERE s.id = ? AND s.client_id = ?`;
+
+/** The fields a configuration's owner may change, and their columns (the secrets arrive sealed). */
+export const CHANGEABLE_SMS_CONFIG_COLUMNS = {
+  providerName: 'provider_name',
+  providerUrl: 'provider_url',
+  username: 'username',
+  password: 'password_sealed',
+  apiKey: 'api_key_sealed',
+  senderId: 'sender_id',
+  smsType: 'sms_type',
+  smsApi: 'sms_api',
+  balanceUrl: 'balance_url',
+  balance: 'balance',
+  perSmsCost: 'per_sms_cost',
+  isActive: 'is_active',
+} as const;
+
+export type SmsConfigChanges = Partial<Record<keyof typeof CHANGEABLE_SMS_CONFIG_COLUMNS, SqlValue>>;
+
+/** A configuration's sealed secrets, as stored. */
+export interface SealedSecrets {
+  smsConfigId: number;
+  clientId: number;
+  passwordSealed: string | null;
+  apiKeySealed: string | null;
+}
+
+/** A configuration with its sealed secrets and whether its client is active: what a resolution needs. */
+export interface SmsConfigToResolve extends SmsConfigDto, SealedSecrets {
+  clientIsActive: boolean;
+}
 
 const INSERT_COLUMNS = `client_id, provider_name, provider_url, username, password_sealed, api_key_sealed, sender_id, sms_type,
-  sms_api, balance_url, balance, per_sms_cost, is_active`;
-const INSERT_VALUES = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?';
+  sms_api, balance_url, balance, per_sms_cost, is_active, created_at`;
+const INSERT_VALUES = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?';
 
 /** Inserts the configuration only when the UPDATE just before it counted it in (in the same script). */
 const INSERT_IF_COUNTED_SQL: Record<SqlDialect, string> = {
@@ -57,7 +98,10 @@ const COUNT_IN_SQL = 'UPDATE client SET sms_config_count = sms_config_count + 1 
 
 @Injectable()
 export class SmsConfigRepository {
-  constructor(private readonly sql: SqlExecutor) {}
+  constructor(
+    private readonly sql: SqlExecutor,
+    private readonly auditLog: AuditLog,
+  ) {}
 
   /**
    * Inserts the configuration and answers its id, committed; past the limit a DomainError (answered 409). One
@@ -65,7 +109,7 @@ export class SmsConfigRepository {
    * client's row, and the row is inserted only if it did; adds for one client are counted one after another, adds for
    * different clients do not wait on each other. A transaction chosen as a deadlock victim is run again whole.
    */
-  async add(smsConfig: NewSmsConfig): Promise<number> {
+  async add(smsConfig: NewSmsConfig, origin: ChangeOrigin): Promise<number> {
     const values = [
       smsConfig.clientId,
       smsConfig.providerName,
@@ -80,15 +124,98 @@ export class SmsConfigRepository {
       smsConfig.balance,
       smsConfig.perSmsCost,
       smsConfig.isActive ? 1 : 0,
+      sqlTimestamp(new Date()),
     ];
+    const audit = this.auditLog.statement({
+      action: 'sms-config.created',
+      origin,
+      clientId: smsConfig.clientId,
+      smsConfigId: JUST_INSERTED,
+    });
     const [countedIn, inserted] = await retryDeadlockVictims(() =>
       this.sql.script([
         { sql: COUNT_IN_SQL, values: [smsConfig.clientId, MAX_SMS_CONFIGS_PER_CLIENT] },
         { sql: INSERT_IF_COUNTED_SQL[this.sql.dialect], values },
+        audit,
       ]),
     );
     if (countedIn.affectedRows === 0 || inserted.affectedRows === 0) throw smsConfigLimitReached();
     return inserted.insertId;
+  }
+
+  /** One configuration of the client; null when it has none with this id. */
+  async findOne(smsConfigId: number, clientId: number, statements: SqlStatements = this.sql): Promise<SmsConfigDto | null> {
+    const [row] = await statements.query<SmsConfigSummaryRow & { smsConfigId: number }>(ONE_SQL, [smsConfigId, clientId]);
+    return row === undefined ? null : { smsConfigId: Number(row.smsConfigId), ...toSmsConfigSummary(row) };
+  }
+
+  /** The configuration's sealed secrets. */
+  findSealed(smsConfigId: number, clientId: number): Promise<SealedSecrets | null> {
+    return this.sealedSecrets(SEALED_SQL, smsConfigId, clientId, this.sql);
+  }
+
+  /** The same, its row locked until the transaction ends (MySQL; SQLite transactions take turns anyway). */
+  lockSealed(smsConfigId: number, clientId: number, statements: SqlStatements): Promise<SealedSecrets | null> {
+    return this.sealedSecrets(SEALED_SQL + (this.sql.dialect === 'mysql' ? ' FOR UPDATE' : ''), smsConfigId, clientId, statements);
+  }
+
+  private async sealedSecrets(
+    sql: string,
+    smsConfigId: number,
+    clientId: number,
+    statements: SqlStatements,
+  ): Promise<SealedSecrets | null> {
+    const [row] = await statements.query<SealedSecrets>(sql, [smsConfigId, clientId]);
+    return row === undefined ? null : { ...row, smsConfigId: Number(row.smsConfigId), clientId: Number(row.clientId) };
+  }
+
+  /** Everything a resolution answers, with the state of the client. */
+  async findToResolve(smsConfigId: number, clientId: number): Promise<SmsConfigToResolve | null> {
+    type Row = SmsConfigSummaryRow & SealedSecrets & { clientIsActive: number | boolean };
+    const [row] = await this.sql.query<Row>(RESOLVE_SQL, [smsConfigId, clientId]);
+    if (row === undefined) return null;
+    return {
+      ...toSmsConfigSummary(row),
+      smsConfigId: Number(row.smsConfigId),
+      clientId: Number(row.clientId),
+      clientIsActive: Boolean(Number(row.clientIsActive)),
+      passwordSealed: row.passwordSealed,
+      apiKeySealed: row.apiKeySealed,
+    };
+  }
+
+  /** Applies the changes with the audit entry naming them. */
+  async update(
+    smsConfigId: number,
+    clientId: number,
+    changes: SmsConfigChanges,
+    origin: ChangeOrigin,
+    statements: SqlStatements,
+  ): Promise<void> {
+    const fields = Object.keys(changes) as Array<keyof SmsConfigChanges>;
+    const assignments = [...fields.map((field) => `${CHANGEABLE_SMS_CONFIG_COLUMNS[field]} = ?`), 'updated_at = ?'];
+    await statements.execute(`UPDATE sms_config SET ${assignments.join(', ')} WHERE id = ?`, [
+      ...fields.map((field) => changes[field]!),
+      sqlTimestamp(new Date()),
+      smsConfigId,
+    ]);
+    await this.auditLog.record({ action: 'sms-config.updated', origin, clientId, smsConfigId, changed: fields });
+  }
+
+  /** Removes the configuration and counts it out of its client's; false when the client has none with this id. */
+  async delete(smsConfigId: number, clientId: number, origin: ChangeOrigin): Promise<boolean> {
+    return this.sql.transaction(async (statements) => {
+      const { affectedRows } = await statements.execute('DELETE FROM sms_config WHERE id = ? AND client_id = ?', [smsConfigId, clientId]);
+      if (affectedRows === 0) return false;
+      await statements.execute('UPDATE client SET sms_config_count = sms_config_count - 1 WHERE id = ?', [clientId]);
+      await this.auditLog.record({ action: 'sms-config.deleted', origin, clientId, smsConfigId });
+      return true;
+    });
+  }
+
+  /** A resolution is audited like a change, though it changes nothing. */
+  async recordResolution(smsConfigId: number, clientId: number, origin: ChangeOrigin): Promise<void> {
+    await this.auditLog.record({ action: 'sms-config.credentials-resolved', origin, clientId, smsConfigId });
   }
 
   /** The client's configurations, ordered by id. */

@@ -1,52 +1,69 @@
 import { randomBytes } from 'node:crypto';
 import { ForbiddenException } from '@nestjs/common';
 import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
+import { SqlExecutor } from '../database/sql-executor';
 import { smsConfigLimitReached } from './sms-config-limit';
 import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
 import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
 import { SmsConfigService } from './sms-config.service';
 
-const OWNER = { id: 42, secretKeyDigest: 'd'.repeat(64) };
+const OWNER = {
+  id: 42,
+  secretKeyDigest: 'd'.repeat(64),
+  isActive: true,
+  isPreviousKey: false,
+  keyDigests: ['d'.repeat(64), 'e'.repeat(64)],
+};
+const ORIGIN = { actor: 'client:42', requestId: 'req-1' };
 const REQUEST = { providerName: 'Twilio', smsApi: 'https://api.twilio.com/send' };
 
 describe('SmsConfigService', () => {
   const sealer = new SecretSealer([{ id: 'k1', key: randomBytes(32) }]);
   let add: jest.Mock<Promise<number>, [NewSmsConfig]>;
-  let invalidate: jest.Mock<void, [string]>;
+  let invalidate: jest.Mock<void, [string[]]>;
   let service: SmsConfigService;
 
   beforeEach(() => {
     add = jest.fn<Promise<number>, [NewSmsConfig]>().mockResolvedValue(7);
     invalidate = jest.fn();
-    service = new SmsConfigService({ add } as unknown as SmsConfigRepository, sealer, { invalidate });
+    service = new SmsConfigService(
+      { add } as unknown as SmsConfigRepository,
+      sealer,
+      { answerChanged: invalidate, keyChanged: jest.fn() },
+      {} as SqlExecutor,
+    );
   });
 
   it('should store the configuration for the key’s client with the defaults, and answer a verifyApiKey for it', async () => {
-    const answer = await service.add(OWNER, REQUEST);
-    expect(add).toHaveBeenCalledWith({
-      clientId: 42,
-      providerName: 'Twilio',
-      providerUrl: null,
-      username: null,
-      passwordSealed: null,
-      apiKeySealed: null,
-      senderId: null,
-      smsType: null,
-      smsApi: 'https://api.twilio.com/send',
-      balanceUrl: null,
-      balance: 0,
-      perSmsCost: 0,
-      isActive: true,
-    });
+    const answer = await service.add(OWNER, REQUEST, ORIGIN);
+    expect(add).toHaveBeenCalledWith(
+      {
+        clientId: 42,
+        providerName: 'Twilio',
+        providerUrl: null,
+        username: null,
+        passwordSealed: null,
+        apiKeySealed: null,
+        senderId: null,
+        smsType: null,
+        smsApi: 'https://api.twilio.com/send',
+        balanceUrl: null,
+        balance: 0,
+        perSmsCost: 0,
+        isActive: true,
+      },
+      ORIGIN,
+    );
     expect(sealer.openVerifyApiKey(answer.verifyApiKey)).toEqual({
       smsConfigId: 7,
       clientId: 42,
       apiKeyFingerprint: sealer.fingerprint(''),
+      keyId: 'k1',
     });
   });
 
   it('should hand the repository the password and apiKey sealed, never as sent', async () => {
-    const answer = await service.add(OWNER, { ...REQUEST, password: 'p4ss', apiKey: 'k3y' });
+    const answer = await service.add(OWNER, { ...REQUEST, password: 'p4ss', apiKey: 'k3y' }, ORIGIN);
     const [stored] = add.mock.calls[0];
     expect(JSON.stringify(stored)).not.toMatch(/p4ss|k3y/);
     expect(sealer.open(stored.passwordSealed!, passwordSealContext(42))).toBe('p4ss');
@@ -55,7 +72,7 @@ describe('SmsConfigService', () => {
   });
 
   it('should seal the password and apiKey for their own column of a row of the key’s client only', async () => {
-    await service.add(OWNER, { ...REQUEST, password: 'p4ss', apiKey: 'k3y' });
+    await service.add(OWNER, { ...REQUEST, password: 'p4ss', apiKey: 'k3y' }, ORIGIN);
     const [stored] = add.mock.calls[0];
     expect(passwordSealContext(42)).toEqual({ table: 'sms_config', column: 'password_sealed', owner: 42 });
     expect(apiKeySealContext(42)).toEqual({ table: 'sms_config', column: 'api_key_sealed', owner: 42 });
@@ -66,19 +83,19 @@ describe('SmsConfigService', () => {
   });
 
   it('should invalidate the client’s cached answer once the configuration is stored', async () => {
-    await service.add(OWNER, REQUEST);
-    expect(invalidate).toHaveBeenCalledWith(OWNER.secretKeyDigest);
+    await service.add(OWNER, REQUEST, ORIGIN);
+    expect(invalidate).toHaveBeenCalledWith(OWNER.keyDigests);
     expect(add.mock.invocationCallOrder[0]).toBeLessThan(invalidate.mock.invocationCallOrder[0]);
   });
 
   it('should invalidate nothing when the repository refuses the configuration', async () => {
     add.mockRejectedValue(smsConfigLimitReached());
-    await expect(service.add(OWNER, REQUEST)).rejects.toThrow('A client can have at most 100 SMS configurations');
+    await expect(service.add(OWNER, REQUEST, ORIGIN)).rejects.toThrow('A client can have at most 100 SMS configurations');
     expect(invalidate).not.toHaveBeenCalled();
   });
 
   it('should refuse a clientId other than the key’s client with 403, and store nothing', async () => {
-    await expect(service.add(OWNER, { ...REQUEST, clientId: 43 })).rejects.toThrow(ForbiddenException);
+    await expect(service.add(OWNER, { ...REQUEST, clientId: 43 }, ORIGIN)).rejects.toThrow(ForbiddenException);
     await expect(service.listForClient(42, 43)).rejects.toThrow(ForbiddenException);
     expect(add).not.toHaveBeenCalled();
   });

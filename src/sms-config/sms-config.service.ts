@@ -1,11 +1,24 @@
-import { ForbiddenException, Injectable } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { ChangeOrigin } from '../auth/actor';
 import { AuthenticatedClient } from '../auth/client-lookup';
+import { ClientDisabledException } from '../auth/credential-refusals';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
-import { SecretSealer } from '../crypto/secret-sealer';
+import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
+import { SqlExecutor } from '../database/sql-executor';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
+import { DeletedSmsConfigDto, ResolvedSmsConfigDto, UpdateSmsConfigDto, UpdatedSmsConfigDto } from './dto/sms-config-lifecycle.dto';
 import { SmsConfigDto, VerifyApiKeyDto } from './dto/sms-config-response.dto';
 import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
-import { SmsConfigRepository } from './sms-config.repository';
+import { CHANGEABLE_SMS_CONFIG_COLUMNS, SmsConfigChanges, SmsConfigRepository } from './sms-config.repository';
+
+export class SmsConfigNotFoundException extends NotFoundException {
+  constructor() {
+    super('SMS configuration not found');
+  }
+}
+
+/** What null sets a field back to: the add's default. */
+const CLEARED_VALUES: Partial<Record<keyof SmsConfigChanges, number>> = { balance: 0, perSmsCost: 0, isActive: 1 };
 
 @Injectable()
 export class SmsConfigService {
@@ -13,40 +26,142 @@ export class SmsConfigService {
     private readonly smsConfigs: SmsConfigRepository,
     private readonly sealer: SecretSealer,
     private readonly clientCache: ClientCacheInvalidation,
+    private readonly sql: SqlExecutor,
   ) {}
 
   /** Stores the configuration for the key's client, its secrets sealed; committed before it is answered. */
-  async add(owner: AuthenticatedClient, request: AddSmsConfigDto): Promise<VerifyApiKeyDto> {
+  async add(owner: AuthenticatedClient, request: AddSmsConfigDto, origin: ChangeOrigin): Promise<VerifyApiKeyDto> {
     assertOwnClientId(owner.id, request.clientId);
-    const smsConfigId = await this.smsConfigs.add({
-      clientId: owner.id,
-      providerName: request.providerName,
-      providerUrl: request.providerUrl ?? null,
-      username: request.username ?? null,
-      passwordSealed: request.password === undefined ? null : this.sealer.seal(request.password, passwordSealContext(owner.id)),
-      apiKeySealed: request.apiKey === undefined ? null : this.sealer.seal(request.apiKey, apiKeySealContext(owner.id)),
-      senderId: request.senderId ?? null,
-      smsType: request.smsType ?? null,
-      smsApi: request.smsApi,
-      balanceUrl: request.balanceUrl ?? null,
-      balance: request.balance ?? 0,
-      perSmsCost: request.perSmsCost ?? 0,
-      isActive: request.isActive ?? true,
-    });
+    const smsConfigId = await this.smsConfigs.add(
+      {
+        clientId: owner.id,
+        providerName: request.providerName,
+        providerUrl: request.providerUrl ?? null,
+        username: request.username ?? null,
+        passwordSealed: request.password === undefined ? null : this.sealer.seal(request.password, passwordSealContext(owner.id)),
+        apiKeySealed: request.apiKey === undefined ? null : this.sealer.seal(request.apiKey, apiKeySealContext(owner.id)),
+        senderId: request.senderId ?? null,
+        smsType: request.smsType ?? null,
+        smsApi: request.smsApi,
+        balanceUrl: request.balanceUrl ?? null,
+        balance: request.balance ?? 0,
+        perSmsCost: request.perSmsCost ?? 0,
+        isActive: request.isActive ?? true,
+      },
+      origin,
+    );
     // The client's get-client answer now lists one more configuration.
-    this.clientCache.invalidate(owner.secretKeyDigest);
-    const verifyApiKey = this.sealer.sealVerifyApiKey({
-      smsConfigId,
-      clientId: owner.id,
-      apiKeyFingerprint: this.sealer.fingerprint(request.apiKey ?? ''),
-    });
-    return { verifyApiKey };
+    this.clientCache.answerChanged(owner.keyDigests);
+    return { verifyApiKey: this.verifyApiKeyFor(smsConfigId, owner.id, request.apiKey ?? null) };
   }
 
   async listForClient(ownerId: number, requestedClientId?: number): Promise<SmsConfigDto[]> {
     assertOwnClientId(ownerId, requestedClientId);
     return this.smsConfigs.listByClient(ownerId);
   }
+
+  async get(owner: AuthenticatedClient, smsConfigId: number): Promise<SmsConfigDto> {
+    return (await this.smsConfigs.findOne(smsConfigId, owner.id)) ?? throwNotFound();
+  }
+
+  /** Changes the fields sent; a new password or apiKey replaces the sealed one. Answers a fresh verifyApiKey. */
+  async update(
+    owner: AuthenticatedClient,
+    smsConfigId: number,
+    request: UpdateSmsConfigDto,
+    origin: ChangeOrigin,
+  ): Promise<UpdatedSmsConfigDto> {
+    const fields = (Object.keys(CHANGEABLE_SMS_CONFIG_COLUMNS) as Array<keyof SmsConfigChanges>).filter(
+      (field) => request[field] !== undefined,
+    );
+    if (fields.length === 0) {
+      throw new BadRequestException(`request body must set at least one of ${Object.keys(CHANGEABLE_SMS_CONFIG_COLUMNS).join(', ')}`);
+    }
+    return this.sql.transaction(async (statements) => {
+      const stored = (await this.smsConfigs.lockSealed(smsConfigId, owner.id, statements)) ?? throwNotFound();
+      const changes = Object.fromEntries(
+        fields.map((field) => [field, this.columnValue(field, request[field]!, owner.id)]),
+      ) as SmsConfigChanges;
+      await this.smsConfigs.update(smsConfigId, owner.id, changes, origin, statements);
+      this.clientCache.answerChanged(owner.keyDigests);
+      const apiKey = request.apiKey !== undefined ? request.apiKey : this.openApiKey(stored.apiKeySealed, owner.id);
+      const updated = (await this.smsConfigs.findOne(smsConfigId, owner.id, statements))!;
+      return { ...updated, verifyApiKey: this.verifyApiKeyFor(smsConfigId, owner.id, apiKey) };
+    });
+  }
+
+  async delete(owner: AuthenticatedClient, smsConfigId: number, origin: ChangeOrigin): Promise<DeletedSmsConfigDto> {
+    if (!(await this.smsConfigs.delete(smsConfigId, owner.id, origin))) throwNotFound();
+    this.clientCache.answerChanged(owner.keyDigests);
+    return { smsConfigId, deleted: true };
+  }
+
+  /** A fresh token under the newest encryption key, for the apiKey as stored; nothing stored changes. */
+  async issueVerifyApiKey(owner: AuthenticatedClient, smsConfigId: number): Promise<VerifyApiKeyDto> {
+    const stored = (await this.smsConfigs.findSealed(smsConfigId, owner.id)) ?? throwNotFound();
+    return { verifyApiKey: this.verifyApiKeyFor(smsConfigId, owner.id, this.openApiKey(stored.apiKeySealed, owner.id)) };
+  }
+
+  /**
+   * The configuration a verifyApiKey names, its secrets opened, for the dispatcher: 400 for a token that does not open,
+   * 404 when the configuration is gone, 403 when its client is disabled, 409 when its apiKey changed since the token.
+   */
+  async resolve(verifyApiKey: string, origin: ChangeOrigin): Promise<ResolvedSmsConfigDto> {
+    const claims = this.openToken(verifyApiKey);
+    const found = (await this.smsConfigs.findToResolve(claims.smsConfigId, claims.clientId)) ?? throwNotFound();
+    if (!found.clientIsActive) throw new ClientDisabledException();
+    const apiKey = this.openApiKey(found.apiKeySealed, found.clientId);
+    if (this.sealer.fingerprint(apiKey ?? '', claims.keyId) !== claims.apiKeyFingerprint)
+      throw new ConflictException('verifyApiKey is stale');
+    const password = found.passwordSealed === null ? null : this.sealer.open(found.passwordSealed, passwordSealContext(found.clientId));
+    await this.smsConfigs.recordResolution(found.smsConfigId, found.clientId, origin);
+    return {
+      smsConfigId: found.smsConfigId,
+      clientId: found.clientId,
+      providerName: found.providerName,
+      providerUrl: found.providerUrl,
+      smsApi: found.smsApi,
+      balanceUrl: found.balanceUrl,
+      username: found.username,
+      password,
+      apiKey,
+      senderId: found.senderId,
+      smsType: found.smsType,
+      balance: found.balance,
+      perSmsCost: found.perSmsCost,
+      isActive: found.isActive,
+    };
+  }
+
+  private openToken(verifyApiKey: string) {
+    try {
+      return this.sealer.openVerifyApiKey(verifyApiKey);
+    } catch (error) {
+      if (error instanceof UnsealError || error instanceof SyntaxError) throw new BadRequestException('verifyApiKey is not valid');
+      throw error;
+    }
+  }
+
+  private openApiKey(apiKeySealed: string | null, clientId: number): string | null {
+    return apiKeySealed === null ? null : this.sealer.open(apiKeySealed, apiKeySealContext(clientId));
+  }
+
+  private verifyApiKeyFor(smsConfigId: number, clientId: number, apiKey: string | null): string {
+    return this.sealer.sealVerifyApiKey({ smsConfigId, clientId, apiKeyFingerprint: this.sealer.fingerprint(apiKey ?? '') });
+  }
+
+  /** A field as its column stores it: secrets sealed, booleans as 0/1, null as the add's default where there is one. */
+  private columnValue(field: keyof SmsConfigChanges, value: unknown, clientId: number): string | number | null {
+    if (value === null) return CLEARED_VALUES[field] ?? null;
+    if (field === 'password') return this.sealer.seal(value as string, passwordSealContext(clientId));
+    if (field === 'apiKey') return this.sealer.seal(value as string, apiKeySealContext(clientId));
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    return value as string | number;
+  }
+}
+
+function throwNotFound(): never {
+  throw new SmsConfigNotFoundException();
 }
 
 /** The key names the client; a clientId in the body may only repeat it. */

@@ -56,13 +56,21 @@ export interface ReceivedAnswer {
   raw: string;
 }
 
+/** The document's path for a request path: itself, or the template it fills (`/api/v1/clients/{clientId}`). */
+function documentedPath(document: Document, path: string): string {
+  if (document.paths[path]) return path;
+  const filled = (template: string) => new RegExp(`^${template.replace(/\{[^}/]+\}/g, '[^/]+')}$`).test(path);
+  return Object.keys(document.paths).find((template) => template.includes('{') && filled(template)) ?? path;
+}
+
 /** Throws, naming the request, when the answer is not what the document says for that operation and status. */
 export function assertAnswerMatchesContract(method: string, url: string, answer: ReceivedAnswer): void {
   const path = url.split('?')[0];
   if (UNDOCUMENTED_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}-`))) return;
   const { document } = contract();
   const verb = method.toLowerCase();
-  const operation = document.paths[path]?.[verb];
+  const template = documentedPath(document, path);
+  const operation = document.paths[template]?.[verb];
   const where = `${method} ${path} answered ${answer.status}`;
 
   if (!operation) {
@@ -79,7 +87,7 @@ export function assertAnswerMatchesContract(method: string, url: string, answer:
   if (media.length === 0) return;
   if (media.includes('application/json') && contentType.startsWith('application/json')) {
     check(
-      `${DOCUMENT_ID}#/${pointer('paths', path, verb, 'responses', String(answer.status), 'content', 'application/json', 'schema')}`,
+      `${DOCUMENT_ID}#/${pointer('paths', template, verb, 'responses', String(answer.status), 'content', 'application/json', 'schema')}`,
       answer,
       where,
     );

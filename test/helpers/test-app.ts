@@ -12,6 +12,8 @@ import { assertAnswerMatchesContract } from './contract';
 
 /** As long as production requires (32 characters), so a test may start the service with NODE_ENV=production. */
 export const ADMIN_API_KEY = 'test-admin-key-3f9a1c-5e8b20d7a64f19';
+/** The SMS dispatcher's key (DISPATCHER_API_KEYS), as long as production requires. */
+export const DISPATCHER_API_KEY = 'test-dispatcher-key-7b1e4c9a2d6f03e8';
 /** Two keys, so tests can rotate: the first seals, both open. */
 export const KEY_A = `keyA:${fixedKeyBytes(1).toString('base64')}`;
 export const KEY_B = `keyB:${fixedKeyBytes(2).toString('base64')}`;
@@ -40,6 +42,12 @@ export interface TestApp {
     options?: { headers?: Record<string, string>; body?: unknown; payload?: string; remoteAddress?: string },
   ): Promise<Answer>;
   get(url: string, headers?: Record<string, string>): Promise<Answer>;
+  /** Any method, JSON body optional; the answer must match openapi.json. */
+  send(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    options?: { headers?: Record<string, string>; body?: unknown; remoteAddress?: string },
+  ): Promise<Answer>;
   addClient(overrides?: Record<string, unknown>): Promise<string>;
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -65,6 +73,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     ADMIN_API_KEYS: ADMIN_API_KEY,
+    DISPATCHER_API_KEYS: DISPATCHER_API_KEY,
     ENCRYPTION_KEYS: KEY_A,
     DATA_DIR: mkdtempSync(join(tmpdir(), 'registry-data-')),
     AMQP_URL,
@@ -109,6 +118,14 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
       assertAnswerMatchesContract('GET', url, answer);
       return answer;
     },
+    async send(method, url, options = {}) {
+      const headers: Record<string, string> = { ...(options.headers ?? {}) };
+      if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+      const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+      const answer = toAnswer(await fastify.inject({ method, url, headers, payload, remoteAddress: options.remoteAddress }));
+      assertAnswerMatchesContract(method, url, answer);
+      return answer;
+    },
     async addClient(overrides = {}) {
       const answer = await testApp.post('/api/client/add', {
         headers: { 'x-api-key': ADMIN_API_KEY },
@@ -120,6 +137,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     async reset() {
       await dataSource.query('DELETE FROM sms_config');
       await dataSource.query('DELETE FROM client');
+      await dataSource.query('DELETE FROM audit_event');
+      await dataSource.query('DELETE FROM idempotent_request');
       // Rows deleted behind the service's back: its cache would still answer for them.
       app.get(ClientCache).clear();
     },

@@ -1,6 +1,6 @@
 import { sha256Hex } from '../../src/auth/digest';
 import { ServiceProcess } from '../helpers/service-process';
-import { ADMIN_API_KEY, KEY_A, validSmsConfig } from '../helpers/test-app';
+import { ADMIN_API_KEY, DISPATCHER_API_KEY, KEY_A, validSmsConfig } from '../helpers/test-app';
 
 /**
  * Every secret the service handles, sent every way a caller (or a proxy) can send it, to the built service with its
@@ -13,7 +13,7 @@ describe('Secrets and the log', () => {
   const wrongSecretKey = `sk_${'W'.repeat(43)}`;
 
   beforeAll(async () => {
-    t = await ServiceProcess.start({ LOG_LEVEL: 'trace' });
+    t = await ServiceProcess.start({ LOG_LEVEL: 'trace', DISPATCHER_API_KEYS: DISPATCHER_API_KEY });
   });
   afterAll(() => t.stop());
 
@@ -33,7 +33,38 @@ describe('Secrets and the log', () => {
       apiKey: provider.apiKey,
       verifyApiKey,
       encryptionKey: KEY_A.split(':')[1],
+      dispatcherApiKey: DISPATCHER_API_KEY,
+      replacedPassword: 'replaced-Passw0rd-for-logs',
+      replacedApiKey: 'replaced_api_key_for_the_log_test',
     };
+    const [{ smsConfigId }] = (await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })).body.results;
+    // The one answer that holds the provider's secrets, and the lifecycle routes that take or issue them.
+    const resolved = await t.post('/api/v1/sms-configs/resolve', { headers: { 'x-api-key': DISPATCHER_API_KEY }, body: { verifyApiKey } });
+    expect(resolved.body.results).toMatchObject({ password: provider.password, apiKey: provider.apiKey });
+    const fresh = await t.post(`/api/v1/sms-configs/${smsConfigId}/verify-api-key`, { headers: { secretKey } });
+    const changed = await t.request('PATCH', `/api/v1/sms-configs/${smsConfigId}`, {
+      headers: { secretKey },
+      body: { password: secrets.replacedPassword, apiKey: secrets.replacedApiKey },
+    });
+    const rotated = await t.post('/api/v1/client/secret-key/rotate', { headers: { secretKey } });
+    expect([fresh.status, changed.status, rotated.status]).toEqual([200, 200, 200]);
+    Object.assign(secrets, {
+      freshVerifyApiKey: fresh.body.results.verifyApiKey,
+      changedVerifyApiKey: changed.body.results.verifyApiKey,
+      rotatedSecretKey: rotated.body.results.secretKey,
+    });
+    const resolvedAgain = await t.post('/api/v1/sms-configs/resolve', {
+      headers: { 'x-api-key': DISPATCHER_API_KEY },
+      body: { verifyApiKey: changed.body.results.verifyApiKey },
+    });
+    expect(resolvedAgain.body.results).toMatchObject({ password: secrets.replacedPassword, apiKey: secrets.replacedApiKey });
+    // A stale token and an admin key on the dispatcher's route: refusals are logged too.
+    expect(
+      (await t.post('/api/v1/sms-configs/resolve', { headers: { 'x-api-key': DISPATCHER_API_KEY }, body: { verifyApiKey } })).status,
+    ).toBe(409);
+    expect((await t.post('/api/v1/sms-configs/resolve', { headers: { 'x-api-key': ADMIN_API_KEY }, body: { verifyApiKey } })).status).toBe(
+      403,
+    );
 
     const answers = [
       // In headers, on every kind of route, known and wrong.

@@ -27,6 +27,8 @@ export class RequestValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // Path ids are read as written by their own pipe (PositiveIdPipe): converted here first, "01" would pass as 1.
+    if (metadata.type === 'param') return value;
     if (metadata.type !== 'body') return super.transform(value, metadata);
     // No body at all, or an empty one sent with Content-Type: application/json, is an empty object.
     if (value === undefined) return metadata.metatype === EmptyBodyDto ? {} : super.transform({}, metadata);

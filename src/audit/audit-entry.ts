@@ -1,0 +1,29 @@
+import type { ChangeOrigin } from '../auth/actor';
+
+export const AUDIT_ACTIONS = [
+  'client.created',
+  'client.updated',
+  'client.disabled',
+  'client.enabled',
+  'client.deleted',
+  'client.secret-key.rotated',
+  'sms-config.created',
+  'sms-config.updated',
+  'sms-config.deleted',
+  'sms-config.credentials-resolved',
+  'exchange.declared',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** The id of the row the statement just before this one inserted, for entries written in the same script as it. */
+export const JUST_INSERTED = Symbol('JUST_INSERTED');
+
+/** What a change records about itself: never a value, only the names of the fields it changed. */
+export interface AuditEntry {
+  action: AuditAction;
+  origin: ChangeOrigin;
+  clientId: number | null | typeof JUST_INSERTED;
+  smsConfigId?: number | null | typeof JUST_INSERTED;
+  changed?: string[];
+}

@@ -1,0 +1,65 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/page';
+import { AUDIT_ACTIONS, AuditAction } from '../audit-entry';
+
+export class AuditEventDto {
+  @ApiProperty({ format: 'uuid' })
+  eventId: string;
+
+  @ApiProperty({ example: '2026-11-24T10:15:30.123Z', description: 'ISO-8601 UTC, with milliseconds' })
+  occurredAt: string;
+
+  @ApiProperty({ enum: AUDIT_ACTIONS })
+  action: AuditAction;
+
+  @ApiProperty({
+    example: 'admin:3f9a1c5e',
+    description: '`admin:<8 hex>` or `dispatcher:<8 hex>` (the start of the SHA-256 of the key, never the key), or `client:<clientId>`',
+  })
+  actor: string;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'null for exchange.declared' })
+  clientId: number | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  smsConfigId: number | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The x-request-id of the request that made the change' })
+  requestId: string | null;
+
+  @ApiProperty({ type: [String], description: 'The names of the fields changed, never their values' })
+  changed: string[];
+}
+
+export class AuditEventPageDto {
+  @ApiProperty({ type: [AuditEventDto], description: 'Newest first' })
+  items: AuditEventDto[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as ?cursor= for the next page; null on the last page' })
+  nextCursor: string | null;
+}
+
+export class AuditEventPageResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: AuditEventPageDto })
+  results: AuditEventPageDto;
+}
+
+export class AuditEventQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ minimum: 1, type: Number })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  clientId?: number;
+
+  @ApiPropertyOptional({ enum: AUDIT_ACTIONS })
+  @IsOptional()
+  @IsIn(AUDIT_ACTIONS)
+  action?: AuditAction;
+}

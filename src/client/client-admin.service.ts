@@ -1,0 +1,133 @@
+import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { AuditEntry } from '../audit/audit-entry';
+import { ChangeOrigin } from '../auth/actor';
+import { sha256Hex } from '../auth/digest';
+import { generateSecretKey } from '../auth/secret-key';
+import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
+import { DEFAULT_PAGE_LIMIT, Page, cursorPosition, pageOf } from '../common/pagination/page';
+import { SqlExecutor, SqlStatements } from '../database/sql-executor';
+import { AdminClientView, CHANGEABLE_CLIENT_COLUMNS, ClientChanges, ClientKeys, ClientRepository } from './client.repository';
+import { ClientListQueryDto, DeletedClientDto, UpdateClientDto } from './dto/admin-client.dto';
+import { DEFAULT_GRACE_SECONDS, RotatedSecretKeyDto } from './dto/secret-key-rotation.dto';
+
+export class ClientNotFoundException extends NotFoundException {
+  constructor() {
+    super('Client not found');
+  }
+}
+
+/** Client administration and key rotation: each change in one transaction with its audit entry, then the caches told. */
+@Injectable()
+export class ClientAdminService {
+  constructor(
+    private readonly clients: ClientRepository,
+    private readonly sql: SqlExecutor,
+    private readonly cache: ClientCacheInvalidation,
+  ) {}
+
+  async list(query: ClientListQueryDto): Promise<Page<AdminClientView>> {
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    const rows = await this.clients.list(cursorPosition(query.cursor) ?? 0, limit, query.appName ?? undefined);
+    return pageOf(rows, limit, (client) => client.clientId);
+  }
+
+  async get(clientId: number): Promise<AdminClientView> {
+    return (await this.clients.findById(clientId)) ?? throwNotFound();
+  }
+
+  /** Changes what differs from the stored client; disabling or enabling takes effect on every instance within 1 s. */
+  async update(clientId: number, request: UpdateClientDto, origin: ChangeOrigin): Promise<AdminClientView> {
+    const sent = sentChanges(request);
+    if (Object.keys(sent).length === 0) {
+      throw new BadRequestException(`request body must set at least one of ${Object.keys(CHANGEABLE_CLIENT_COLUMNS).join(', ')}`);
+    }
+    return this.sql.transaction(async (statements) => {
+      const keys = (await this.clients.lockKeys(clientId, statements)) ?? throwNotFound();
+      const stored = (await this.clients.findById(clientId, statements))!;
+      const changes = Object.fromEntries(
+        Object.entries(sent).filter(([field, value]) => stored[field as keyof ClientChanges] !== value),
+      ) as ClientChanges;
+      const changed = Object.keys(changes);
+      if (changed.length === 0) return stored;
+      await this.clients.update(clientId, changes, auditEntriesOf(clientId, changed, changes, origin), statements);
+      const digests = digestsOf(keys);
+      if (changes.isActive !== undefined) this.cache.keyChanged(digests);
+      else this.cache.answerChanged(digests);
+      return (await this.clients.findById(clientId, statements))!;
+    });
+  }
+
+  /** Removes the client and its configurations; its keys are unknown on every instance within 1 s. */
+  async delete(clientId: number, origin: ChangeOrigin): Promise<DeletedClientDto> {
+    return this.sql.transaction(async (statements) => {
+      const keys = (await this.clients.lockKeys(clientId, statements)) ?? throwNotFound();
+      await this.clients.delete(clientId, origin, statements);
+      this.cache.keyChanged(digestsOf(keys));
+      return { clientId, deleted: true };
+    });
+  }
+
+  /** An admin acting on a leaked key: rotates whichever key is current. */
+  async rotateAsAdmin(clientId: number, graceSeconds: number | undefined, origin: ChangeOrigin): Promise<RotatedSecretKeyDto> {
+    return this.sql.transaction(async (statements) => {
+      const keys = (await this.clients.lockKeys(clientId, statements)) ?? throwNotFound();
+      return this.rotate(keys, graceSeconds, origin, statements);
+    });
+  }
+
+  /** A client rotating its own key: only with its current key (its previous one is refused). */
+  async rotateOwnKey(
+    clientId: number,
+    presentedDigest: string,
+    graceSeconds: number | undefined,
+    origin: ChangeOrigin,
+  ): Promise<RotatedSecretKeyDto> {
+    return this.sql.transaction(async (statements) => {
+      // Locked, so of two rotations with one key, the second sees the first's result and is refused.
+      const keys = await this.clients.lockKeys(clientId, statements);
+      if (keys === null || keys.secretKeyDigest !== presentedDigest) {
+        throw new ForbiddenException('Only the current secretKey may rotate; this is the previous one');
+      }
+      return this.rotate(keys, graceSeconds, origin, statements);
+    });
+  }
+
+  private async rotate(
+    keys: ClientKeys,
+    graceSeconds = DEFAULT_GRACE_SECONDS,
+    origin: ChangeOrigin,
+    statements: SqlStatements,
+  ): Promise<RotatedSecretKeyDto> {
+    const secretKey = generateSecretKey();
+    const newDigest = sha256Hex(secretKey);
+    const previousKeyExpiresAt = graceSeconds === 0 ? null : new Date(Date.now() + graceSeconds * 1000);
+    await this.clients.rotateKey(keys, newDigest, previousKeyExpiresAt, origin, statements);
+    this.cache.keyChanged([...digestsOf(keys), newDigest]);
+    return { secretKey, previousKeyExpiresAt: previousKeyExpiresAt?.toISOString() ?? null };
+  }
+}
+
+function throwNotFound(): never {
+  throw new ClientNotFoundException();
+}
+
+function digestsOf(keys: ClientKeys): string[] {
+  return keys.previousSecretKeyDigest === null ? [keys.secretKeyDigest] : [keys.secretKeyDigest, keys.previousSecretKeyDigest];
+}
+
+/** The fields the request sets (class-transformer leaves the others undefined). */
+function sentChanges(request: UpdateClientDto): ClientChanges {
+  const fields = Object.keys(CHANGEABLE_CLIENT_COLUMNS) as Array<keyof ClientChanges>;
+  return Object.fromEntries(fields.filter((field) => request[field] !== undefined).map((field) => [field, request[field]]));
+}
+
+/** Disabling and enabling are entries of their own; the other fields changed make one client.updated. */
+function auditEntriesOf(clientId: number, changed: string[], changes: ClientChanges, origin: ChangeOrigin): AuditEntry[] {
+  const entries: AuditEntry[] = [];
+  const updated = changed.filter((field) => field !== 'isActive');
+  if (updated.length > 0) entries.push({ action: 'client.updated', origin, clientId, changed: updated });
+  if (changes.isActive !== undefined) {
+    entries.push({ action: changes.isActive ? 'client.enabled' : 'client.disabled', origin, clientId, changed: ['isActive'] });
+  }
+  return entries;
+}

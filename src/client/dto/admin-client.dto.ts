@@ -1,0 +1,129 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, ValidateIf } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/page';
+import { IsHttpUrl, IsOptionalText, IsText } from '../../common/validation/decorators';
+
+/** A client as an admin sees it: never a key, a digest or a provider credential. */
+export class AdminClientDto {
+  @ApiProperty({ example: 7 })
+  clientId: number;
+
+  @ApiProperty({ example: 'Billing' })
+  appName: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  appDescription: string | null;
+
+  @ApiProperty({ example: 'https://billing.example.com' })
+  appUrl: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  preferredSmsGateway: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  preferredEmailGateway: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  preferredPushNotificationGateway: string | null;
+
+  @ApiProperty()
+  isHost: boolean;
+
+  @ApiProperty({ description: "false: the client's keys are refused with 403 Client is disabled" })
+  isActive: boolean;
+
+  @ApiProperty({ example: 2 })
+  smsConfigCount: number;
+
+  @ApiProperty({ example: '2026-11-24T10:15:30.123Z' })
+  createdAt: string;
+
+  @ApiProperty({ example: '2026-11-24T10:15:30.123Z' })
+  updatedAt: string;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  secretKeyRotatedAt: string | null;
+}
+
+export class AdminClientResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: AdminClientDto })
+  results: AdminClientDto;
+}
+
+export class AdminClientPageDto {
+  @ApiProperty({ type: [AdminClientDto], description: 'By clientId ascending' })
+  items: AdminClientDto[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as ?cursor= for the next page; null on the last page' })
+  nextCursor: string | null;
+}
+
+export class AdminClientPageResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: AdminClientPageDto })
+  results: AdminClientPageDto;
+}
+
+export class ClientListQueryDto extends PageQueryDto {
+  @IsOptionalText(100, { description: 'Only clients whose appName starts with this (case-insensitive)' })
+  appName?: string;
+}
+
+/** Sent, a field must follow its rule; null is refused for the fields a client always has. */
+const isSent = (_object: object, value: unknown) => value !== undefined;
+
+/** Any non-empty subset; null clears an optional string. */
+export class UpdateClientDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
+  @IsText(1, 100)
+  @ValidateIf(isSent)
+  appName?: string;
+
+  @IsOptionalText(1000)
+  appDescription?: string | null;
+
+  @ApiPropertyOptional()
+  @IsHttpUrl()
+  @ValidateIf(isSent)
+  appUrl?: string;
+
+  @IsOptionalText(100)
+  preferredSmsGateway?: string | null;
+
+  @IsOptionalText(100)
+  preferredEmailGateway?: string | null;
+
+  @IsOptionalText(100)
+  preferredPushNotificationGateway?: string | null;
+
+  @ApiPropertyOptional({ description: 'A JSON boolean' })
+  @IsBoolean()
+  @ValidateIf(isSent)
+  isHost?: boolean;
+
+  @ApiPropertyOptional({ description: 'false disables the client (its keys get 403 within 1 s on every instance); true enables it' })
+  @IsBoolean()
+  @ValidateIf(isSent)
+  isActive?: boolean;
+}
+
+export class DeletedClientDto {
+  @ApiProperty({ example: 7 })
+  clientId: number;
+
+  @ApiProperty({ example: true })
+  deleted: true;
+}
+
+export class DeletedClientResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: DeletedClientDto })
+  results: DeletedClientDto;
+}

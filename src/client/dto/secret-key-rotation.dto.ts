@@ -1,0 +1,40 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, Max, Min, ValidateIf } from 'class-validator';
+
+export const DEFAULT_GRACE_SECONDS = 86_400;
+export const MAX_GRACE_SECONDS = 604_800;
+
+export class RotateSecretKeyDto {
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: MAX_GRACE_SECONDS,
+    default: DEFAULT_GRACE_SECONDS,
+    description: 'How long the previous key keeps working; 0 revokes it at once',
+  })
+  @ValidateIf((_object, value) => value !== undefined)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_GRACE_SECONDS)
+  graceSeconds?: number;
+}
+
+export class RotatedSecretKeyDto {
+  @ApiProperty({ example: 'sk_3q2-7wEh8yQ0m1c9tXv5bJ4n6kP2rL8sD0fG1hJ2kL3', description: 'The new key; it works at once' })
+  secretKey: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-11-25T10:15:30.123Z',
+    description: 'When the previous key stops working (ISO-8601 UTC); null when graceSeconds was 0',
+  })
+  previousKeyExpiresAt: string | null;
+}
+
+export class RotatedSecretKeyResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: RotatedSecretKeyDto })
+  results: RotatedSecretKeyDto;
+}

@@ -1,0 +1,53 @@
+import { BadRequestException } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+
+export const DEFAULT_PAGE_LIMIT = 50;
+export const MAX_PAGE_LIMIT = 200;
+
+/** `?limit=&cursor=` of every list: keyset pagination, so a page never repeats or skips a row when others are inserted. */
+export class PageQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT, type: Number })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_LIMIT)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page, as it was given' })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
+}
+
+/** A page of a list: its items, and the cursor of the next page (null on the last one). */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+const CURSOR_PREFIX = 'after:';
+
+/** The row id a page starts after; the cursor is opaque to callers, so its form may change. */
+export function cursorPosition(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const position = Number(text.slice(CURSOR_PREFIX.length));
+  if (!text.startsWith(CURSOR_PREFIX) || !Number.isSafeInteger(position) || position < 0) {
+    throw new BadRequestException('cursor is not valid');
+  }
+  return position;
+}
+
+function cursorAfter(position: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${position}`).toString('base64url');
+}
+
+/** A page from up to `limit + 1` rows read in order: the extra row only tells that there is a next page. */
+export function pageOf<T>(rows: T[], limit: number, positionOf: (item: T) => number): Page<T> {
+  const items = rows.slice(0, limit);
+  const more = rows.length > limit;
+  return { items, nextCursor: more ? cursorAfter(positionOf(items[items.length - 1])) : null };
+}

@@ -1,0 +1,44 @@
+import { Body, Controller, Header, HttpCode, HttpStatus, Post } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ChangeOrigin } from '../auth/actor';
+import { DispatcherOnly, Origin } from '../auth/auth.decorators';
+import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { ResolveCredentialsDto, ResolvedSmsConfigResponseDto } from './dto/sms-config-lifecycle.dto';
+import { SmsConfigService } from './sms-config.service';
+
+@ApiTags('sms-config')
+@ApiCommonErrors()
+@Controller('api/v1/sms-configs')
+export class CredentialResolutionController {
+  constructor(private readonly smsConfigs: SmsConfigService) {}
+
+  @Post('resolve')
+  @HttpCode(HttpStatus.OK)
+  @DispatcherOnly()
+  @Header('cache-control', 'no-store')
+  @ApiOperation({
+    summary: 'Resolve provider credentials',
+    description:
+      'For the SMS dispatcher only: the configuration a verifyApiKey names, with its password and apiKey. Every resolution is audited.',
+  })
+  @ApiOkResponse({ type: ResolvedSmsConfigResponseDto, headers: { 'cache-control': { schema: { type: 'string', example: 'no-store' } } } })
+  @ApiBadRequestResponse({
+    type: ErrorResponseDto,
+    description: 'verifyApiKey is not valid (garbled, forged, altered, or sealed under a removed key)',
+  })
+  @ApiForbiddenResponse({ type: ErrorResponseDto, description: "An admin key, or the configuration's client is disabled" })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'The configuration was deleted' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'verifyApiKey is stale: the apiKey was replaced since it was issued' })
+  async resolve(@Body() request: ResolveCredentialsDto, @Origin() origin: ChangeOrigin): Promise<ResolvedSmsConfigResponseDto> {
+    return { status: 200, results: await this.smsConfigs.resolve(request.verifyApiKey, origin) };
+  }
+}

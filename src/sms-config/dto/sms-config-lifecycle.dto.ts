@@ -1,0 +1,121 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsNotEmpty, IsString, ValidateIf } from 'class-validator';
+import { IsOptionalAmount, IsOptionalProviderUrl, IsOptionalText, IsProviderUrl, IsText } from '../../common/validation/decorators';
+import { SmsConfigDto } from './sms-config-response.dto';
+
+/** Sent, a field must follow its rule; null is refused for the fields a configuration always has. */
+const isSent = (_object: object, value: unknown) => value !== undefined;
+
+/**
+ * Any non-empty subset of the add fields except clientId, with the same rules; null clears an optional field (amounts
+ * back to 0, isActive back to true, a password or apiKey removed).
+ */
+export class UpdateSmsConfigDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
+  @IsText(1, 100)
+  @ValidateIf(isSent)
+  providerName?: string;
+
+  @ApiPropertyOptional()
+  @IsProviderUrl()
+  @ValidateIf(isSent)
+  smsApi?: string;
+
+  @IsOptionalProviderUrl()
+  providerUrl?: string | null;
+
+  @IsOptionalProviderUrl()
+  balanceUrl?: string | null;
+
+  @IsOptionalText(255)
+  username?: string | null;
+
+  @IsOptionalText(1024, { description: 'Replaces the sealed password (never returned); null removes it' })
+  password?: string | null;
+
+  @IsOptionalText(4096, {
+    description: 'Replaces the sealed apiKey (never returned); null removes it. Earlier verifyApiKey tokens turn stale',
+  })
+  apiKey?: string | null;
+
+  @IsOptionalText(20)
+  senderId?: string | null;
+
+  @IsOptionalText(50)
+  smsType?: string | null;
+
+  @IsOptionalAmount()
+  balance?: number | null;
+
+  @IsOptionalAmount()
+  perSmsCost?: number | null;
+
+  @ApiPropertyOptional({ description: 'null sets it back to true' })
+  @IsBoolean()
+  @ValidateIf((_object, value) => value !== undefined && value !== null)
+  isActive?: boolean | null;
+}
+
+export class SmsConfigResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: SmsConfigDto })
+  results: SmsConfigDto;
+}
+
+export class UpdatedSmsConfigDto extends SmsConfigDto {
+  @ApiProperty({ minLength: 64, description: 'A fresh token for the configuration as it now is' })
+  verifyApiKey: string;
+}
+
+export class UpdatedSmsConfigResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: UpdatedSmsConfigDto })
+  results: UpdatedSmsConfigDto;
+}
+
+export class DeletedSmsConfigDto {
+  @ApiProperty({ example: 12 })
+  smsConfigId: number;
+
+  @ApiProperty({ example: true })
+  deleted: true;
+}
+
+export class DeletedSmsConfigResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: DeletedSmsConfigDto })
+  results: DeletedSmsConfigDto;
+}
+
+export class ResolveCredentialsDto {
+  @ApiProperty({ description: 'The token from add, change or verify-api-key' })
+  @IsString()
+  @IsNotEmpty()
+  verifyApiKey: string;
+}
+
+/** Everything the dispatcher needs to send through the provider, secrets included: the one answer that holds them. */
+export class ResolvedSmsConfigDto extends SmsConfigDto {
+  @ApiProperty({ example: 7 })
+  clientId: number;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The provider password, opened' })
+  password: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The provider apiKey, opened' })
+  apiKey: string | null;
+}
+
+export class ResolvedSmsConfigResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: ResolvedSmsConfigDto })
+  results: ResolvedSmsConfigDto;
+}

@@ -1,0 +1,81 @@
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ChangeOrigin } from '../auth/actor';
+import { ClientAuthenticated, CurrentClient, Origin } from '../auth/auth.decorators';
+import { AuthenticatedClient } from '../auth/client-lookup';
+import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { PositiveIdPipe } from '../common/validation/positive-id.pipe';
+import {
+  DeletedSmsConfigResponseDto,
+  SmsConfigResponseDto,
+  UpdateSmsConfigDto,
+  UpdatedSmsConfigResponseDto,
+} from './dto/sms-config-lifecycle.dto';
+import { AddSmsConfigResponseDto } from './dto/sms-config-response.dto';
+import { SmsConfigService } from './sms-config.service';
+
+/** One configuration of the key's own client; any other id is answered 404, as if it did not exist. */
+@ApiTags('sms-config')
+@ApiCommonErrors()
+@ClientAuthenticated()
+@ApiBadRequestResponse({ type: ErrorResponseDto, description: 'smsConfigId is not a positive integer, or the body is invalid' })
+@ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Client is disabled' })
+@ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No configuration of this client has this id' })
+@Controller('api/v1/sms-configs')
+export class SmsConfigLifecycleController {
+  constructor(private readonly smsConfigs: SmsConfigService) {}
+
+  @Get(':smsConfigId')
+  @ApiOperation({ summary: 'Get an SMS configuration', description: 'The fields of the list answer; never the password or apiKey.' })
+  @ApiOkResponse({ type: SmsConfigResponseDto })
+  async get(
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('smsConfigId', PositiveIdPipe) smsConfigId: number,
+  ): Promise<SmsConfigResponseDto> {
+    return { status: 200, results: await this.smsConfigs.get(client, smsConfigId) };
+  }
+
+  @Patch(':smsConfigId')
+  @ApiOperation({
+    summary: 'Change an SMS configuration',
+    description:
+      'Any non-empty subset of the add fields except clientId; null clears an optional one. A new password or apiKey replaces ' +
+      'the stored one (never returned). Answers the configuration and a fresh verifyApiKey.',
+  })
+  @ApiOkResponse({ type: UpdatedSmsConfigResponseDto })
+  async update(
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('smsConfigId', PositiveIdPipe) smsConfigId: number,
+    @Body() request: UpdateSmsConfigDto,
+    @Origin() origin: ChangeOrigin,
+  ): Promise<UpdatedSmsConfigResponseDto> {
+    return { status: 200, results: await this.smsConfigs.update(client, smsConfigId, request, origin) };
+  }
+
+  @Delete(':smsConfigId')
+  @ApiOperation({ summary: 'Delete an SMS configuration' })
+  @ApiOkResponse({ type: DeletedSmsConfigResponseDto })
+  async delete(
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('smsConfigId', PositiveIdPipe) smsConfigId: number,
+    @Origin() origin: ChangeOrigin,
+  ): Promise<DeletedSmsConfigResponseDto> {
+    return { status: 200, results: await this.smsConfigs.delete(client, smsConfigId, origin) };
+  }
+
+  @Post(':smsConfigId/verify-api-key')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    summary: 'Issue a fresh verifyApiKey',
+    description:
+      'A new token under the newest encryption key; the stored credentials do not change, and older tokens keep working while their key is configured.',
+  })
+  @ApiOkResponse({ type: AddSmsConfigResponseDto })
+  async issueVerifyApiKey(
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('smsConfigId', PositiveIdPipe) smsConfigId: number,
+  ): Promise<AddSmsConfigResponseDto> {
+    return { status: 200, results: await this.smsConfigs.issueVerifyApiKey(client, smsConfigId) };
+  }
+}
