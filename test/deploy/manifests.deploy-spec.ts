@@ -81,8 +81,14 @@ describe('Deployment files', () => {
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(delaySeconds + SHUTDOWN_CLOSE_MS / 1000);
   });
 
+  const jobNamed = (app: string) =>
+    only(
+      byKind.Job.filter((job) => job.metadata.labels?.app === app),
+      `Job ${app}`,
+    );
+
   it('should run the migrations as a Job of the same image, and the pods without them', () => {
-    const job = only(byKind.Job, 'Job');
+    const job = jobNamed('client-registry-migrate');
     const migrate = job.spec.template.spec.containers[0];
     expect(migrate.image).toBe(container.image);
     expect(migrate.args).toEqual(['node', 'dist/migrate.js']);
@@ -90,8 +96,17 @@ describe('Deployment files', () => {
     expect(job.spec.template.spec.restartPolicy).toBe('Never');
   });
 
+  it('should run the reseal as a Job of the same image, which finishes what it started when stopped', () => {
+    const job = jobNamed('client-registry-reseal');
+    const reseal = job.spec.template.spec.containers[0];
+    expect(reseal.image).toBe(container.image);
+    expect(reseal.args).toEqual(['node', 'dist/reseal.js']);
+    expect(job.spec.template.spec.restartPolicy).toBe('Never');
+  });
+
   it('should pin the image to a release, and run pods without an API token, as non-root, with the default seccomp profile', () => {
-    for (const spec of [pod, only(byKind.Job, 'Job').spec.template.spec]) {
+    expect(byKind.Job).toHaveLength(2);
+    for (const spec of [pod, ...byKind.Job.map((job) => job.spec.template.spec)]) {
       expect(spec.containers[0].image).toMatch(/:\d+\.\d+\.\d+$/);
       expect(spec.automountServiceAccountToken).toBe(false);
       expect(spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
@@ -101,7 +116,7 @@ describe('Deployment files', () => {
 
   it('should set only variables the service reads', () => {
     const known = new Set(environmentVariableNames());
-    for (const workload of [deployment, only(byKind.Job, 'Job')]) {
+    for (const workload of [deployment, ...byKind.Job]) {
       const names = (workload.spec.template.spec.containers[0].env as Manifest[]).map((variable) => variable.name as string);
       expect(names.filter((name) => !known.has(name))).toEqual([]);
     }

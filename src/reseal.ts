@@ -1,0 +1,62 @@
+import 'reflect-metadata';
+import pino from 'pino';
+import { DataSource } from 'typeorm';
+import { loadAppConfig } from './config/app-config';
+import { loadDotEnv } from './config/dotenv';
+import { SecretSealer } from './crypto/secret-sealer';
+import { buildDataSourceOptions } from './database/database-options';
+import { SqlExecutor } from './database/sql-executor';
+import { createLoggers, loggingConfigOf } from './logging/logger-options';
+import { Resealer, isComplete } from './reseal/resealer';
+import { SealedColumnRepository } from './reseal/sealed-column.repository';
+import { SEALED_COLUMNS } from './reseal/sealed-columns';
+import { describeStartupFailure } from './startup-failure';
+
+/**
+ * Seals every stored secret again under the first key of ENCRYPTION_KEYS, so that the keys after it can be removed
+ * (docs/key-retirement.md). `node dist/reseal.js`, or `npm run reseal` after a build; the environment is the service's
+ * own. Its report goes to stdout, the last line `reseal: moved <n>; remaining <kid>=<n>, ...` or `... remaining none`.
+ * Exits 0 only when no value is left under an older key; 1 when a value does not open, is under a key id that is not
+ * listed, was left under an older key, or the run was stopped (SIGINT, SIGTERM: after the value in hand).
+ */
+async function reseal(): Promise<void> {
+  loadDotEnv();
+  const config = loadAppConfig();
+  const logger = createLoggers(loggingConfigOf(config)).root.child({ context: 'Reseal' });
+  const stop = stopOnSignals();
+  try {
+    const dataSource = await new DataSource(buildDataSourceOptions(config.database)).initialize();
+    try {
+      const sql = new SqlExecutor(dataSource);
+      const resealer = new Resealer(
+        SEALED_COLUMNS.map((sealedColumn) => new SealedColumnRepository(sql, sealedColumn)),
+        new SecretSealer(config.encryptionKeys),
+        new Set(config.encryptionKeys.map((key) => key.id)),
+        (line) => process.stdout.write(`${line}\n`),
+      );
+      process.exitCode = isComplete(await resealer.run(stop)) ? 0 : 1;
+    } finally {
+      await dataSource.destroy();
+    }
+  } catch (error) {
+    logger.fatal(describeStartupFailure(error, config));
+    process.exit(1);
+  }
+}
+
+/** The first signal lets the value in hand be written, then stops; a second one ends at once. */
+function stopOnSignals(): AbortSignal {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (controller.signal.aborted) process.exit(1);
+    controller.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return controller.signal;
+}
+
+reseal().catch((error: unknown) => {
+  pino(pino.destination({ dest: 1, sync: true })).fatal({ context: 'Reseal' }, describeStartupFailure(error));
+  process.exit(1);
+});

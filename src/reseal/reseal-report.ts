@@ -1,0 +1,62 @@
+import { KeyIdCount } from './sealed-column.repository';
+import { RowColumns, SealedColumn } from './sealed-columns';
+
+/** What the walk did with one column's values so far. */
+export interface ColumnTally {
+  read: number;
+  moved: number;
+  /** Already under the current key (and open). */
+  current: number;
+  /** Replaced by another writer between read and write: that writer sealed them under the current key. */
+  changed: number;
+  failed: number;
+}
+
+export const emptyTally = (): ColumnTally => ({ read: 0, moved: 0, current: 0, changed: 0, failed: 0 });
+
+/** The shape of ENCRYPTION_KEYS ids: what is not one is never printed, as it may be part of a stored value. */
+const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const MALFORMED = '(malformed)';
+
+export function keyIdLabel(keyId: string): string {
+  return KEY_ID.test(keyId) ? keyId : MALFORMED;
+}
+
+/** The text before the first colon of a sealed value. */
+export function keyIdOf(sealed: string): string {
+  const separator = sealed.indexOf(':');
+  return separator < 0 ? '' : sealed.slice(0, separator);
+}
+
+export function columnName({ table, column }: SealedColumn): string {
+  return `${table}.${column}`;
+}
+
+/** A row named by its primary key: `id 42`, `scope client-add, idempotency_key 7f3c`. Never a sealed value. */
+export function rowName(sealedColumn: SealedColumn, row: RowColumns): string {
+  return sealedColumn.key.map((name) => `${name} ${String(row[name])}`).join(', ');
+}
+
+export function progressLine(sealedColumn: SealedColumn, tally: ColumnTally, currentKeyId: string): string {
+  return (
+    `reseal: ${columnName(sealedColumn)}: ${tally.read} read, ${tally.moved} moved, ${tally.current} already under ${currentKeyId}, ` +
+    `${tally.changed} changed meanwhile, ${tally.failed} failed`
+  );
+}
+
+/** Values under every key id but the current one, summed over the columns, by key id. */
+export function remainingUnderOlderKeys(counts: KeyIdCount[], currentKeyId: string): KeyIdCount[] {
+  const byKeyId = new Map<string, number>();
+  for (const { keyId, count } of counts) {
+    if (keyId === currentKeyId) continue;
+    const label = keyIdLabel(keyId);
+    byKeyId.set(label, (byKeyId.get(label) ?? 0) + count);
+  }
+  return [...byKeyId].map(([keyId, count]) => ({ keyId, count })).sort((a, b) => (a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : 0));
+}
+
+/** The last line: `reseal: moved 12; remaining k1=3, old=1`, or `reseal: moved 12; remaining none`. */
+export function summaryLine(moved: number, remaining: KeyIdCount[]): string {
+  const counts = remaining.map(({ keyId, count }) => `${keyId}=${count}`).join(', ');
+  return `reseal: moved ${moved}; remaining ${counts || 'none'}`;
+}

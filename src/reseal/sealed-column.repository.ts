@@ -1,0 +1,87 @@
+import { retryDeadlockVictims } from '../database/deadlock-retry';
+import { SqlDialect, SqlStatements, SqlValue } from '../database/sql-executor';
+import { RowColumns, SealedColumn } from './sealed-columns';
+
+/** The statements the walk needs, in either dialect (SqlExecutor). */
+export type ResealStatements = SqlStatements & { readonly dialect: SqlDialect };
+
+/** A sealed value as read, with its row's key and context columns. */
+export interface SealedRow {
+  row: RowColumns;
+  sealed: string;
+}
+
+/** How many values of a column are sealed under one key id. */
+export interface KeyIdCount {
+  keyId: string;
+  count: number;
+}
+
+/**
+ * MySQL compares these columns case-insensitively (utf8mb4_unicode_ci): sealed values and key ids are compared byte
+ * for byte, so a value another writer just replaced is never taken for the one read. SQLite compares bytes already.
+ */
+const BYTEWISE: Record<SqlDialect, string> = { mysql: ' COLLATE utf8mb4_bin', sqlite: '' };
+
+/** The SQL of one sealed column: its values in key order, a compare-and-set replace, and a count per key id. */
+export class SealedColumnRepository {
+  private readonly keyList: string;
+  private readonly selectList: string;
+
+  constructor(
+    private readonly sql: ResealStatements,
+    readonly sealedColumn: SealedColumn,
+  ) {
+    this.keyList = sealedColumn.key.join(', ');
+    this.selectList = [...sealedColumn.key, ...sealedColumn.contextColumns, `${sealedColumn.column} AS sealed`].join(', ');
+  }
+
+  /** Up to `limit` values, in key order, of the rows after `after` (from the first row without it); NULLs are not read. */
+  async readAfter(after: RowColumns | undefined, limit: number): Promise<SealedRow[]> {
+    const { table, column } = this.sealedColumn;
+    const [keyset, values] = after ? this.keysetAfter(after) : ['', []];
+    const rows = await this.sql.query<RowColumns & { sealed: string }>(
+      `SELECT ${this.selectList} FROM ${table} WHERE ${column} IS NOT NULL${keyset} ORDER BY ${this.keyList} LIMIT ${positiveInteger(limit)}`,
+      values,
+    );
+    return rows.map(({ sealed, ...row }) => ({ row, sealed }));
+  }
+
+  /** Writes `resealed` only if the row still holds the value read: false when a writer got there first (or it is gone). */
+  async replace(read: SealedRow, resealed: string): Promise<boolean> {
+    const { table, column, key } = this.sealedColumn;
+    const sameRow = key.map((name) => `${name} = ?`).join(' AND ');
+    const result = await retryDeadlockVictims(() =>
+      this.sql.execute(`UPDATE ${table} SET ${column} = ? WHERE ${sameRow} AND ${column}${BYTEWISE[this.sql.dialect]} = ?`, [
+        resealed,
+        ...key.map((name) => read.row[name]),
+        read.sealed,
+      ]),
+    );
+    return result.affectedRows === 1;
+  }
+
+  /** Values per key id (the text before the first colon; '' for a value without one). */
+  async countByKeyId(): Promise<KeyIdCount[]> {
+    const { table, column } = this.sealedColumn;
+    const keyId = `SUBSTR(${column}, 1, INSTR(${column}, ':') - 1)${BYTEWISE[this.sql.dialect]}`;
+    const rows = await this.sql.query<{ keyId: string; count: number | string }>(
+      `SELECT ${keyId} AS keyId, COUNT(*) AS count FROM ${table} WHERE ${column} IS NOT NULL GROUP BY keyId`,
+    );
+    return rows.map((row) => ({ keyId: String(row.keyId), count: Number(row.count) }));
+  }
+
+  /** `(k1 > ?) OR (k1 = ? AND k2 > ?) ...`: the rows after `after` in key order, on the primary key's index. */
+  private keysetAfter(after: RowColumns): [string, SqlValue[]] {
+    const { key } = this.sealedColumn;
+    const alternatives = key.map((name, index) => [...key.slice(0, index).map((equal) => `${equal} = ?`), `${name} > ?`].join(' AND '));
+    const values = key.flatMap((_, index) => key.slice(0, index + 1).map((name) => after[name]));
+    return [` AND (${alternatives.map((alternative) => `(${alternative})`).join(' OR ')})`, values];
+  }
+}
+
+/** The batch size goes into the text: a LIMIT placeholder is refused by some servers' prepared statements. */
+function positiveInteger(value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`batch size must be a positive integer, not ${value}`);
+  return value;
+}

@@ -1,0 +1,43 @@
+import { SealContext } from '../crypto/secret-sealer';
+import { SqlValue } from '../database/sql-executor';
+import { idempotentAnswerSealContext } from '../idempotency/idempotent-answer-seal-context';
+import { apiKeySealContext, passwordSealContext } from '../sms-config/sms-config-seal-context';
+
+/** A row's columns as the walk reads them: its key and what its context is built from. */
+export type RowColumns = Record<string, SqlValue>;
+
+/** A column of sealed values, and how to find the context each of its values was sealed for. */
+export interface SealedColumn {
+  table: string;
+  column: string;
+  /** The primary key, walked in this order. */
+  key: string[];
+  /** Columns besides the key that the context needs. */
+  contextColumns: string[];
+  contextOf(row: RowColumns): SealContext;
+}
+
+/** Every column the service seals a value in: a key can be retired only once none of them holds a value under it. */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  {
+    table: 'sms_config',
+    column: 'password_sealed',
+    key: ['id'],
+    contextColumns: ['client_id'],
+    contextOf: (row) => passwordSealContext(Number(row.client_id)),
+  },
+  {
+    table: 'sms_config',
+    column: 'api_key_sealed',
+    key: ['id'],
+    contextColumns: ['client_id'],
+    contextOf: (row) => apiKeySealContext(Number(row.client_id)),
+  },
+  {
+    table: 'idempotent_request',
+    column: 'answer_sealed',
+    key: ['scope', 'idempotency_key'],
+    contextColumns: [],
+    contextOf: (row) => idempotentAnswerSealContext(String(row.scope), String(row.idempotency_key)),
+  },
+];
