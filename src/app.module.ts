@@ -8,6 +8,7 @@ import { RequestValidationPipe } from './common/validation/request-validation.pi
 import { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { EdgeModule } from './http/edge.module';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter';
 import { MetricsModule } from './metrics/metrics.module';
@@ -29,6 +30,7 @@ export class AppModule {
         RateLimitModule,
         DatabaseModule,
         CryptoModule,
+        IdempotencyModule,
         ClientModule,
         SmsConfigModule,
         BrokerModule,

@@ -237,11 +237,33 @@ describe('HTTP behaviour shared by every route', () => {
       expect(security('/api/v1/sms-configs/resolve')).toEqual([{ dispatcherApiKey: [] }]);
     });
 
+    it('should document Idempotency-Key, its 409 and 422, on add client, add SMS configuration and both rotations only', async () => {
+      const document = (await t.get('/docs-json')).body;
+      const idempotent = new Set([
+        'post /api/client/add',
+        'post /api/sms-config/add',
+        'post /api/v1/client/secret-key/rotate',
+        'post /api/v1/clients/{clientId}/secret-key/rotate',
+      ]);
+      for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          const header = (operation.parameters ?? []).find((parameter: { name: string }) => parameter.name === 'Idempotency-Key');
+          const route = `${method} ${path}`;
+          expect({ route, documented: header !== undefined }).toEqual({ route, documented: idempotent.has(route) });
+          if (header === undefined) continue;
+          expect(header).toMatchObject({ in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
+          expect(operation.responses['422'].description).toBe('Idempotency-Key was used with a different request');
+          expect(operation.responses['409'].description).toContain('A request with this Idempotency-Key is in progress');
+        }
+      }
+      expect(document.paths['/api/sms-config/add'].post.responses['409'].description).toContain('SMS configurations');
+    });
+
     it('should describe the error envelope for each error status of each operation', async () => {
       const document = (await t.get('/docs-json')).body;
       expect(document.components.schemas.ErrorResponseDto.required).toEqual(['status', 'error']);
       const expected: Record<string, string[]> = {
-        '/api/client/add': ['400', '401', '413', '415', '429', '500', '503'],
+        '/api/client/add': ['400', '401', '409', '413', '415', '422', '429', '500', '503'],
         '/api/client/get/secretKey': ['400', '401', '404', '413', '415', '429', '500', '503'],
         '/api/sms-config/add': ['400', '401', '403', '409', '413', '415', '429', '500', '503'],
         '/api/sms-config/get-all-by-client-id': ['400', '401', '403', '413', '415', '429', '500', '503'],
@@ -250,8 +272,8 @@ describe('HTTP behaviour shared by every route', () => {
         'GET /api/v1/clients/{clientId}': ['400', '401', '404', '429', '500', '503'],
         'PATCH /api/v1/clients/{clientId}': ['400', '401', '404', '413', '415', '429', '500', '503'],
         'DELETE /api/v1/clients/{clientId}': ['400', '401', '404', '429', '500', '503'],
-        '/api/v1/clients/{clientId}/secret-key/rotate': ['400', '401', '404', '413', '415', '429', '500', '503'],
-        '/api/v1/client/secret-key/rotate': ['400', '401', '403', '413', '415', '429', '500', '503'],
+        '/api/v1/clients/{clientId}/secret-key/rotate': ['400', '401', '404', '409', '413', '415', '422', '429', '500', '503'],
+        '/api/v1/client/secret-key/rotate': ['400', '401', '403', '409', '413', '415', '422', '429', '500', '503'],
         'GET /api/v1/sms-configs/{smsConfigId}': ['400', '401', '403', '404', '429', '500', '503'],
         'PATCH /api/v1/sms-configs/{smsConfigId}': ['400', '401', '403', '404', '413', '415', '429', '500', '503'],
         'DELETE /api/v1/sms-configs/{smsConfigId}': ['400', '401', '403', '404', '429', '500', '503'],

@@ -133,6 +133,25 @@ describe('lifecycle changes across instances', () => {
     expect(Date.now() - deletedAt).toBeLessThan(WITHIN_MS);
   });
 
+  it('should run a request sent to both instances at once with one Idempotency-Key only once, and replay it on either', async () => {
+    const body = { appName: `idempotent-${Date.now()}`, appUrl: 'https://idempotent.example.com', isHost: false };
+    const headers = { ...ADMIN, 'idempotency-key': `both-instances-${Date.now()}` };
+    const answers = await Promise.all([
+      a.post('/api/client/add', { headers, body }),
+      b.post('/api/client/add', { headers, body }),
+      a.post('/api/client/add', { headers, body }),
+      b.post('/api/client/add', { headers, body }),
+    ]);
+    for (const answer of answers) expect([200, 409]).toContain(answer.status);
+    const created = (await a.get(`/api/v1/clients?appName=${body.appName}`, ADMIN)).body.results.items;
+    expect(created).toHaveLength(1);
+    const replayA = await a.post('/api/client/add', { headers, body });
+    const replayB = await b.post('/api/client/add', { headers, body });
+    expect(replayB.raw).toBe(replayA.raw);
+    expect(replayB.headers.get('idempotent-replayed')).toBe('true');
+    for (const answer of answers.filter((each) => each.status === 200)) expect(answer.raw).toBe(replayA.raw);
+  });
+
   describe('with the broker down', () => {
     beforeAll(async () => {
       await relay.cut();

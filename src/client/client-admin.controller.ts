@@ -5,6 +5,7 @@ import { AdminOnly, Origin } from '../auth/auth.decorators';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { PositiveIdPipe } from '../common/validation/positive-id.pipe';
+import { Idempotent } from '../idempotency/idempotency.decorator';
 import { ClientAdminService } from './client-admin.service';
 import {
   AdminClientPageResponseDto,
@@ -63,6 +64,7 @@ export class ClientAdminController {
 
   @Post(':clientId/secret-key/rotate')
   @HttpCode(HttpStatus.OK)
+  @Idempotent()
   @ApiOperation({
     summary: "Rotate a client's secret key",
     description: 'For a leaked key: the new key works at once; send graceSeconds 0 to revoke the old one at once.',

@@ -6,6 +6,7 @@ import { UnknownSecretKeyException } from '../auth/credential-refusals';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { EmptyBodyDto } from '../common/validation/empty-body.dto';
+import { Idempotent } from '../idempotency/idempotency.decorator';
 import { ClientService } from './client.service';
 import { AddClientDto } from './dto/add-client.dto';
 import { ClientResponseDto } from './dto/client-response.dto';
@@ -19,6 +20,7 @@ export class ClientController {
   @Post('add')
   @HttpCode(HttpStatus.OK)
   @AdminOnly()
+  @Idempotent()
   @ApiOperation({ summary: 'Add client', description: 'Registers a client application and issues its secret key.' })
   @ApiOkResponse({ type: ClientResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request; the message names every failing field' })

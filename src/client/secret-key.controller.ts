@@ -5,6 +5,7 @@ import { ClientAuthenticated, CurrentClient, Origin } from '../auth/auth.decorat
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { Idempotent } from '../idempotency/idempotency.decorator';
 import { ClientAdminService } from './client-admin.service';
 import { RotateSecretKeyDto, RotatedSecretKeyResponseDto } from './dto/secret-key-rotation.dto';
 
@@ -17,6 +18,7 @@ export class SecretKeyController {
 
   @Post('rotate')
   @HttpCode(HttpStatus.OK)
+  @Idempotent()
   @ApiOperation({
     summary: 'Rotate my secret key',
     description:

@@ -175,6 +175,11 @@ export class SqlExecutor implements SqlStatements {
     }
   }
 
+  /** Whether the current call runs inside a transaction (whose statements cannot be retried one by one). */
+  get inTransaction(): boolean {
+    return this.openTransaction.getStore() !== undefined;
+  }
+
   /**
    * Runs `callback` once what was just written is committed: at once outside a transaction, after the commit inside one
    * (nothing, should it roll back). Cache invalidations go through it, so no instance reloads a row before it changed.

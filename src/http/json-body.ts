@@ -5,6 +5,9 @@ import { checkNumbersAfterAuthentication } from '../common/validation/exact-numb
 
 const MAX_JSON_DEPTH = 32;
 
+/** A request with its body as it arrived (absent when it had none). */
+export type RequestWithRawBody = { rawBody?: string };
+
 /**
  * JSON only: every other content type is answered 415 by Fastify. A body is refused (400) when it is not JSON, carries
  * a prototype-pollution key or nests deeper than 32 levels; one holding a number a double would change is refused by
@@ -12,7 +15,9 @@ const MAX_JSON_DEPTH = 32;
  */
 export function acceptJsonBodiesOnly(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // Kept as received: a retry with an Idempotency-Key is compared byte for byte (src/idempotency).
+    (request as RequestWithRawBody).rawBody = body as string;
     // Many clients send Content-Type: application/json with no body on the read endpoints.
     if (body === '') return done(null, undefined);
     try {

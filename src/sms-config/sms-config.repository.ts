@@ -132,13 +132,14 @@ export class SmsConfigRepository {
       clientId: smsConfig.clientId,
       smsConfigId: JUST_INSERTED,
     });
-    const [countedIn, inserted] = await retryDeadlockVictims(() =>
+    const add = () =>
       this.sql.script([
         { sql: COUNT_IN_SQL, values: [smsConfig.clientId, MAX_SMS_CONFIGS_PER_CLIENT] },
         { sql: INSERT_IF_COUNTED_SQL[this.sql.dialect], values },
         audit,
-      ]),
-    );
+      ]);
+    // Inside a larger transaction (Idempotency-Key), a deadlock rolls all of it back: it is answered, not retried here.
+    const [countedIn, inserted] = await (this.sql.inTransaction ? add() : retryDeadlockVictims(add));
     if (countedIn.affectedRows === 0 || inserted.affectedRows === 0) throw smsConfigLimitReached();
     return inserted.insertId;
   }

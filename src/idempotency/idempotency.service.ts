@@ -1,0 +1,79 @@
+import { ConflictException, Injectable, UnprocessableEntityException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { SecretSealer } from '../crypto/secret-sealer';
+import { idempotentAnswerSealContext } from './idempotent-answer-seal-context';
+import { IdempotentRequestRepository } from './idempotent-request.repository';
+
+/** How long a request holds its key before another may take it over (its instance died): far beyond any request. */
+export const CLAIM_MS = 60_000;
+/** How long an answer is kept for replay. */
+export const KEPT_MS = 24 * 60 * 60 * 1000;
+/** Rounds of claim, read and take-over before a request gives up (each round lost to a request that changed the row). */
+const ATTEMPTS = 3;
+
+export type IdempotentStart = { kind: 'replay'; statusCode: number; answer: string } | { kind: 'claimed'; claim: string };
+
+export class IdempotencyKeyReusedException extends UnprocessableEntityException {
+  constructor() {
+    super('Idempotency-Key was used with a different request');
+  }
+}
+
+export class IdempotentRequestInProgressException extends ConflictException {
+  constructor() {
+    super('A request with this Idempotency-Key is in progress');
+  }
+}
+
+/**
+ * The Idempotency-Key rules (IETF httpapi draft): a key is claimed in the database before its request runs, so two
+ * instances never run it twice; its answer is kept, sealed, in the request's own transaction, and given again to a
+ * retry with the same request; a different request under the key is refused (422), one while it runs too (409).
+ */
+@Injectable()
+export class IdempotencyService {
+  constructor(
+    private readonly requests: IdempotentRequestRepository,
+    private readonly sealer: SecretSealer,
+  ) {}
+
+  /** Claims the key for this request, or answers what the earlier request with it answered. */
+  async start(scope: string, key: string, requestDigest: string): Promise<IdempotentStart> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const claim = randomUUID();
+      const now = Date.now();
+      if (await this.requests.claim(scope, key, requestDigest, claim, new Date(now + CLAIM_MS), new Date(now + KEPT_MS))) {
+        return { kind: 'claimed', claim };
+      }
+      const kept = await this.requests.find(scope, key);
+      if (kept === null) continue;
+      if (kept.expiresAt <= now) {
+        await this.requests.release(scope, key, kept.claim);
+        continue;
+      }
+      if (kept.requestDigest !== requestDigest) throw new IdempotencyKeyReusedException();
+      if (kept.statusCode !== null) {
+        return {
+          kind: 'replay',
+          statusCode: kept.statusCode,
+          answer: this.sealer.open(kept.answerSealed!, idempotentAnswerSealContext(scope, key)),
+        };
+      }
+      if (kept.claimedUntil > now) throw new IdempotentRequestInProgressException();
+      if (await this.requests.takeOver(scope, key, kept.claim, claim, new Date(now + CLAIM_MS))) return { kind: 'claimed', claim };
+    }
+    throw new IdempotentRequestInProgressException();
+  }
+
+  /** Keeps the answer; inside the request's transaction, so the answer is kept exactly when its effect is committed. */
+  async finish(scope: string, key: string, claim: string, statusCode: number, answer: string): Promise<void> {
+    const sealed = this.sealer.seal(answer, idempotentAnswerSealContext(scope, key));
+    // The claim was taken over (this request outlived CLAIM_MS): the effect must not be committed twice.
+    if (!(await this.requests.complete(scope, key, claim, statusCode, sealed))) throw new IdempotentRequestInProgressException();
+  }
+
+  /** Gives the key back after a request that did not succeed: it may be retried with the same key. */
+  async abandon(scope: string, key: string, claim: string): Promise<void> {
+    await this.requests.release(scope, key, claim);
+  }
+}

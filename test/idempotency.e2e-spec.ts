@@ -1,0 +1,168 @@
+import { IdempotencySweeper } from '../src/idempotency/idempotency-sweeper';
+import { ADMIN_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
+
+const ADMIN = { 'x-api-key': ADMIN_API_KEY };
+
+describe('Idempotency-Key', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t.close());
+  beforeEach(async () => t.reset());
+
+  const addClient = (key: string, body: Record<string, unknown> = { appName: 'Retried', appUrl: 'https://r.example.com', isHost: false }) =>
+    t.post('/api/client/add', { headers: { ...ADMIN, 'idempotency-key': key }, body });
+  const count = async (table: string) => Number((await t.dataSource.query(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
+
+  it('should answer a retry with the first answer, byte for byte, marked replayed, and do nothing twice', async () => {
+    const first = await addClient('add-client-1');
+    expect(first.status).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const retry = await addClient('add-client-1');
+    expect(retry.status).toBe(200);
+    expect(retry.raw).toBe(first.raw);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.headers['content-type']).toBe(first.headers['content-type']);
+    expect(await count('client')).toBe(1);
+    expect((await t.get('/api/v1/audit-events?action=client.created', ADMIN)).body.results.items).toHaveLength(1);
+    // Without the header, the same body is a new request.
+    expect(
+      (await t.post('/api/client/add', { headers: ADMIN, body: { appName: 'Retried', appUrl: 'https://r.example.com', isHost: false } }))
+        .status,
+    ).toBe(200);
+    expect(await count('client')).toBe(2);
+  });
+
+  it('should refuse the key with another body or on another route (422), and keep the first answer', async () => {
+    const first = await addClient('reused');
+    const other = await addClient('reused', { appName: 'Other', appUrl: 'https://r.example.com', isHost: false });
+    expect(other.body).toEqual({ status: 422, error: 'Idempotency-Key was used with a different request' });
+    const sameFieldsOtherBytes = await t.post('/api/client/add', {
+      headers: { ...ADMIN, 'idempotency-key': 'reused', 'content-type': 'application/json' },
+      payload: '{"appName": "Retried", "appUrl": "https://r.example.com", "isHost": false}',
+    });
+    expect(sameFieldsOtherBytes.status).toBe(422);
+    expect((await t.post('/api/v1/clients/1/secret-key/rotate', { headers: { ...ADMIN, 'idempotency-key': 'reused' } })).status).not.toBe(
+      200,
+    );
+    expect((await addClient('reused')).raw).toBe(first.raw);
+    expect(await count('client')).toBe(1);
+  });
+
+  it('should refuse a header that is empty, too long or not visible ASCII with 400', async () => {
+    for (const key of ['', 'x'.repeat(256), 'with space', 'clé']) {
+      const answer = await t.post('/api/client/add', {
+        headers: { ...ADMIN, 'idempotency-key': key },
+        body: { appName: 'a', appUrl: 'https://a.example.com', isHost: false },
+      });
+      expect({ key, answer: answer.body }).toEqual({
+        key,
+        answer: { status: 400, error: 'Idempotency-Key must be 1 to 255 visible ASCII characters, sent once' },
+      });
+    }
+    expect((await addClient('x'.repeat(255))).status).toBe(200);
+    expect(await count('client')).toBe(1);
+  });
+
+  it('should run two identical requests sent at once only once', async () => {
+    const secretKey = await t.addClient();
+    const send = () => t.post('/api/sms-config/add', { headers: { secretKey, 'idempotency-key': 'at-once' }, body: validSmsConfig() });
+    const answers = await Promise.all([send(), send(), send(), send()]);
+    for (const answer of answers) {
+      expect([200, 409]).toContain(answer.status);
+      if (answer.status === 409) expect(answer.body).toEqual({ status: 409, error: 'A request with this Idempotency-Key is in progress' });
+    }
+    const succeeded = answers.filter((answer) => answer.status === 200);
+    expect(succeeded.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(succeeded.map((answer) => answer.raw)).size).toBe(1);
+    expect(await count('sms_config')).toBe(1);
+    expect((await t.get('/api/v1/audit-events?action=sms-config.created', ADMIN)).body.results.items).toHaveLength(1);
+    const retry = await send();
+    expect(retry.raw).toBe(succeeded[0].raw);
+  });
+
+  it('should keep only successes: a request refused with 400 may be retried with the same key', async () => {
+    const secretKey = await t.addClient();
+    const headers = { secretKey, 'idempotency-key': 'fix-and-retry' };
+    expect((await t.post('/api/sms-config/add', { headers, body: validSmsConfig({ smsApi: 'not a url' }) })).status).toBe(400);
+    const fixed = await t.post('/api/sms-config/add', { headers, body: validSmsConfig() });
+    expect(fixed.status).toBe(200);
+    expect(fixed.headers['idempotent-replayed']).toBeUndefined();
+    expect(await count('sms_config')).toBe(1);
+  });
+
+  it('should scope keys to the credential: another client with the same key runs its own request', async () => {
+    const mine = await t.addClient({ appName: 'mine' });
+    const theirs = await t.addClient({ appName: 'theirs' });
+    for (const secretKey of [mine, theirs]) {
+      const answer = await t.post('/api/sms-config/add', {
+        headers: { secretKey, 'idempotency-key': 'shared-key' },
+        body: validSmsConfig(),
+      });
+      expect(answer.headers['idempotent-replayed']).toBeUndefined();
+    }
+    expect(await count('sms_config')).toBe(2);
+  });
+
+  it('should replay a retried rotation though the key that sent it is now the previous one, and keep the new key sealed', async () => {
+    const key = await t.addClient();
+    const headers = { secretKey: key, 'idempotency-key': 'rotate-once' };
+    const first = await t.post('/api/v1/client/secret-key/rotate', { headers, body: { graceSeconds: 3600 } });
+    expect(first.status).toBe(200);
+    const retry = await t.post('/api/v1/client/secret-key/rotate', { headers, body: { graceSeconds: 3600 } });
+    expect(retry.status).toBe(200);
+    expect(retry.raw).toBe(first.raw);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    // The new key may replay it too: the scope is the client.
+    const newKey = first.body.results.secretKey as string;
+    expect(
+      (await t.post('/api/v1/client/secret-key/rotate', { headers: { ...headers, secretKey: newKey }, body: { graceSeconds: 3600 } })).raw,
+    ).toBe(first.raw);
+    expect((await t.get('/api/v1/audit-events?action=client.secret-key.rotated', ADMIN)).body.results.items).toHaveLength(1);
+    const stored = JSON.stringify(await t.dataSource.query('SELECT * FROM idempotent_request'));
+    expect(stored).not.toContain(newKey);
+    expect(stored).toMatch(/"answer_sealed":"keyA:v2:/);
+  });
+
+  it('should forget an answer after 24 h: the sweeper deletes it, and the key runs a new request', async () => {
+    await addClient('day-old');
+    await t.dataSource.query("UPDATE idempotent_request SET expires_at = '2000-01-01 00:00:00.000'");
+    await addClient('expired-not-swept');
+    await t.dataSource.query(
+      "UPDATE idempotent_request SET expires_at = '2000-01-01 00:00:00.000' WHERE idempotency_key = 'expired-not-swept'",
+    );
+    // An expired answer is not replayed, even before the sweeper comes.
+    expect((await addClient('expired-not-swept')).headers['idempotent-replayed']).toBeUndefined();
+    expect(await count('client')).toBe(3);
+    expect(await t.app.get(IdempotencySweeper).sweep()).toBe(1);
+    expect(await t.dataSource.query('SELECT idempotency_key AS k FROM idempotent_request')).toEqual([{ k: 'expired-not-swept' }]);
+  });
+
+  it('should take over a key whose request was abandoned (its instance died before answering)', async () => {
+    // A claim made for this very request, as an instance that died mid-request leaves it: no answer, claim lapsed.
+    const first = await addClient('abandoned');
+    await t.dataSource.query(
+      `UPDATE idempotent_request SET status_code = NULL, answer_sealed = NULL, claim = 'dead', claimed_until = '2000-01-01 00:00:00.000'`,
+    );
+    await t.dataSource.query('DELETE FROM client');
+    const taken = await addClient('abandoned');
+    expect(taken.status).toBe(200);
+    expect(taken.headers['idempotent-replayed']).toBeUndefined();
+    expect(taken.body.results.secretKey).not.toBe(first.body.results.secretKey);
+    expect(await count('client')).toBe(1);
+    expect(await t.dataSource.query("SELECT status_code AS s FROM idempotent_request WHERE idempotency_key = 'abandoned'")).toEqual([
+      { s: 200 },
+    ]);
+    expect((await addClient('abandoned')).raw).toBe(taken.raw);
+  });
+
+  it('should answer 409 while a claim is held by a request still running', async () => {
+    await addClient('held');
+    await t.dataSource.query(
+      "UPDATE idempotent_request SET status_code = NULL, answer_sealed = NULL, claimed_until = '2999-01-01 00:00:00.000'",
+    );
+    expect((await addClient('held')).body).toEqual({ status: 409, error: 'A request with this Idempotency-Key is in progress' });
+  });
+});
