@@ -106,6 +106,25 @@ describe('Architecture', () => {
     }
   });
 
+  it('should draw in docs/architecture.md exactly the imports between folders there are', () => {
+    const drawn = new Set(
+      [...readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8').matchAll(/^ {2}([a-z-]+) --> ([a-z-]+)$/gm)].map(
+        ([, from, to]) => `${from} -> ${to}`,
+      ),
+    );
+    const actual = new Set<string>();
+    for (const module of result.modules) {
+      if (!module.source.startsWith('src/') || module.source.endsWith('.spec.ts')) continue;
+      const from = folderOf(module.source);
+      for (const dependency of module.dependencies) {
+        if (dependency.coreModule || !dependency.resolved.startsWith('src/')) continue;
+        const to = folderOf(dependency.resolved);
+        if (from !== '.' && to !== from && !['config', 'common'].includes(to)) actual.add(`${from} -> ${to}`);
+      }
+    }
+    expect([...drawn].sort()).toEqual([...actual].sort());
+  });
+
   it('should keep every SQL string in a repository, a migration or the database module', () => {
     const SQL =
       /\b(SELECT\s+[A-Za-z0-9*(]|INSERT\s+INTO|UPDATE\s+[a-z_]+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|TRIGGER|INDEX|PROCEDURE)|ALTER\s+TABLE|DROP\s+(TABLE|TRIGGER|PROCEDURE))/;
