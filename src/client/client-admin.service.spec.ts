@@ -1,0 +1,94 @@
+import { BadRequestException, ForbiddenException } from '@nestjs/common';
+import { SqlExecutor, SqlStatements } from '../database/sql-executor';
+import { ClientAdminService, ClientNotFoundException } from './client-admin.service';
+import { AdminClientView, ClientKeys, ClientRepository } from './client.repository';
+
+const ORIGIN = { actor: 'admin:12345678', requestId: 'r1' };
+const KEYS: ClientKeys = { clientId: 7, isActive: true, secretKeyDigest: 'c'.repeat(64), previousSecretKeyDigest: 'p'.repeat(64) };
+const STORED: AdminClientView = {
+  clientId: 7,
+  appName: 'Billing',
+  appDescription: 'old',
+  appUrl: 'https://billing.example.com',
+  preferredSmsGateway: null,
+  preferredEmailGateway: null,
+  preferredPushNotificationGateway: null,
+  isHost: false,
+  isActive: true,
+  smsConfigCount: 0,
+  createdAt: '2026-11-24T00:00:00.000Z',
+  updatedAt: '2026-11-24T00:00:00.000Z',
+  secretKeyRotatedAt: null,
+};
+
+describe('ClientAdminService', () => {
+  let clients: jest.Mocked<Pick<ClientRepository, 'lockKeys' | 'findById' | 'update' | 'delete' | 'rotateKey'>>;
+  let cache: { answerChanged: jest.Mock; keyChanged: jest.Mock };
+  let service: ClientAdminService;
+
+  beforeEach(() => {
+    clients = {
+      lockKeys: jest.fn().mockResolvedValue(KEYS),
+      findById: jest.fn().mockResolvedValue(STORED),
+      update: jest.fn().mockResolvedValue(undefined),
+      delete: jest.fn().mockResolvedValue(undefined),
+      rotateKey: jest.fn().mockResolvedValue(new Date()),
+    };
+    cache = { answerChanged: jest.fn(), keyChanged: jest.fn() };
+    const sql = {
+      transaction: (work: (statements: SqlStatements) => Promise<unknown>) => work({} as SqlStatements),
+    } as unknown as SqlExecutor;
+    service = new ClientAdminService(clients as unknown as ClientRepository, sql, cache);
+  });
+
+  it('should write only the fields that differ, audit them, and drop the answer under both keys', async () => {
+    await service.update(7, { appName: 'Billing', appDescription: null }, ORIGIN);
+    expect(clients.update).toHaveBeenCalledWith(
+      7,
+      { appDescription: null },
+      [{ action: 'client.updated', origin: ORIGIN, clientId: 7, changed: ['appDescription'] }],
+      {},
+    );
+    expect(cache.answerChanged).toHaveBeenCalledWith([KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest]);
+    expect(cache.keyChanged).not.toHaveBeenCalled();
+  });
+
+  it('should write nothing, audit nothing and invalidate nothing when nothing differs', async () => {
+    await expect(service.update(7, { appName: 'Billing', isActive: true }, ORIGIN)).resolves.toEqual(STORED);
+    expect(clients.update).not.toHaveBeenCalled();
+    expect(cache.answerChanged).not.toHaveBeenCalled();
+  });
+
+  it('should record disabling apart from other changes, and drop everything about both keys', async () => {
+    await service.update(7, { isActive: false, isHost: true }, ORIGIN);
+    const [, , audit] = clients.update.mock.calls[0];
+    expect(audit.map((entry) => [entry.action, entry.changed])).toEqual([
+      ['client.updated', ['isHost']],
+      ['client.disabled', ['isActive']],
+    ]);
+    expect(cache.keyChanged).toHaveBeenCalledWith([KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest]);
+  });
+
+  it('should refuse an empty change with 400 and a missing client with 404', async () => {
+    await expect(service.update(7, {}, ORIGIN)).rejects.toBeInstanceOf(BadRequestException);
+    clients.lockKeys.mockResolvedValue(null);
+    await expect(service.update(7, { appName: 'x' }, ORIGIN)).rejects.toBeInstanceOf(ClientNotFoundException);
+    await expect(service.delete(7, ORIGIN)).rejects.toBeInstanceOf(ClientNotFoundException);
+    expect(cache.keyChanged).not.toHaveBeenCalled();
+  });
+
+  it('should let only the current key rotate, keep the previous one for the grace period, and revoke it at once with 0', async () => {
+    await expect(service.rotateOwnKey(7, KEYS.previousSecretKeyDigest!, undefined, ORIGIN)).rejects.toBeInstanceOf(ForbiddenException);
+    expect(clients.rotateKey).not.toHaveBeenCalled();
+
+    const before = Date.now();
+    const rotated = await service.rotateOwnKey(7, KEYS.secretKeyDigest, undefined, ORIGIN);
+    expect(rotated.secretKey).toMatch(/^sk_/);
+    expect(Date.parse(rotated.previousKeyExpiresAt!) - before).toBeGreaterThanOrEqual(86_400_000);
+    const [, newDigest] = clients.rotateKey.mock.calls[0];
+    expect(cache.keyChanged).toHaveBeenCalledWith([KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest, newDigest]);
+
+    await expect(service.rotateAsAdmin(7, 0, ORIGIN)).resolves.toMatchObject({ previousKeyExpiresAt: null });
+    expect(clients.rotateKey.mock.calls[1][2]).toBeNull();
+  });
+});
