@@ -202,6 +202,11 @@ describe('SMS configurations', () => {
       expect(statuses.filter((status) => status === 200)).toHaveLength(100);
       expect(statuses.filter((status) => status === 409)).toHaveLength(30);
       expect(await t.dataSource.query('SELECT id FROM sms_config')).toHaveLength(100);
+      // The audit entry is written in the add's transaction: one per configuration stored, none for a refused add.
+      const audited = await t.dataSource.query("SELECT sms_config_id AS id FROM audit_event WHERE action = 'sms-config.created'");
+      expect(audited.map((row: { id: number }) => Number(row.id)).sort((x: number, y: number) => x - y)).toEqual(
+        (await t.dataSource.query('SELECT id FROM sms_config ORDER BY id')).map((row: { id: number }) => Number(row.id)),
+      );
     });
   });
 
