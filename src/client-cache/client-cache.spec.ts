@@ -158,6 +158,41 @@ describe('ClientCache', () => {
     expect(cache.lookup('a')?.found).toBe(true);
   });
 
+  it('should store what was read while other keys changed, and the owner while only the answer changed', () => {
+    const cache = cacheWith();
+    cache.setLive(true);
+    const token = cache.readToken();
+    cache.drop('other');
+    cache.dropAnswer('a');
+    cache.store('a', client(1), token);
+    expect(cache.lookup('a')).toBeUndefined();
+    expect(cache.lookupOwner('a')?.clientId).toBe(1);
+    cache.store('b', client(2), token);
+    expect(cache.lookup('b')?.found).toBe(true);
+  });
+
+  it('should not store who owns a key read before the key changed', () => {
+    const cache = cacheWith();
+    cache.setLive(true);
+    const token = cache.readToken();
+    cache.drop('a');
+    cache.store('a', client(1), token);
+    expect(cache.lookupOwner('a')).toBeUndefined();
+  });
+
+  it('should refuse every read older than a change record it had to forget', () => {
+    const cache = cacheWith();
+    cache.setLive(true);
+    const token = cache.readToken();
+    cache.dropAnswer('a');
+    // More keys change while the read is in flight than the cache remembers changes for: a's record is evicted.
+    for (let i = 0; i < 10_000; i++) cache.dropAnswer(`k${i}`);
+    cache.store('a', client(1), token);
+    expect(cache.lookup('a')).toBeUndefined();
+    cache.store('a', client(1), cache.readToken());
+    expect(cache.lookup('a')?.found).toBe(true);
+  });
+
   it('should not store what was read before a clear', () => {
     const cache = cacheWith();
     const token = cache.readToken();

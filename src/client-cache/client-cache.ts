@@ -50,6 +50,9 @@ interface Entry<T> {
   storedAt: number;
 }
 
+/** Keys whose last change is remembered; more changes in flight than this only make reads older than the oldest one wait. */
+const CHANGE_RECORDS = 10_000;
+
 /** Per-entry overhead beyond the strings themselves, counted towards maxBytes. */
 const ENTRY_OVERHEAD_BYTES = 200;
 
@@ -74,7 +77,17 @@ export class ClientCache implements InvalidationListener {
   private readonly now: () => number;
   private readonly wallClock: () => number;
   private live = false;
+  /** Counts the invalidations; a read notes it when it starts (readToken) and is stored only if nothing it read changed since. */
   private generation = 0;
+  /**
+   * When each recently changed key last changed: its answer (any write to its client) or who may use it. So a read of
+   * one key is refused only for a change to that key, not for every write elsewhere, which under a steady stream of
+   * writes would keep every key from being cached.
+   */
+  private readonly answerChangedAt: LRUCache<string, number>;
+  private readonly keyChangedAt: LRUCache<string, number>;
+  /** Reads started before this are never stored: everything was cleared, or a change record was evicted. */
+  private floor = 0;
 
   constructor(options: ClientCacheOptions) {
     this.now = options.now ?? (() => performance.now());
@@ -89,6 +102,15 @@ export class ClientCache implements InvalidationListener {
     });
     this.unknown = new LRUCache<string, number>({ max: options.maxUnknown ?? options.maxEntries });
     this.owners = new LRUCache<string, Entry<KeyOwner>>({ max: options.maxEntries });
+    const changeRecords = () =>
+      new LRUCache<string, number>({
+        max: CHANGE_RECORDS,
+        dispose: (changedAt, _digest, reason) => {
+          if (reason === 'evict') this.floor = Math.max(this.floor, changedAt);
+        },
+      });
+    this.answerChangedAt = changeRecords();
+    this.keyChangedAt = changeRecords();
   }
 
   /** undefined: not cached (ask the database); found false: a key known to belong to no client. */
@@ -124,18 +146,28 @@ export class ClientCache implements InvalidationListener {
     return this.generation;
   }
 
+  /** Keeps what a read that started at `token` found, unless the key changed since (then the read may predate the write). */
   store(digest: string, client: CachedClient | null, token: number): void {
-    if (token !== this.generation) return;
-    if (client === null) return void this.unknown.set(digest, this.now());
+    const answerCurrent = this.unchangedSince(this.answerChangedAt, digest, token);
+    if (client === null) {
+      if (answerCurrent) this.unknown.set(digest, this.now());
+      return;
+    }
     const storedAt = this.now();
-    this.known.set(digest, { value: client, storedAt });
+    if (answerCurrent) this.known.set(digest, { value: client, storedAt });
+    // Who owns the key changes only with the key (drop()): a read that saw a write to the client's answer still says it.
+    if (!this.unchangedSince(this.keyChangedAt, digest, token)) return;
     const { clientId, isActive, isPreviousKey, keyExpiresAt, keyDigests } = client;
     this.owners.set(digest, { value: { clientId, isActive, isPreviousKey, keyExpiresAt, keyDigests }, storedAt });
   }
 
+  private unchangedSince(changes: LRUCache<string, number>, digest: string, token: number): boolean {
+    return token >= this.floor && token >= (changes.peek(digest) ?? 0);
+  }
+
   /** Forgets this key's answer in this instance; who owns the key is kept (ClientCacheInvalidator tells the others). */
   dropAnswer(digest: string): void {
-    this.generation++;
+    this.answerChangedAt.set(digest, ++this.generation);
     this.known.delete(digest);
     this.unknown.delete(digest);
   }
@@ -143,11 +175,14 @@ export class ClientCache implements InvalidationListener {
   /** Forgets everything about this key in this instance: its answer and who owns it. */
   drop(digest: string): void {
     this.dropAnswer(digest);
+    this.keyChangedAt.set(digest, this.generation);
     this.owners.delete(digest);
   }
 
   clear(): void {
-    this.clearAnswers();
+    this.floor = ++this.generation;
+    this.known.clear();
+    this.unknown.clear();
     this.owners.clear();
   }
 
@@ -158,12 +193,6 @@ export class ClientCache implements InvalidationListener {
   setLive(live: boolean): void {
     if (live && !this.live) this.clear();
     this.live = live;
-  }
-
-  private clearAnswers(): void {
-    this.generation++;
-    this.known.clear();
-    this.unknown.clear();
   }
 
   get isLive(): boolean {

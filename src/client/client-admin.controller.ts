@@ -6,6 +6,8 @@ import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { PositiveIdPipe } from '../common/validation/positive-id.pipe';
 import { Idempotent } from '../idempotency/idempotency.decorator';
+import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
+import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
 import { ClientAdminService } from './client-admin.service';
 import {
   AdminClientPageResponseDto,
@@ -22,7 +24,10 @@ import { RotateSecretKeyDto, RotatedSecretKeyResponseDto } from './dto/secret-ke
 @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid path id, query or body; the message names the problem' })
 @Controller('api/v1/clients')
 export class ClientAdminController {
-  constructor(private readonly clients: ClientAdminService) {}
+  constructor(
+    private readonly clients: ClientAdminService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'List clients', description: 'A page of clients by clientId ascending; `appName` filters by prefix.' })
@@ -75,7 +80,11 @@ export class ClientAdminController {
     @Param('clientId', PositiveIdPipe) clientId: number,
     @Body() request: RotateSecretKeyDto,
     @Origin() origin: ChangeOrigin,
-  ): Promise<RotatedSecretKeyResponseDto> {
-    return { status: 200, results: await this.clients.rotateAsAdmin(clientId, request.graceSeconds, origin) };
+    @IdempotencyOf() call?: IdempotentCall,
+  ): Promise<RotatedSecretKeyResponseDto | ReplayedAnswer> {
+    return this.idempotency.once(call, async () => ({
+      status: 200,
+      results: await this.clients.rotateAsAdmin(clientId, request.graceSeconds, origin),
+    }));
   }
 }

@@ -7,6 +7,8 @@ import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { EmptyBodyDto } from '../common/validation/empty-body.dto';
 import { Idempotent } from '../idempotency/idempotency.decorator';
+import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
+import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
 import { ClientService } from './client.service';
 import { AddClientDto } from './dto/add-client.dto';
 import { ClientResponseDto } from './dto/client-response.dto';
@@ -15,7 +17,10 @@ import { ClientResponseDto } from './dto/client-response.dto';
 @ApiCommonErrors()
 @Controller('api/client')
 export class ClientController {
-  constructor(private readonly clients: ClientService) {}
+  constructor(
+    private readonly clients: ClientService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   @Post('add')
   @HttpCode(HttpStatus.OK)
@@ -24,8 +29,12 @@ export class ClientController {
   @ApiOperation({ summary: 'Add client', description: 'Registers a client application and issues its secret key.' })
   @ApiOkResponse({ type: ClientResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request; the message names every failing field' })
-  async add(@Body() request: AddClientDto, @Origin() origin: ChangeOrigin): Promise<ClientResponseDto> {
-    return { status: 200, results: await this.clients.create(request, origin) };
+  async add(
+    @Body() request: AddClientDto,
+    @Origin() origin: ChangeOrigin,
+    @IdempotencyOf() call?: IdempotentCall,
+  ): Promise<ClientResponseDto | ReplayedAnswer> {
+    return this.idempotency.once(call, async () => ({ status: 200, results: await this.clients.create(request, origin) }));
   }
 
   /** Answered here on a cache miss; a cache hit is answered at the edge (src/http/cached-get-client.ts). */

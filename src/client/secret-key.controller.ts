@@ -6,6 +6,8 @@ import { AuthenticatedClient } from '../auth/client-lookup';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { Idempotent } from '../idempotency/idempotency.decorator';
+import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
+import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
 import { ClientAdminService } from './client-admin.service';
 import { RotateSecretKeyDto, RotatedSecretKeyResponseDto } from './dto/secret-key-rotation.dto';
 
@@ -14,7 +16,10 @@ import { RotateSecretKeyDto, RotatedSecretKeyResponseDto } from './dto/secret-ke
 @ClientAuthenticated()
 @Controller('api/v1/client/secret-key')
 export class SecretKeyController {
-  constructor(private readonly clients: ClientAdminService) {}
+  constructor(
+    private readonly clients: ClientAdminService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   @Post('rotate')
   @HttpCode(HttpStatus.OK)
@@ -32,7 +37,11 @@ export class SecretKeyController {
     @CurrentClient() client: AuthenticatedClient,
     @Body() request: RotateSecretKeyDto,
     @Origin() origin: ChangeOrigin,
-  ): Promise<RotatedSecretKeyResponseDto> {
-    return { status: 200, results: await this.clients.rotateOwnKey(client.id, client.secretKeyDigest, request.graceSeconds, origin) };
+    @IdempotencyOf() call?: IdempotentCall,
+  ): Promise<RotatedSecretKeyResponseDto | ReplayedAnswer> {
+    return this.idempotency.once(call, async () => ({
+      status: 200,
+      results: await this.clients.rotateOwnKey(client.id, client.secretKeyDigest, request.graceSeconds, origin),
+    }));
   }
 }

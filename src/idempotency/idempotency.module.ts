@@ -1,15 +1,14 @@
 import { Global, Module } from '@nestjs/common';
 import { DatabaseModule } from '../database/database.module';
 import { IdempotencySweeper } from './idempotency-sweeper';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyService } from './idempotency.service';
 import { IdempotentRequestRepository } from './idempotent-request.repository';
 
-/** Global for the interceptor that @Idempotent() puts on routes of any feature. */
+/** Global: routes of any feature run their work through IdempotencyService.once(). */
 @Global()
 @Module({
   imports: [DatabaseModule],
-  providers: [IdempotencyService, IdempotencyInterceptor, IdempotentRequestRepository, IdempotencySweeper],
-  exports: [IdempotencyService, IdempotencyInterceptor],
+  providers: [IdempotencyService, IdempotentRequestRepository, IdempotencySweeper],
+  exports: [IdempotencyService],
 })
 export class IdempotencyModule {}

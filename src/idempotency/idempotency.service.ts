@@ -1,6 +1,9 @@
-import { ConflictException, Injectable, UnprocessableEntityException } from '@nestjs/common';
+import { ConflictException, HttpStatus, Injectable, Logger, UnprocessableEntityException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { SecretSealer } from '../crypto/secret-sealer';
+import { SqlExecutor } from '../database/sql-executor';
+import { REPLAYED_HEADER } from './idempotency-key';
+import { IdempotentCall } from './idempotent-call';
 import { idempotentAnswerSealContext } from './idempotent-answer-seal-context';
 import { IdempotentRequestRepository } from './idempotent-request.repository';
 
@@ -10,6 +13,9 @@ export const CLAIM_MS = 60_000;
 export const KEPT_MS = 24 * 60 * 60 * 1000;
 /** Rounds of claim, read and take-over before a request gives up (each round lost to a request that changed the row). */
 const ATTEMPTS = 3;
+
+/** A kept answer given again: the JSON text the first request was answered with. */
+export type ReplayedAnswer = string;
 
 export type IdempotentStart = { kind: 'replay'; statusCode: number; answer: string } | { kind: 'claimed'; claim: string };
 
@@ -32,10 +38,41 @@ export class IdempotentRequestInProgressException extends ConflictException {
  */
 @Injectable()
 export class IdempotencyService {
+  private readonly logger = new Logger('Idempotency');
+
   constructor(
     private readonly requests: IdempotentRequestRepository,
     private readonly sealer: SecretSealer,
+    private readonly sql: SqlExecutor,
   ) {}
+
+  /**
+   * Runs `work` at most once per Idempotency-Key: without one, just runs it; with one, runs it in one transaction with
+   * the keeping of its answer, or answers what the first request with the key answered (`Idempotent-Replayed: true`).
+   */
+  async once<T>(call: IdempotentCall | undefined, work: () => Promise<T>): Promise<T | ReplayedAnswer> {
+    if (call === undefined) return work();
+    const { scope, key } = call;
+    const start = await this.start(scope, key, call.requestDigest);
+    if (start.kind === 'replay') {
+      void call.reply.status(start.statusCode).header(REPLAYED_HEADER, 'true').header('content-type', 'application/json; charset=utf-8');
+      return start.answer;
+    }
+    try {
+      return await this.sql.transaction(async () => {
+        const answer = await work();
+        // Fastify sends an object as JSON.stringify writes it: the kept answer is the bytes the caller gets.
+        await this.finish(scope, key, start.claim, HttpStatus.OK, JSON.stringify(answer));
+        return answer;
+      });
+    } catch (error) {
+      await this.abandon(scope, key, start.claim).catch((releaseError: Error) =>
+        // The claim then lapses after CLAIM_MS, and a retry takes it over.
+        this.logger.warn(`Idempotency-Key not given back after a failed request: ${releaseError.message}`),
+      );
+      throw error;
+    }
+  }
 
   /** Claims the key for this request, or answers what the earlier request with it answered. */
   async start(scope: string, key: string, requestDigest: string): Promise<IdempotentStart> {

@@ -6,6 +6,8 @@ import { AuthenticatedClient } from '../auth/client-lookup';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { Idempotent } from '../idempotency/idempotency.decorator';
+import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
+import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { ClientIdDto } from './dto/client-id.dto';
 import { AddSmsConfigResponseDto, SmsConfigListResponseDto } from './dto/sms-config-response.dto';
@@ -18,7 +20,10 @@ import { SmsConfigService } from './sms-config.service';
 @ApiForbiddenResponse({ type: ErrorResponseDto, description: "clientId is not the id of the secretKey's client" })
 @Controller('api/sms-config')
 export class SmsConfigController {
-  constructor(private readonly smsConfigs: SmsConfigService) {}
+  constructor(
+    private readonly smsConfigs: SmsConfigService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   @Post('add')
   @HttpCode(HttpStatus.OK)
@@ -30,8 +35,9 @@ export class SmsConfigController {
     @CurrentClient() client: AuthenticatedClient,
     @Body() request: AddSmsConfigDto,
     @Origin() origin: ChangeOrigin,
-  ): Promise<AddSmsConfigResponseDto> {
-    return { status: 200, results: await this.smsConfigs.add(client, request, origin) };
+    @IdempotencyOf() call?: IdempotentCall,
+  ): Promise<AddSmsConfigResponseDto | ReplayedAnswer> {
+    return this.idempotency.once(call, async () => ({ status: 200, results: await this.smsConfigs.add(client, request, origin) }));
   }
 
   @Post('get-all-by-client-id')

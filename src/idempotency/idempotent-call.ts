@@ -1,0 +1,35 @@
+import { ExecutionContext, createParamDecorator } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RequestWithClient } from '../auth/client-lookup';
+import { sha256Hex } from '../auth/digest';
+import type { RequestWithRawBody } from '../http/json-body';
+import { RequestWithCredential } from '../rate-limit/credential';
+import { idempotencyKeyOf } from './idempotency-key';
+
+/** A request sent with an Idempotency-Key: where its key lives, what "the same request" is, and where to answer. */
+export interface IdempotentCall {
+  /** A client's keys share its scope (a retry may come with its new key); an admin key has its own. */
+  scope: string;
+  key: string;
+  /** SHA-256 of method, path and body as bytes. */
+  requestDigest: string;
+  reply: FastifyReply;
+}
+
+type KeyedRequest = FastifyRequest & RequestWithClient & RequestWithCredential & RequestWithRawBody;
+
+/**
+ * The request's Idempotency-Key as an IdempotentCall, or undefined when it sent none (400 when it is malformed).
+ * Resolved after the guards, so the scope is the credential they authenticated.
+ */
+export const IdempotencyOf = createParamDecorator((_: unknown, context: ExecutionContext): IdempotentCall | undefined => {
+  const request = context.switchToHttp().getRequest<KeyedRequest>();
+  const key = idempotencyKeyOf(request.headers);
+  if (key === undefined) return undefined;
+  return {
+    scope: request.client ? `client:${request.client.id}` : `admin:${request.credentialDigest}`,
+    key,
+    requestDigest: sha256Hex(`${request.method} ${request.url}\n${request.rawBody ?? ''}`),
+    reply: context.switchToHttp().getResponse<FastifyReply>(),
+  };
+});
