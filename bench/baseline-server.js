@@ -1,5 +1,5 @@
 'use strict';
-// Baseline "B": the same three endpoints written the plain way with bare Fastify
+// Baseline "B": the same four endpoints written the plain way with bare Fastify
 // and a mysql2 pool, no cache. It reads and writes the schema the service's
 // migrations create and never creates tables itself. It keeps the limit of 100
 // SMS configurations per client the plain way: a transaction that counts the
@@ -7,6 +7,7 @@
 //   ENCRYPTION_KEY  base64 of 32 bytes: the provider secrets are sealed as the
 //                   service seals them (docs/interface.md), not stored in plaintext
 //   ADMIN_API_KEY   the x-api-key add-client requires, as the service does
+//   DISPATCHER_API_KEY  the x-api-key resolve requires (the service's DISPATCHER_API_KEYS)
 // Requests are checked as docs/interface.md says, the plain way (Fastify's JSON
 // schemas): unknown fields and non-boolean booleans refused, URLs absolute http(s).
 const crypto = require('node:crypto');
@@ -20,6 +21,11 @@ const CLIENT_COLUMNS = `id, app_description, app_url, preferred_sms_gateway,
 
 const SMS_CONFIG_COLUMNS = `provider_name, provider_url, username, sender_id, sms_type,
   sms_api, balance_url, balance, per_sms_cost, is_active`;
+
+// Qualified: client has an is_active column too.
+const RESOLVE_COLUMNS = `s.id, s.client_id, c.is_active AS client_is_active, s.provider_name, s.provider_url,
+  s.username, s.sender_id, s.sms_type, s.sms_api, s.balance_url, s.balance, s.per_sms_cost, s.is_active,
+  s.password_sealed, s.api_key_sealed`;
 
 const addClientSchema = {
   body: {
@@ -59,6 +65,15 @@ const addSmsConfigSchema = {
   },
 };
 
+const resolveSchema = {
+  body: {
+    type: 'object',
+    required: ['verifyApiKey'],
+    additionalProperties: false,
+    properties: { verifyApiKey: { type: 'string', minLength: 1 } },
+  },
+};
+
 function sha256Hex(text) {
   return crypto.createHash('sha256').update(text).digest('hex');
 }
@@ -75,10 +90,32 @@ function seal(key, plaintext) {
   return `k1:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64url')}`;
 }
 
+/** The inverse of seal(); throws for anything seal() did not write with this key. */
+function open(key, sealed) {
+  if (!sealed.startsWith('k1:')) throw new Error('sealed with an unknown key');
+  const bytes = Buffer.from(sealed.slice('k1:'.length), 'base64url');
+  const decipher = crypto.createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
+  decipher.setAuthTag(bytes.subarray(12, 28));
+  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+}
+
+function fingerprint(key, apiKey) {
+  return crypto.createHmac('sha256', key).update(apiKey).digest('base64url');
+}
+
 /** The verifyApiKey token: the new id, the client's id and an HMAC of the apiKey, sealed. */
 function verifyApiKey(key, smsConfigId, clientId, apiKey) {
-  const fingerprint = crypto.createHmac('sha256', key).update(apiKey).digest('base64url');
-  return seal(key, JSON.stringify([smsConfigId, clientId, fingerprint]));
+  return seal(key, JSON.stringify([smsConfigId, clientId, fingerprint(key, apiKey)]));
+}
+
+/** [smsConfigId, clientId, fingerprint] of a token verifyApiKey() issued; undefined for anything else. */
+function openVerifyApiKey(key, token) {
+  try {
+    const claims = JSON.parse(open(key, token));
+    return Array.isArray(claims) ? claims : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function failure(reply, status, error) {
@@ -118,16 +155,44 @@ async function findClientBySecretKey(pool, secretKey) {
   return rows[0];
 }
 
+function toResolvedSmsConfig(row, password, apiKey) {
+  return {
+    smsConfigId: row.id,
+    clientId: row.client_id,
+    providerName: row.provider_name,
+    providerUrl: row.provider_url,
+    smsApi: row.sms_api,
+    balanceUrl: row.balance_url,
+    username: row.username,
+    password,
+    apiKey,
+    senderId: row.sender_id,
+    smsType: row.sms_type,
+    balance: Number(row.balance),
+    perSmsCost: Number(row.per_sms_cost),
+    isActive: Boolean(row.is_active),
+  };
+}
+
+/** Whether key is the one configured: constant time over the SHA-256 digests. */
+function keyChecker(configuredKey) {
+  const digest = crypto.createHash('sha256').update(configuredKey).digest();
+  return (key) => typeof key === 'string' && crypto.timingSafeEqual(crypto.createHash('sha256').update(key).digest(), digest);
+}
+
 function buildBaselineServer({
   databaseUrl = DEFAULT_DATABASE_URL,
   encryptionKey = crypto.randomBytes(32),
   adminApiKey = 'bench-admin-key',
+  dispatcherApiKey = 'bench-dispatcher-key',
 } = {}) {
   const pool = mysql.createPool({ uri: databaseUrl, connectionLimit: 10 });
   // Fastify's defaults would coerce "true" into true and drop unknown fields silently.
   const app = Fastify({ logger: false, ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } } });
-  const adminDigest = crypto.createHash('sha256').update(adminApiKey).digest();
-  const isAdmin = (key) => typeof key === 'string' && crypto.timingSafeEqual(crypto.createHash('sha256').update(key).digest(), adminDigest);
+  const isAdmin = keyChecker(adminApiKey);
+  const isDispatcher = keyChecker(dispatcherApiKey);
+  // Audit entries name the dispatcher as the service does: by the first 8 hex digits of its key's SHA-256.
+  const dispatcherActor = `dispatcher:${sha256Hex(dispatcherApiKey).slice(0, 8)}`;
   app.addHook('onClose', () => pool.end());
 
   app.setErrorHandler((error, _request, reply) => {
@@ -217,6 +282,39 @@ function buildBaselineServer({
     return { status: 200, results: { verifyApiKey: verifyApiKey(encryptionKey, result.insertId, client.id, body.apiKey ?? '') } };
   });
 
+  app.post('/api/v1/sms-configs/resolve', { schema: resolveSchema }, async (request, reply) => {
+    if (!isDispatcher(request.headers['x-api-key'])) return failure(reply, 401, 'x-api-key is missing or wrong');
+    const claims = openVerifyApiKey(encryptionKey, request.body.verifyApiKey);
+    if (!claims) return failure(reply, 400, 'verifyApiKey is not valid');
+    const [smsConfigId, clientId, apiKeyFingerprint] = claims;
+    const [rows] = await pool.execute(
+      `SELECT ${RESOLVE_COLUMNS} FROM sms_config s JOIN client c ON c.id = s.client_id WHERE s.id = ? AND s.client_id = ?`,
+      [smsConfigId, clientId],
+    );
+    const row = rows[0];
+    if (!row) return failure(reply, 404, 'SMS configuration not found');
+    if (!row.client_is_active) return failure(reply, 403, 'Client is disabled');
+    const apiKey = row.api_key_sealed === null ? null : open(encryptionKey, row.api_key_sealed);
+    if (fingerprint(encryptionKey, apiKey ?? '') !== apiKeyFingerprint) return failure(reply, 409, 'verifyApiKey is stale');
+    const password = row.password_sealed === null ? null : open(encryptionKey, row.password_sealed);
+    await pool.execute(
+      `INSERT INTO audit_event (event_id, occurred_at, action, actor, client_id, sms_config_id, request_id, changed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        crypto.randomUUID(),
+        new Date().toISOString().slice(0, 23).replace('T', ' '),
+        'sms-config.credentials-resolved',
+        dispatcherActor,
+        clientId,
+        smsConfigId,
+        request.id,
+        '[]',
+      ],
+    );
+    reply.header('cache-control', 'no-store');
+    return { status: 200, results: toResolvedSmsConfig(row, password, apiKey) };
+  });
+
   return app;
 }
 
@@ -225,6 +323,7 @@ async function main() {
     databaseUrl: process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
     encryptionKey: process.env.ENCRYPTION_KEY ? Buffer.from(process.env.ENCRYPTION_KEY, 'base64') : undefined,
     adminApiKey: process.env.ADMIN_API_KEY,
+    dispatcherApiKey: process.env.DISPATCHER_API_KEY,
   });
   const port = Number(process.env.PORT || 3101);
   await app.listen({ port, host: process.env.HOST || '127.0.0.1' });

@@ -25,6 +25,7 @@ const ROOT = path.resolve(__dirname, '..');
 const DATABASE = process.env.BENCH_DATABASE || 'registry_compare';
 const BASE_PORT = Number(process.env.BENCH_PORT || 3110);
 const KEY_USES = 95; // under the limit of 100 configurations per client, with a margin for requests in flight
+const RESOLVE_CLIENTS = 250; // resolve: 2 configurations each, requested in turns over the clients
 const params = {
   rounds: Number(process.env.ROUNDS || 4),
   seconds: Number(process.env.BENCH_DURATION || 10),
@@ -65,7 +66,14 @@ async function compareOnce(autocannon, [first, second]) {
     const keyPool = new KeyPool(KEY_USES);
     let clientNumber = 1;
     const results = {};
+    let resolveTokens;
     for (const scenario of SCENARIOS.filter(({ name }) => params.scenarioNames.includes(name))) {
+      if (scenario.name === 'resolve') {
+        // Both builds share the encryption key, so either opens the tokens the first one issued.
+        const keys = await seed.addClients(targets[0].url, clientNumber, RESOLVE_CLIENTS);
+        clientNumber += RESOLVE_CLIENTS;
+        resolveTokens = await seed.addSmsConfigTokens(targets[0].url, keys, 2);
+      }
       const rps = Object.fromEntries(targets.map(({ name }) => [name, []]));
       for (let round = 0; round <= params.rounds; round++) {
         const order = round % 2 === 0 ? targets : [...targets].reverse();
@@ -81,7 +89,7 @@ async function compareOnce(autocannon, [first, second]) {
             url: target.url + scenario.path,
             connections: 50,
             seconds,
-            options: requestOptions(scenario.name, { getClientKey, keyPool }),
+            options: requestOptions(scenario.name, { getClientKey, keyPool, resolveTokens }),
           });
           if (result.failed > 0) throw new Error(`${scenario.name} on ${target.name}: ${result.failed} failed answers`);
           if (round > 0) rps[target.name].push(result.rps);

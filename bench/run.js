@@ -45,6 +45,9 @@ const URLS = {
   operationsCeiling: `http://127.0.0.1:${PORTS.operationsCeiling}`,
 };
 const SEEDED_CLIENTS = 200;
+// resolve: each target resolves configurations it added itself, 2 for each of 250 clients, in turns over the clients.
+const RESOLVE_CLIENTS = 250;
+const RESOLVE_CONFIGS_PER_CLIENT = 2;
 const SQLITE_STARTS = 3;
 const SMS_CONFIGS_PER_CLIENT_CAP = 100;
 const KEY_USES = SMS_CONFIGS_PER_CLIENT_CAP - 5; // margin for requests still in flight
@@ -131,7 +134,13 @@ async function startBaselineAndCeiling({ getClientKey, serviceAnswer }, profileD
   const baselineFlags = profileDirs ? profile.nodeFlags(profileDirs.baseline) : [];
   const baseline = children.startNodeChild('baseline', [...baselineFlags, path.join(__dirname, 'baseline-server.js')], {
     cwd: ROOT,
-    env: { PORT: String(PORTS.baseline), DATABASE_URL, ENCRYPTION_KEY, ADMIN_API_KEY: seed.ADMIN_API_KEY },
+    env: {
+      PORT: String(PORTS.baseline),
+      DATABASE_URL,
+      ENCRYPTION_KEY,
+      ADMIN_API_KEY: seed.ADMIN_API_KEY,
+      DISPATCHER_API_KEY: seed.DISPATCHER_API_KEY,
+    },
   });
   const ceilingEnv = { CEILING_SECRET_KEY: getClientKey, CEILING_RESPONSE_FILE: responseFile };
   const ceiling = children.startNodeChild('ceiling', [path.join(__dirname, 'ceiling-server.js')], {
@@ -168,9 +177,19 @@ async function checkGetClientAnswers(getClientKey) {
   }
 }
 
+/** Numbers for the clients added after the seeding, so that every app name is different: take(count) answers the first. */
+function clientNumbering(first) {
+  let next = first;
+  return {
+    take(count) {
+      next += count;
+      return next - count;
+    },
+  };
+}
+
 /** Keeps enough unused client keys for the next add-sms-config run (see lib/key-pool.js). */
-function createAddKeySupply(keyPool, params) {
-  let nextClientNumber = SEEDED_CLIENTS;
+function createAddKeySupply(keyPool, params, clientNumbers) {
   let estimatedRps = 500;
   return {
     observe(rps) {
@@ -180,10 +199,40 @@ function createAddKeySupply(keyPool, params) {
       const needed = estimatedRps * seconds * 1.5 + params.connections;
       const missingKeys = Math.ceil((needed - keyPool.remaining()) / KEY_USES);
       if (missingKeys <= 0) return;
-      keyPool.add(await seed.addClients(URLS.service, nextClientNumber, missingKeys));
-      nextClientNumber += missingKeys;
+      keyPool.add(await seed.addClients(URLS.service, clientNumbers.take(missingKeys), missingKeys));
     },
   };
+}
+
+/**
+ * The resolve pools: new clients added through the service, then for each target configurations added through its own
+ * add-sms-config, since only the target that issued a verifyApiKey can open it. Answers the tokens by target.
+ */
+async function seedResolveTokens(clientNumbers, targets) {
+  const keys = await seed.addClients(URLS.service, clientNumbers.take(RESOLVE_CLIENTS), RESOLVE_CLIENTS);
+  const tokens = {};
+  for (const target of targets) tokens[target] = await seed.addSmsConfigTokens(URLS[target], keys, RESOLVE_CONFIGS_PER_CLIENT);
+  await checkResolveAnswers(tokens);
+  progress(
+    `resolve: ${keys.length * RESOLVE_CONFIGS_PER_CLIENT} configurations of ${keys.length} clients for each of ${targets.join(', ')}`,
+  );
+  return tokens;
+}
+
+/** Each target must resolve its first token with a 200; the baseline should say what the service says, but the id. */
+async function checkResolveAnswers(tokens) {
+  const results = {};
+  for (const [target, [token]] of Object.entries(tokens)) {
+    const answer = await seed.resolve(URLS[target], token);
+    if (answer.status !== 200) throw new Error(`${target} resolve answered ${answer.status}: ${answer.text}`);
+    results[target] = { ...JSON.parse(answer.text).results, smsConfigId: undefined };
+  }
+  if (results.baseline && !isDeepStrictEqual(results.baseline, results.service)) {
+    progress(
+      'WARNING: baseline and service resolve answers differ (smsConfigId aside):\n' +
+        `  service:  ${JSON.stringify(results.service)}\n  baseline: ${JSON.stringify(results.baseline)}`,
+    );
+  }
 }
 
 async function runOnce(context, scenario, target, seconds) {
@@ -196,7 +245,7 @@ async function runOnce(context, scenario, target, seconds) {
     url: URLS[target] + scenario.path,
     connections: params.connections,
     seconds,
-    options: requestOptions(scenario.name, context),
+    options: requestOptions(scenario.name, { ...context, resolveTokens: context.resolveTokens?.[target] }),
   });
   result.cpuMicrosPerAnswer = countCpu(result.completed);
   if (params.cpuProfile) result.window = [start, profile.monotonicMicros()];
@@ -294,16 +343,19 @@ async function main() {
 
   const keyPool = new KeyPool(KEY_USES);
   keyPool.add(seeded.otherKeys);
+  const clientNumbers = clientNumbering(SEEDED_CLIENTS);
   const context = {
     autocannon,
     params,
     keyPool,
-    keySupply: createAddKeySupply(keyPool, params),
+    keySupply: createAddKeySupply(keyPool, params, clientNumbers),
     getClientKey: seeded.getClientKey,
     pids,
   };
   const scenarios = {};
   for (const scenario of SCENARIOS.filter(({ name }) => params.scenarioNames.includes(name))) {
+    // Seeded when its turn comes, so that the scenarios before it run on the data they always had.
+    if (scenario.name === 'resolve') context.resolveTokens = await seedResolveTokens(clientNumbers, scenario.targets);
     scenarios[scenario.name] = await runScenario(context, scenario);
   }
 
@@ -330,6 +382,9 @@ async function main() {
     memory,
     serviceLog: service.handle.logFile,
     smsConfigClientKeys: keyPool.keys.length,
+    ...(context.resolveTokens && {
+      resolvePool: { clients: RESOLVE_CLIENTS, smsConfigsPerTarget: RESOLVE_CLIENTS * RESOLVE_CONFIGS_PER_CLIENT },
+    }),
     scenarios,
     targets: Object.fromEntries(targets.map(({ name, value, limit, pass }) => [name, { value, limit, pass }])),
   });

@@ -1,17 +1,21 @@
 'use strict';
 // What each scenario sends, and one autocannon run reduced to the numbers we keep.
-const { ADMIN_API_KEY, SMS_CONFIG_BODY, clientBody } = require('./seed');
+const { ADMIN_API_KEY, DISPATCHER_API_KEY, SMS_CONFIG_BODY, clientBody } = require('./seed');
 
 const SCENARIOS = [
   { name: 'get-client', path: '/api/client/get/secretKey', targets: ['service', 'baseline', 'ceiling', 'operationsCeiling'] },
   { name: 'add-client', path: '/api/client/add', targets: ['service', 'baseline', 'ceiling'] },
   { name: 'add-sms-config', path: '/api/sms-config/add', targets: ['service', 'baseline'] },
+  { name: 'resolve', path: '/api/v1/sms-configs/resolve', targets: ['service', 'baseline'] },
 ];
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-/** autocannon options (besides url, connections, duration) for one scenario. */
-function requestOptions(scenarioName, { getClientKey, keyPool }) {
+/**
+ * autocannon options (besides url, connections, duration) for one scenario. resolveTokens: the verifyApiKey tokens the
+ * target issued itself (no target opens another's).
+ */
+function requestOptions(scenarioName, { getClientKey, keyPool, resolveTokens }) {
   switch (scenarioName) {
     case 'get-client':
       return { method: 'POST', headers: { secretKey: getClientKey } };
@@ -38,6 +42,23 @@ function requestOptions(scenarioName, { getClientKey, keyPool }) {
           },
         ],
       };
+    case 'resolve': {
+      // As the dispatcher calls: each request for the next configuration of the pool, many clients in turn.
+      const bodies = resolveTokens.map((verifyApiKey) => Buffer.from(JSON.stringify({ verifyApiKey })));
+      let next = 0;
+      return {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, 'x-api-key': DISPATCHER_API_KEY },
+        requests: [
+          {
+            setupRequest(request) {
+              request.body = bodies[next++ % bodies.length];
+              return request;
+            },
+          },
+        ],
+      };
+    }
     default:
       throw new Error(`unknown scenario ${scenarioName}`);
   }

@@ -25,7 +25,9 @@ function readProfile(dir) {
 function componentOf({ url, functionName }) {
   const nodeModule = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (nodeModule) return nodeModule[1];
-  if (url.includes('/dist/')) return `service: ${url.split('/dist/')[1].split('/')[0].replace(/\.js$/, '')}`;
+  // dist/, or the bench's private build .bench-dist/
+  const serviceFile = /\/(?:\.bench-)?dist\/([^/]+)/.exec(url);
+  if (serviceFile) return `service: ${serviceFile[1].replace(/\.js$/, '')}`;
   if (url.includes('/bench/')) return 'baseline';
   if (url.startsWith('node:'))
     return url

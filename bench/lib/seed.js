@@ -3,6 +3,8 @@
 // would have written itself; the baseline reads the same rows.
 // As long as a production start requires (32 characters): the bench runs the service with NODE_ENV=production.
 const ADMIN_API_KEY = 'bench-admin-key-5c1e9a7f3b2d8e4a6c0f';
+// The SMS dispatcher's x-api-key (DISPATCHER_API_KEYS of the service, DISPATCHER_API_KEY of the baseline).
+const DISPATCHER_API_KEY = 'bench-dispatcher-key-8d2f6b0e4a9c1e7b3f5d';
 
 // The samples the e2e tests send too.
 const SMS_CONFIG_BODY = require('../../test/fixtures/sms-config.json');
@@ -43,18 +45,23 @@ async function addClient(baseUrl, n) {
   return secretKey;
 }
 
-/** Adds clients numbered first..first+count-1, a few at a time; resolves with their keys in order. */
-async function addClients(baseUrl, first, count, concurrency = 16) {
-  const keys = new Array(count);
+/** task(0) .. task(count - 1), `concurrency` at a time; resolves with their results in order. */
+async function mapConcurrently(count, concurrency, task) {
+  const results = new Array(count);
   let next = 0;
   async function worker() {
     while (next < count) {
       const i = next++;
-      keys[i] = await addClient(baseUrl, first + i);
+      results[i] = await task(i);
     }
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
-  return keys;
+  return results;
+}
+
+/** Adds clients numbered first..first+count-1, a few at a time; resolves with their keys in order. */
+function addClients(baseUrl, first, count, concurrency = 16) {
+  return mapConcurrently(count, concurrency, (i) => addClient(baseUrl, first + i));
 }
 
 async function addSmsConfig(baseUrl, secretKey) {
@@ -65,6 +72,23 @@ async function addSmsConfig(baseUrl, secretKey) {
   return expect2xx('POST /api/sms-config/add', answer);
 }
 
+/**
+ * perKey configurations for each client key, added in turns over the keys; resolves with their verifyApiKey tokens in
+ * that order, so that consecutive tokens belong to different clients.
+ */
+function addSmsConfigTokens(baseUrl, keys, perKey, concurrency = 16) {
+  return mapConcurrently(keys.length * perKey, concurrency, async (i) => {
+    const token = (await addSmsConfig(baseUrl, keys[i % keys.length])).results?.verifyApiKey;
+    if (!token) throw new Error(`POST /api/sms-config/add at ${baseUrl} gave no results.verifyApiKey`);
+    return token;
+  });
+}
+
+/** The raw resolve answer for a token, as the dispatcher asks for it. */
+function resolve(baseUrl, verifyApiKey) {
+  return post(`${baseUrl}/api/v1/sms-configs/resolve`, { headers: { 'x-api-key': DISPATCHER_API_KEY }, body: { verifyApiKey } });
+}
+
 /** The raw get-client answer, as bytes on the wire (text) and status. */
 function getClient(baseUrl, secretKey) {
   return post(`${baseUrl}/api/client/get/secretKey`, { headers: { secretKey } });
@@ -72,9 +96,12 @@ function getClient(baseUrl, secretKey) {
 
 module.exports = {
   ADMIN_API_KEY,
+  DISPATCHER_API_KEY,
   SMS_CONFIG_BODY,
   clientBody,
   addClients,
   addSmsConfig,
+  addSmsConfigTokens,
   getClient,
+  resolve,
 };

@@ -1,6 +1,6 @@
 'use strict';
 // The service as the bench runs it: production settings, logging at info to a file, the Dockerfile's V8 limits.
-const { ADMIN_API_KEY } = require('./seed');
+const { ADMIN_API_KEY, DISPATCHER_API_KEY } = require('./seed');
 
 // The service runs with the V8 heap limits its Dockerfile sets (ENV NODE_OPTIONS), as in production.
 const SERVICE_NODE_OPTIONS = '--max-semi-space-size=8 --max-old-space-size=192';
@@ -12,6 +12,7 @@ function serviceEnv({ port, encryptionKey, dataDir, ...extra }) {
     PORT: String(port),
     HOST: '127.0.0.1',
     ADMIN_API_KEYS: ADMIN_API_KEY,
+    DISPATCHER_API_KEYS: DISPATCHER_API_KEY,
     ENCRYPTION_KEYS: `k1:${encryptionKey}`,
     LOG_LEVEL: 'info',
     NODE_ENV: 'production',
