@@ -300,6 +300,17 @@ describe('Client administration (/api/v1/clients)', () => {
       });
     });
 
+    it('should write no entry for a declaration the broker refused', async () => {
+      const declare = (type: string) =>
+        t.post('/api/v1/rabbitmq/exchanges', { headers: ADMIN, body: { name: 'audit.refused.exchange', type } });
+      const declared = async () =>
+        (await t.get('/api/v1/audit-events?action=exchange.declared', ADMIN)).body.results.items.length as number;
+      expect((await declare('topic')).status).toBe(200);
+      expect(await declared()).toBe(1);
+      expect((await declare('fanout')).status).toBe(409);
+      expect(await declared()).toBe(1);
+    });
+
     it('should write no entry for a change that failed', async () => {
       const { clientId } = await addClient();
       expect((await t.send('PATCH', `/api/v1/clients/${clientId}`, { headers: ADMIN, body: { appName: '' } })).status).toBe(400);

@@ -3,6 +3,7 @@ import { Logger, LoggerService, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AuditModule } from '../audit/audit.module';
 import { AppConfig } from '../config/app-config';
+import { DatabaseModule } from '../database/database.module';
 import { BrokerConnectionWatch } from './broker-connection.watch';
 import { BrokerController } from './broker.controller';
 import { BrokerService } from './broker.service';
@@ -23,6 +24,7 @@ function libraryLogger(): LoggerService {
 @Module({
   imports: [
     AuditModule,
+    DatabaseModule,
     RabbitMQModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) => ({

@@ -3,6 +3,7 @@ import { ConflictException, Injectable } from '@nestjs/common';
 import type { Channel } from 'amqplib';
 import { AuditLog } from '../audit/audit.repository';
 import { ChangeOrigin } from '../auth/actor';
+import { SqlExecutor } from '../database/sql-executor';
 import { ServiceUnavailableError } from '../common/errors/unavailable';
 import { withTimeout } from '../common/timeout';
 import { ExchangeType } from './dto/create-exchange.dto';
@@ -16,6 +17,7 @@ export class BrokerService {
   constructor(
     private readonly amqp: AmqpConnection,
     private readonly auditLog: AuditLog,
+    private readonly sql: SqlExecutor,
   ) {}
 
   get isConnected(): boolean {
@@ -24,12 +26,16 @@ export class BrokerService {
   }
 
   /**
-   * Declares a durable exchange; idempotent for the same type, 409 for an existing one of another type. Recorded in the
-   * audit log once the broker has it (the broker takes no part in a database transaction; declaring again is harmless).
+   * Declares a durable exchange; idempotent for the same type, 409 for an existing one of another type. The audit entry
+   * is written first, in a transaction committed only once the broker has the exchange: without the database nothing
+   * is declared (503), and a refused declaration leaves no entry. Should the commit itself fail, the exchange exists
+   * without its entry and the caller gets 503: declaring it again is harmless.
    */
   async declareExchange(name: string, type: ExchangeType, origin: ChangeOrigin): Promise<void> {
-    await this.declare(name, type);
-    await this.auditLog.record({ action: 'exchange.declared', origin, clientId: null, changed: ['name', 'type'] });
+    await this.sql.transaction(async () => {
+      await this.auditLog.record({ action: 'exchange.declared', origin, clientId: null, changed: ['name', 'type'] });
+      await this.declare(name, type);
+    });
   }
 
   private async declare(name: string, type: ExchangeType): Promise<void> {

@@ -53,7 +53,7 @@ describe('Starting with no configuration', () => {
     expect(created.status).toBe(200);
   });
 
-  it('should list all five operations at /docs', async () => {
+  it('should list the five operations and every action of the lifecycle at /docs', async () => {
     expect((await service.request('GET', '/docs')).status).toBe(200);
     const document = (await service.request('GET', '/docs-json')).body as { paths: Record<string, { post?: unknown }> };
     const operations = Object.entries(document.paths)
@@ -66,6 +66,10 @@ describe('Starting with no configuration', () => {
         '/api/sms-config/add',
         '/api/sms-config/get-all-by-client-id',
         '/api/v1/rabbitmq/exchanges',
+        '/api/v1/client/secret-key/rotate',
+        '/api/v1/clients/{clientId}/secret-key/rotate',
+        '/api/v1/sms-configs/resolve',
+        '/api/v1/sms-configs/{smsConfigId}/verify-api-key',
       ].sort(),
     );
   });
