@@ -117,6 +117,17 @@ describe('ClientCache', () => {
     expect(cache.lookupOwner('a')).toBeUndefined();
   });
 
+  it('should forget who owned a key as soon as a read finds it unknown, before any invalidation arrives', () => {
+    const cache = cacheWith();
+    cache.setLive(true);
+    cache.store('a', client(7), cache.readToken());
+    cache.dropAnswer('a');
+    expect(cache.lookupOwner('a')?.clientId).toBe(7);
+    cache.store('a', null, cache.readToken());
+    expect(cache.lookupOwner('a')).toBeUndefined();
+    expect(cache.lookup('a')).toEqual({ found: false });
+  });
+
   it('should forget who owns a key once it is older than the age limit, like the answers', () => {
     const cache = cacheWith();
     cache.store('a', client(7), cache.readToken());

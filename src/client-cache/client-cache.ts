@@ -125,9 +125,9 @@ export class ClientCache implements InvalidationListener {
     return undefined;
   }
 
-  /** Who owns this digest, when known (from its answer, or kept apart while the answer is being rebuilt). */
+  /** Who owns this digest, when known: stored with every answer, and kept while only the answer changes. */
   lookupOwner(digest: string): KeyOwner | undefined {
-    return this.fresh(this.known, digest) ?? this.fresh(this.owners, digest);
+    return this.fresh(this.owners, digest);
   }
 
   /** An entry young enough to serve, for a key that has not expired; anything else is deleted. */
@@ -150,6 +150,9 @@ export class ClientCache implements InvalidationListener {
   store(digest: string, client: CachedClient | null, token: number): void {
     const answerCurrent = this.unchangedSince(this.answerChangedAt, digest, token);
     if (client === null) {
+      // The database no longer knows the key: whoever owned it must not go on opening the SMS routes until the
+      // invalidation arrives (forgetting is always safe, whatever the read's age).
+      this.owners.delete(digest);
       if (answerCurrent) this.unknown.set(digest, this.now());
       return;
     }
