@@ -63,9 +63,13 @@ export class DispatcherKeyGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const isAdminKey = (digest: Buffer) => !this.dispatcherKeys.isEmpty && this.adminKeys.has(digest);
-    const digest = presentedKeyDigest(context, this.addresses, (presented) => this.dispatcherKeys.has(presented) || isAdminKey(presented));
-    if (isAdminKey(digest)) throw new ForbiddenException('x-api-key is an admin key; only a dispatcher key may resolve credentials');
+    let isAdminKey = false;
+    const digest = presentedKeyDigest(context, this.addresses, (presented) => {
+      if (this.dispatcherKeys.has(presented)) return true;
+      isAdminKey = !this.dispatcherKeys.isEmpty && this.adminKeys.has(presented);
+      return isAdminKey;
+    });
+    if (isAdminKey) throw new ForbiddenException('x-api-key is an admin key; only a dispatcher key may resolve credentials');
     context.switchToHttp().getRequest<KeyedRequest>().actor = dispatcherActor(digest.toString('hex'));
     return true;
   }
