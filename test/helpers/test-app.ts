@@ -46,7 +46,7 @@ export interface TestApp {
   send(
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
-    options?: { headers?: Record<string, string>; body?: unknown; remoteAddress?: string },
+    options?: { headers?: Record<string, string>; body?: unknown; payload?: string; remoteAddress?: string },
   ): Promise<Answer>;
   addClient(overrides?: Record<string, unknown>): Promise<string>;
   reset(): Promise<void>;
@@ -102,26 +102,19 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const testApp: TestApp = {
     app,
     dataSource,
-    async post(url, options = {}) {
+    post(url, options = {}) {
+      return testApp.send('POST', url, options);
+    },
+    get(url, headers = {}) {
+      return testApp.send('GET', url, { headers });
+    },
+    async send(method, url, options = {}) {
       const headers: Record<string, string> = { ...(options.headers ?? {}) };
       let payload = options.payload;
       if (options.body !== undefined) {
         payload = JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }
-      const answer = toAnswer(await fastify.inject({ method: 'POST', url, headers, payload, remoteAddress: options.remoteAddress }));
-      assertAnswerMatchesContract('POST', url, answer);
-      return answer;
-    },
-    async get(url, headers = {}) {
-      const answer = toAnswer(await fastify.inject({ method: 'GET', url, headers }));
-      assertAnswerMatchesContract('GET', url, answer);
-      return answer;
-    },
-    async send(method, url, options = {}) {
-      const headers: Record<string, string> = { ...(options.headers ?? {}) };
-      if (options.body !== undefined) headers['content-type'] ??= 'application/json';
-      const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
       const answer = toAnswer(await fastify.inject({ method, url, headers, payload, remoteAddress: options.remoteAddress }));
       assertAnswerMatchesContract(method, url, answer);
       return answer;

@@ -1,17 +1,14 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROOT, ScriptRun, UNCONFIGURED, developmentAdminKey, runScript, stepsOf } from '../helpers/doc-scripts';
 import { ServiceProcess } from '../helpers/service-process';
 import { ADMIN_API_KEY } from '../helpers/test-app';
 
-const ROOT = join(__dirname, '..', '..');
 const LIFECYCLE = 'scripts/lifecycle-walkthrough.sh';
 const RUNBOOK = 'scripts/key-rotation-runbook.sh';
 
-/** Unset, as on a fresh clone where nobody configured anything: development secrets are generated. */
-const UNCONFIGURED = { ADMIN_API_KEYS: undefined, ENCRYPTION_KEYS: undefined, DATABASE_URL: undefined, NODE_ENV: undefined };
 /** What the service is started with in DISPATCHER_API_KEYS and the scripts are given as DISPATCHER_KEY. */
 const DISPATCHER_KEY = 'docs-dispatcher-key-5c2e8a1f9b7d3064e0a1';
 
@@ -19,42 +16,12 @@ const SECRET_KEY = /^sk_[A-Za-z0-9_-]{43}$/;
 const TOKEN = /^[A-Za-z0-9_-]{64,}$/;
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-interface ScriptRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `bash <script>` from the checkout, as the docs say to run it; a variable given as undefined is left out. */
-function runScript(script: string, env: Record<string, string | undefined>): Promise<ScriptRun> {
-  const merged: Record<string, string | undefined> = { ...process.env, DISPATCHER_KEY: undefined, ADMIN_KEY: undefined, ...env };
-  const childEnv = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)) as Record<string, string>;
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [script], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** The script's output as its steps: each `== what it does` line with the answer printed under it. */
-function stepsOf(stdout: string): { step: string; answer: any }[] {
-  const lines = stdout.trimEnd().split('\n');
-  const steps: { step: string; answer: any }[] = [];
-  for (let index = 0; index < lines.length; index++) {
-    if (lines[index].startsWith('== ')) steps.push({ step: lines[index].slice(3), answer: JSON.parse(lines[index + 1]) });
-  }
-  return steps;
-}
+/** `bash <script>` without the keys a test does not give it, whatever the environment running the tests holds. */
+const runDocScript = (script: string, env: Record<string, string | undefined>) =>
+  runScript(script, { DISPATCHER_KEY: undefined, ADMIN_KEY: undefined, ...env });
 
 /** How the audit log names the holder of a key: the first 8 hex digits of its SHA-256. */
 const actorOf = (role: 'admin' | 'dispatcher', key: string) => `${role}:${createHash('sha256').update(key).digest('hex').slice(0, 8)}`;
-
-const developmentAdminKey = (dataDir: string) =>
-  (JSON.parse(readFileSync(join(dataDir, 'development-secrets.json'), 'utf8')) as { adminApiKey: string }).adminApiKey;
 
 /** The exit code with stderr beside it, so that a failing run shows why. */
 const outcome = (run: ScriptRun) => ({ code: run.code, stderr: run.stderr });
@@ -74,7 +41,7 @@ describe('The lifecycle walkthrough (scripts/lifecycle-walkthrough.sh)', () => {
   afterAll(() => service.stop());
 
   it('should take a client and its SMS configuration through every step against a fresh start, and exit 0', async () => {
-    const run = await runScript(LIFECYCLE, { DATA_DIR: dataDir, BASE_URL: service.url, DISPATCHER_KEY });
+    const run = await runDocScript(LIFECYCLE, { DATA_DIR: dataDir, BASE_URL: service.url, DISPATCHER_KEY });
 
     expect(outcome(run)).toEqual({ code: 0, stderr: expect.any(String) });
     const steps = stepsOf(run.stdout);
@@ -202,7 +169,7 @@ describe('The lifecycle walkthrough (scripts/lifecycle-walkthrough.sh)', () => {
   });
 
   it('should never print the admin key or the dispatcher key', async () => {
-    const run = await runScript(LIFECYCLE, { DATA_DIR: dataDir, BASE_URL: service.url, DISPATCHER_KEY });
+    const run = await runDocScript(LIFECYCLE, { DATA_DIR: dataDir, BASE_URL: service.url, DISPATCHER_KEY });
 
     expect(outcome(run)).toEqual({ code: 0, stderr: expect.any(String) });
     expect(`${run.stdout}${run.stderr}`).not.toContain(developmentAdminKey(dataDir));
@@ -210,7 +177,7 @@ describe('The lifecycle walkthrough (scripts/lifecycle-walkthrough.sh)', () => {
   });
 
   it('should stop at the first answer it did not expect, with that answer, and exit non-zero', async () => {
-    const run = await runScript(LIFECYCLE, {
+    const run = await runDocScript(LIFECYCLE, {
       DATA_DIR: dataDir,
       BASE_URL: service.url,
       DISPATCHER_KEY: 'not-a-dispatcher-key-of-this-service',
@@ -226,7 +193,7 @@ describe('The lifecycle walkthrough (scripts/lifecycle-walkthrough.sh)', () => {
   });
 
   it('should refuse to start without DISPATCHER_KEY, saying what it needs', async () => {
-    const run = await runScript(LIFECYCLE, { DATA_DIR: dataDir, BASE_URL: service.url });
+    const run = await runDocScript(LIFECYCLE, { DATA_DIR: dataDir, BASE_URL: service.url });
 
     expect(run.code).not.toBe(0);
     expect(run.stdout).toBe('');
@@ -322,7 +289,7 @@ describe('The key-rotation runbook (scripts/key-rotation-runbook.sh)', () => {
     afterAll(() => service.stop());
 
     it('should rotate with a grace period, revoke a leaked key at once, check both keys, and exit 0', async () => {
-      const run = await runScript(RUNBOOK, { DATA_DIR: dataDir, BASE_URL: service.url, DISPATCHER_KEY });
+      const run = await runDocScript(RUNBOOK, { DATA_DIR: dataDir, BASE_URL: service.url, DISPATCHER_KEY });
 
       expectRunbookOutcomes(run, developmentAdminKey(dataDir), 5);
     }, 60_000);
@@ -343,7 +310,7 @@ describe('The key-rotation runbook (scripts/key-rotation-runbook.sh)', () => {
     afterAll(() => service.stop());
 
     it('should run the whole runbook with the new keys given as ADMIN_KEY and DISPATCHER_KEY', async () => {
-      const run = await runScript(RUNBOOK, {
+      const run = await runDocScript(RUNBOOK, {
         BASE_URL: service.url,
         ADMIN_KEY: NEW_ADMIN_KEY,
         DISPATCHER_KEY: NEW_DISPATCHER_KEY,
@@ -354,7 +321,7 @@ describe('The key-rotation runbook (scripts/key-rotation-runbook.sh)', () => {
     }, 60_000);
 
     it('should stop at the dispatcher key check, 401, when DISPATCHER_KEY is not one of the service', async () => {
-      const run = await runScript(RUNBOOK, {
+      const run = await runDocScript(RUNBOOK, {
         BASE_URL: service.url,
         ADMIN_KEY: NEW_ADMIN_KEY,
         DISPATCHER_KEY: 'not-a-dispatcher-key-of-this-service',

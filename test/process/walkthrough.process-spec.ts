@@ -1,47 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROOT, UNCONFIGURED, developmentAdminKey, runScript, stepsOf } from '../helpers/doc-scripts';
 import { ServiceProcess, waitUntil } from '../helpers/service-process';
 
-const ROOT = join(__dirname, '..', '..');
 const WALKTHROUGH = join(ROOT, 'scripts', 'walkthrough.sh');
-
-/** Unset, as on a fresh clone where nobody configured anything: development secrets are generated. */
-const UNCONFIGURED = { ADMIN_API_KEYS: undefined, ENCRYPTION_KEYS: undefined, DATABASE_URL: undefined, NODE_ENV: undefined };
-
-interface ScriptRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `bash scripts/walkthrough.sh` from the checkout, as the README says to run it. */
-function runWalkthrough(env: Record<string, string>): Promise<ScriptRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['scripts/walkthrough.sh'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** The script's output as its steps: each `== what it does` line with the answer printed under it. */
-function stepsOf(stdout: string): { step: string; answer: any }[] {
-  const lines = stdout.trimEnd().split('\n');
-  const steps: { step: string; answer: any }[] = [];
-  for (let index = 0; index < lines.length; index++) {
-    if (lines[index].startsWith('== ')) steps.push({ step: lines[index].slice(3), answer: JSON.parse(lines[index + 1]) });
-  }
-  return steps;
-}
 
 describe('The README walkthrough (scripts/walkthrough.sh)', () => {
   let service: ServiceProcess;
@@ -56,7 +19,7 @@ describe('The README walkthrough (scripts/walkthrough.sh)', () => {
   afterAll(() => service.stop());
 
   it('should run every operation against a fresh start with the generated admin key and exit 0', async () => {
-    const run = await runWalkthrough({ DATA_DIR: dataDir, BASE_URL: service.url });
+    const run = await runScript('scripts/walkthrough.sh', { DATA_DIR: dataDir, BASE_URL: service.url });
 
     expect(run.code).toBe(0);
     const steps = stepsOf(run.stdout);
@@ -110,8 +73,8 @@ describe('The README walkthrough (scripts/walkthrough.sh)', () => {
   });
 
   it('should never print the admin key', async () => {
-    const run = await runWalkthrough({ DATA_DIR: dataDir, BASE_URL: service.url });
-    const { adminApiKey } = JSON.parse(readFileSync(join(dataDir, 'development-secrets.json'), 'utf8')) as { adminApiKey: string };
+    const run = await runScript('scripts/walkthrough.sh', { DATA_DIR: dataDir, BASE_URL: service.url });
+    const adminApiKey = developmentAdminKey(dataDir);
 
     expect(run.code).toBe(0);
     expect(`${run.stdout}${run.stderr}`).not.toContain(adminApiKey);
@@ -119,7 +82,10 @@ describe('The README walkthrough (scripts/walkthrough.sh)', () => {
 
   it('should stop at the first refused request with its error, and exit non-zero', async () => {
     // Another DATA_DIR: `npm run keys` generates another admin key there, which this service refuses.
-    const run = await runWalkthrough({ DATA_DIR: mkdtempSync(join(tmpdir(), 'registry-other-')), BASE_URL: service.url });
+    const run = await runScript('scripts/walkthrough.sh', {
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'registry-other-')),
+      BASE_URL: service.url,
+    });
 
     expect(run.code).not.toBe(0);
     expect(stepsOf(run.stdout)).toEqual([
