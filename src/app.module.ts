@@ -7,6 +7,7 @@ import { CryptoModule } from './crypto/crypto.module';
 import { RequestValidationPipe } from './common/validation/request-validation.pipe';
 import { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { EdgeModule } from './http/edge.module';
@@ -34,6 +35,7 @@ export class AppModule {
         ClientModule,
         SmsConfigModule,
         BrokerModule,
+        EventsModule,
         HealthModule,
         MetricsModule,
       ],

@@ -139,6 +139,7 @@ describe('Architecture', () => {
     expect(files.filter((path) => path.endsWith('.repository.ts') && SQL.test(readFileSync(join(ROOT, path), 'utf8')))).toEqual([
       'src/audit/audit.repository.ts',
       'src/client/client.repository.ts',
+      'src/events/outbox.repository.ts',
       'src/idempotency/idempotent-request.repository.ts',
       'src/sms-config/sms-config.repository.ts',
     ]);

@@ -20,9 +20,18 @@ const MIGRATIONS = [
   'SmsConfigLimitByTrigger1795400000000',
   'SmsConfigLimitWithoutTrigger1795600000000',
   'ClientLifecycle1796000000000',
+  'DomainEventOutbox1797000000000',
 ];
 
-const TABLES = ['audit_event', 'client', 'idempotent_request', 'sms_config', 'typeorm_migrations'];
+/** Only MySQL has the relay's lock row: on SQLite one instance runs. */
+const TABLES = [
+  'audit_event',
+  'client',
+  'idempotent_request',
+  ...(process.env.TEST_DATABASE === 'mysql' ? ['outbox_relay_lock'] : []),
+  'sms_config',
+  'typeorm_migrations',
+];
 
 /** What the first version of migration 1795400000000 made (it needs SUPER on a MySQL with binary logging). */
 const EARLIER_LIMIT_BY_TRIGGER =

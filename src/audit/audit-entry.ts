@@ -16,6 +16,14 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/** Audited, but not published as a domain event: a resolution changes nothing a consumer caches or counts. */
+export const UNPUBLISHED_ACTIONS: readonly AuditAction[] = ['sms-config.credentials-resolved'];
+
+/** Whether the entry is also a domain event, written to the outbox (unpublished) for the relay (src/events). */
+export function isPublished(action: AuditAction): boolean {
+  return !UNPUBLISHED_ACTIONS.includes(action);
+}
+
 /** The id of the row the statement just before this one inserted, for entries written in the same script as it. */
 export const JUST_INSERTED = Symbol('JUST_INSERTED');
 

@@ -3,17 +3,21 @@ import { randomUUID } from 'node:crypto';
 import { Page, pageOf } from '../common/pagination/page';
 import { SqlDialect, SqlExecutor, SqlStatement, SqlValue } from '../database/sql-executor';
 import { isoTimestampOf, sqlTimestamp } from '../database/timestamps';
-import { AuditAction, AuditEntry, JUST_INSERTED } from './audit-entry';
+import { AuditAction, AuditEntry, JUST_INSERTED, isPublished } from './audit-entry';
 import { AuditEventDto } from './dto/audit-event.dto';
 
-const COLUMNS = 'event_id, occurred_at, action, actor, client_id, sms_config_id, request_id, changed';
+const COLUMNS = 'event_id, occurred_at, action, actor, client_id, sms_config_id, request_id, changed, unpublished';
+
+/** The columns of an entry, as AuditEventRow names them, for the queries that read entries (this log, the relay). */
+export const AUDIT_EVENT_COLUMNS = `id AS position, event_id AS eventId, occurred_at AS occurredAt, action, actor,
+  client_id AS clientId, sms_config_id AS smsConfigId, request_id AS requestId, changed`;
 
 /** The id the statement before inserted, in each dialect. */
 const LAST_INSERT_ID: Record<SqlDialect, string> = { mysql: 'LAST_INSERT_ID()', sqlite: 'last_insert_rowid()' };
 /** Whether the statement before changed a row: an entry is written only for a change that happened. */
 const PREVIOUS_CHANGED: Record<SqlDialect, string> = { mysql: 'FROM DUAL WHERE ROW_COUNT() = 1', sqlite: 'WHERE changes() = 1' };
 
-interface AuditEventRow {
+export interface AuditEventRow {
   eventId: string;
   occurredAt: Date | string;
   action: AuditAction;
@@ -30,15 +34,27 @@ export interface AuditFilter {
   action?: AuditAction;
 }
 
-/** The audit log: written in the transaction of the change it records, read newest first. */
+/**
+ * The audit log: written in the transaction of the change it records, read newest first. An entry that is also a domain
+ * event is the outbox row the relay publishes (src/events); listeners hear when such entries are committed.
+ */
 @Injectable()
 export class AuditLog {
+  private readonly committedListeners: Array<() => void> = [];
+  private readonly announceCommitted = () => this.committedListeners.forEach((listener) => listener());
+
   constructor(private readonly sql: SqlExecutor) {}
+
+  /** Called after the commit of every transaction that wrote entries to publish (or, should it have written none, harmlessly). */
+  onEventsCommitted(listener: () => void): void {
+    this.committedListeners.push(listener);
+  }
 
   /** Records the entry with the statements issued alongside it (inside a transaction, as part of it). */
   async record(entry: AuditEntry): Promise<void> {
-    const { sql, values } = this.statement(entry);
+    const { sql, values, afterCommit } = this.statement(entry);
     await this.sql.execute(sql, values);
+    if (afterCommit) this.sql.afterCommit(afterCommit);
   }
 
   /**
@@ -57,13 +73,14 @@ export class AuditLog {
         values.push(id as number | null);
       }
     }
-    values.push(entry.origin.requestId, JSON.stringify(entry.changed ?? []));
-    placeholders.push('?', '?');
+    const published = isPublished(entry.action);
+    values.push(entry.origin.requestId, JSON.stringify(entry.changed ?? []), published ? 1 : 0);
+    placeholders.push('?', '?', '?');
     const afterInsert = [entry.clientId, entry.smsConfigId].includes(JUST_INSERTED);
     const sql = afterInsert
       ? `INSERT INTO audit_event (${COLUMNS}) SELECT ${placeholders.join(', ')} ${PREVIOUS_CHANGED[dialect]}`
       : `INSERT INTO audit_event (${COLUMNS}) VALUES (${placeholders.join(', ')})`;
-    return { sql, values };
+    return published ? { sql, values, afterCommit: this.announceCommitted } : { sql, values };
   }
 
   /** A page of entries, newest first. */
@@ -83,9 +100,7 @@ export class AuditLog {
     const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
     // limit is a checked integer: written into the text, as MySQL prepares LIMIT placeholders only for some types.
     const rows = await this.sql.query<AuditEventRow>(
-      `SELECT id AS position, event_id AS eventId, occurred_at AS occurredAt, action, actor, client_id AS clientId,
-         sms_config_id AS smsConfigId, request_id AS requestId, changed
-       FROM audit_event ${where} ORDER BY id DESC LIMIT ${Math.trunc(limit) + 1}`,
+      `SELECT ${AUDIT_EVENT_COLUMNS} FROM audit_event ${where} ORDER BY id DESC LIMIT ${Math.trunc(limit) + 1}`,
       values,
     );
     const page = pageOf(rows, limit, (row) => Number(row.position));
@@ -93,7 +108,7 @@ export class AuditLog {
   }
 }
 
-function toAuditEvent(row: AuditEventRow): AuditEventDto {
+export function toAuditEvent(row: AuditEventRow): AuditEventDto {
   return {
     eventId: row.eventId,
     occurredAt: isoTimestampOf(row.occurredAt)!,

@@ -7,10 +7,12 @@ import { CreateSmsConfigAddProcedure1795327283819 } from './migrations/mysql/179
 import { SmsConfigLimitByTrigger1795400000000 as MysqlSmsConfigLimit } from './migrations/mysql/1795400000000-SmsConfigLimitByTrigger';
 import { SmsConfigLimitWithoutTrigger1795600000000 as MysqlLimitWithoutTrigger } from './migrations/mysql/1795600000000-SmsConfigLimitWithoutTrigger';
 import { ClientLifecycle1796000000000 as MysqlClientLifecycle } from './migrations/mysql/1796000000000-ClientLifecycle';
+import { DomainEventOutbox1797000000000 as MysqlDomainEventOutbox } from './migrations/mysql/1797000000000-DomainEventOutbox';
 import { CreateClientAndSmsConfig1732240000000 as CreateSqliteSchema } from './migrations/sqlite/1732240000000-CreateClientAndSmsConfig';
 import { SmsConfigLimitByTrigger1795400000000 as SqliteSmsConfigLimit } from './migrations/sqlite/1795400000000-SmsConfigLimitByTrigger';
 import { SmsConfigLimitWithoutTrigger1795600000000 as SqliteLimitWithoutTrigger } from './migrations/sqlite/1795600000000-SmsConfigLimitWithoutTrigger';
 import { ClientLifecycle1796000000000 as SqliteClientLifecycle } from './migrations/sqlite/1796000000000-ClientLifecycle';
+import { DomainEventOutbox1797000000000 as SqliteDomainEventOutbox } from './migrations/sqlite/1797000000000-DomainEventOutbox';
 
 /** Each one may run again after failing at any statement, and none needs more than the privileges on its own database. */
 export const MYSQL_MIGRATIONS = [
@@ -19,8 +21,15 @@ export const MYSQL_MIGRATIONS = [
   MysqlSmsConfigLimit,
   MysqlLimitWithoutTrigger,
   MysqlClientLifecycle,
+  MysqlDomainEventOutbox,
 ];
-export const SQLITE_MIGRATIONS = [CreateSqliteSchema, SqliteSmsConfigLimit, SqliteLimitWithoutTrigger, SqliteClientLifecycle];
+export const SQLITE_MIGRATIONS = [
+  CreateSqliteSchema,
+  SqliteSmsConfigLimit,
+  SqliteLimitWithoutTrigger,
+  SqliteClientLifecycle,
+  SqliteDomainEventOutbox,
+];
 
 /** Every database wait is bounded, so an unreachable database answers 503 instead of hanging a request. */
 export const DATABASE_TIMEOUT_MS = 4000;

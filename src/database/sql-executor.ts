@@ -19,6 +19,8 @@ export interface WriteResult {
 export interface SqlStatement {
   sql: string;
   values: SqlValue[];
+  /** Run once the script's transaction (or the one it joins) is committed: see afterCommit(). */
+  afterCommit?: () => void;
 }
 
 export type SqlDialect = 'mysql' | 'sqlite';
@@ -149,7 +151,10 @@ export class SqlExecutor implements SqlStatements {
     if (!this.pool || this.openTransaction.getStore()) {
       return this.transaction(async (transaction) => {
         const results: WriteResult[] = [];
-        for (const { sql, values } of statements) results.push(await transaction.execute(sql, values));
+        for (const { sql, values, afterCommit } of statements) {
+          results.push(await transaction.execute(sql, values));
+          if (afterCommit) this.afterCommit(afterCommit);
+        }
         return results;
       });
     }
@@ -164,6 +169,7 @@ export class SqlExecutor implements SqlStatements {
         ),
       );
       connection.release();
+      for (const { afterCommit } of statements) afterCommit?.();
       return results.slice(1, -1).map(writeResultOf);
     } catch (error) {
       // MySQL stops at the failing statement: the transaction is still open on this connection, which must not go back so.

@@ -5,6 +5,9 @@ import { BrokerModule } from '../broker/broker.module';
 import { BrokerService } from '../broker/broker.service';
 import { DatabaseModule } from '../database/database.module';
 import { SqlExecutor } from '../database/sql-executor';
+import { EventsModule } from '../events/events.module';
+import { OutboxBacklog, OutboxRepository } from '../events/outbox.repository';
+import { withTimeout } from '../common/timeout';
 import { AddressAllowance } from '../rate-limit/address-allowance';
 import { CredentialRateLimit } from '../rate-limit/credential-rate-limit';
 import { REQUESTS, REQUEST_DURATION, copyRequestCounts } from './http-metrics';
@@ -15,6 +18,10 @@ const DB_QUERIES_GAUGE = 'db_queries_in_flight';
 const BROKER_GAUGE = 'broker_connected';
 const DEFAULT_METRICS = 'default_metrics';
 const RATE_LIMIT_GAUGE = 'rate_limit_tracked';
+const OUTBOX_UNPUBLISHED_GAUGE = 'outbox_unpublished_events';
+const OUTBOX_AGE_GAUGE = 'outbox_oldest_unpublished_age_seconds';
+/** A scrape does not wait longer than this for the outbox's figures; it shows the last ones read instead. */
+const OUTBOX_SCRAPE_TIMEOUT_MS = 1000;
 
 /** Gauges read at scrape time from this application's pool and broker; a new application replaces the old gauge. */
 function freshGauge(configuration: GaugeConfiguration<string>): Gauge<string> {
@@ -27,8 +34,39 @@ function collectDefaultMetricsOnce(): void {
   if (register.getSingleMetric('process_cpu_user_seconds_total') === undefined) collectDefaultMetrics();
 }
 
+/**
+ * The outbox's two gauges, from one read per scrape (shared by both, as they are collected one after the other); with
+ * the database down, the last figures read stay, and the age keeps growing from them.
+ */
+function outboxGauges(outbox: OutboxRepository): Gauge<string>[] {
+  let last: OutboxBacklog = { unpublished: 0, oldestOccurredAt: null };
+  let reading: Promise<OutboxBacklog> | undefined;
+  const read = (): Promise<OutboxBacklog> =>
+    (reading ??= withTimeout(outbox.backlog(), OUTBOX_SCRAPE_TIMEOUT_MS, 'database')
+      .then((backlog) => (last = backlog))
+      .catch(() => last)
+      .finally(() => setImmediate(() => (reading = undefined))));
+  return [
+    freshGauge({
+      name: OUTBOX_UNPUBLISHED_GAUGE,
+      help: 'Domain events written and not yet confirmed by the broker (the outbox backlog, shared by all instances)',
+      async collect() {
+        this.set((await read()).unpublished);
+      },
+    }),
+    freshGauge({
+      name: OUTBOX_AGE_GAUGE,
+      help: 'Age of the oldest domain event not yet published, in seconds; 0 when none waits',
+      async collect() {
+        const { oldestOccurredAt } = await read();
+        this.set(oldestOccurredAt === null ? 0 : Math.max(0, (Date.now() - oldestOccurredAt) / 1000));
+      },
+    }),
+  ];
+}
+
 @Module({
-  imports: [BrokerModule, DatabaseModule],
+  imports: [BrokerModule, DatabaseModule, EventsModule],
   controllers: [MetricsController],
   providers: [
     MetricsRenderer,
@@ -74,6 +112,7 @@ function collectDefaultMetricsOnce(): void {
           },
         }),
     },
+    { provide: OUTBOX_UNPUBLISHED_GAUGE, inject: [OutboxRepository], useFactory: outboxGauges },
   ],
   exports: [getToken(REQUEST_DURATION.name), MetricsRenderer],
 })
@@ -84,5 +123,6 @@ export class MetricsModule {
     @Inject(DB_QUERIES_GAUGE) _queries: Gauge<string>,
     @Inject(BROKER_GAUGE) _broker: Gauge<string>,
     @Inject(RATE_LIMIT_GAUGE) _rateLimit: Gauge<string>,
+    @Inject(OUTBOX_UNPUBLISHED_GAUGE) _outbox: Gauge<string>[],
   ) {}
 }

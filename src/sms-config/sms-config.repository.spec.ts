@@ -83,7 +83,7 @@ describe('SmsConfigRepository', () => {
       expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/),
     ]);
     expect(audit.sql).toMatch(/^INSERT INTO audit_event .* LAST_INSERT_ID\(\).* WHERE ROW_COUNT\(\) = 1$/s);
-    expect(audit.values).toEqual([expect.any(String), expect.any(String), 'sms-config.created', 'client:42', 42, 'req-1', '[]']);
+    expect(audit.values).toEqual([expect.any(String), expect.any(String), 'sms-config.created', 'client:42', 42, 'req-1', '[]', 1]);
   });
 
   it('should refuse a configuration past the limit with 409', async () => {

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { BrokerModule } from '../broker/broker.module';
+import { DatabaseModule } from '../database/database.module';
+import { EventPublisher } from './event-publisher';
+import { OutboxRelay } from './outbox-relay';
+import { OutboxRepository } from './outbox.repository';
+
+/** Domain events: the audit entries that change something, published on RabbitMQ from the outbox (docs/events.md). */
+@Module({
+  imports: [AuditModule, BrokerModule, DatabaseModule],
+  providers: [EventPublisher, OutboxRepository, OutboxRelay],
+  exports: [OutboxRepository],
+})
+export class EventsModule {}
