@@ -32,7 +32,7 @@ export function IsProviderUrl(docs: ApiPropertyOptions = {}): PropertyDecorator 
 /** The same, optional; null counts as not given. */
 export function IsOptionalProviderUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional(providerUrlDocs(docs)),
+    ApiPropertyOptional(providerUrlDocs({ type: String, nullable: true, ...docs })),
     ...httpUrlChecks(),
     IsPublicHost({ groups: [PUBLIC_HOSTS_ONLY] }),
     IsOptional(),
@@ -69,7 +69,11 @@ export function IsText(minLength: number, maxLength: number, docs: ApiPropertyOp
 
 /** An optional string of at most `maxLength` characters (null counts as not given), checked and documented alike. */
 export function IsOptionalText(maxLength: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
-  return applyDecorators(ApiPropertyOptional({ maxLength, ...docs }), ...textChecks(0, maxLength), IsOptional());
+  return applyDecorators(
+    ApiPropertyOptional({ type: String, nullable: true, maxLength, ...docs }),
+    ...textChecks(0, maxLength),
+    IsOptional(),
+  );
 }
 
 /**
@@ -87,15 +91,20 @@ export function IsOptionalSecret(maxLength: number, docs: ApiPropertyOptions = {
 export const MAX_AMOUNT_EXCLUSIVE = 1e12;
 export const AMOUNT_DECIMAL_PLACES = 6;
 
-/** An optional amount (default 0) that DECIMAL(18,6) keeps exactly: checked by IsDecimalAmount, documented alike. */
+/**
+ * An optional amount that DECIMAL(18,6) keeps exactly: checked by IsDecimalAmount, documented alike. Null or absent is 0
+ * on an add (its default), while on an update absent leaves the amount as it is and null sets it back to 0.
+ */
 export function IsOptionalAmount(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({
+      type: Number,
+      nullable: true,
       minimum: 0,
       maximum: MAX_AMOUNT_EXCLUSIVE,
       exclusiveMaximum: true,
-      ...docs,
       default: 0,
+      ...docs,
       description:
         'At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400',
     }),

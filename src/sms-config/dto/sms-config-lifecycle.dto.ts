@@ -44,13 +44,13 @@ export class UpdateSmsConfigDto {
   @IsOptionalText(50)
   smsType?: string | null;
 
-  @IsOptionalAmount()
+  @IsOptionalAmount({ default: undefined })
   balance?: number | null;
 
-  @IsOptionalAmount()
+  @IsOptionalAmount({ default: undefined })
   perSmsCost?: number | null;
 
-  @ApiPropertyOptional({ description: 'null sets it back to true' })
+  @ApiPropertyOptional({ type: Boolean, nullable: true, description: 'null sets it back to true' })
   @IsBoolean()
   @ValidateIf((_object, value) => value !== undefined && value !== null)
   isActive?: boolean | null;
