@@ -1,0 +1,2579 @@
+// Generated from openapi.json by `npm run kit` (openapi-typescript): do not edit, regenerate.
+
+export interface paths {
+  '/api/client/add': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add client
+     * @description Registers a client application and issues its secret key.
+     */
+    post: operations['ClientController_add'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/client/get/secretKey': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get client by secret key
+     * @description The client owning the key, with its SMS configurations.
+     */
+    post: operations['ClientController_getBySecretKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/clients': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List clients
+     * @description A page of clients by clientId ascending; `appName` filters by prefix.
+     */
+    get: operations['ClientAdminController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/clients/{clientId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a client */
+    get: operations['ClientAdminController_get'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a client
+     * @description With its SMS configurations; its keys are unknown everywhere within 1 s.
+     */
+    delete: operations['ClientAdminController_delete'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a client
+     * @description Any non-empty subset of the fields; null clears an optional one. isActive false disables the client, true enables it.
+     */
+    patch: operations['ClientAdminController_update'];
+    trace?: never;
+  };
+  '/api/v1/clients/{clientId}/secret-key/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate a client's secret key
+     * @description For a leaked key: the new key works at once; send graceSeconds 0 to revoke the old one at once.
+     */
+    post: operations['ClientAdminController_rotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/client/secret-key/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate my secret key
+     * @description The new key works at once; the previous one keeps working until previousKeyExpiresAt (graceSeconds, default 86400), then is unknown. Only the current key may rotate; rotating again ends the earlier previous key at once.
+     */
+    post: operations['SecretKeyController_rotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/sms-config/add': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add SMS configuration
+     * @description Stores an SMS provider configuration for the client of the secretKey.
+     */
+    post: operations['SmsConfigController_add'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/sms-config/get-all-by-client-id': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get SMS configurations by client
+     * @description The SMS configurations of the client of the secretKey, ordered by smsConfigId. Body: none, {} or {"clientId": n}.
+     */
+    post: operations['SmsConfigController_list'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/sms-configs/resolve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resolve provider credentials
+     * @description For the SMS dispatcher only: the configuration a verifyApiKey names, with its password and apiKey. Every resolution is audited.
+     */
+    post: operations['CredentialResolutionController_resolve'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/sms-configs/{smsConfigId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an SMS configuration
+     * @description The fields of the list answer; never the password or apiKey.
+     */
+    get: operations['SmsConfigLifecycleController_get'];
+    put?: never;
+    post?: never;
+    /** Delete an SMS configuration */
+    delete: operations['SmsConfigLifecycleController_delete'];
+    options?: never;
+    head?: never;
+    /**
+     * Change an SMS configuration
+     * @description Any non-empty subset of the add fields except clientId; null clears an optional one. A new password or apiKey replaces the stored one (never returned). Answers the configuration and a fresh verifyApiKey.
+     */
+    patch: operations['SmsConfigLifecycleController_update'];
+    trace?: never;
+  };
+  '/api/v1/sms-configs/{smsConfigId}/verify-api-key': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Issue a fresh verifyApiKey
+     * @description A new token under the newest encryption key; the stored credentials do not change, and older tokens keep working while their key is configured.
+     */
+    post: operations['SmsConfigLifecycleController_issueVerifyApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rabbitmq/exchanges': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create exchange
+     * @description Declares a durable RabbitMQ exchange; declaring it again with the same type succeeds.
+     */
+    post: operations['BrokerController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Readiness: 200 while the database answers; the broker is reported, not required */
+    get: operations['HealthController_check'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Prometheus metrics (text exposition format) */
+    get: operations['MetricsController_index'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/audit-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List audit events
+     * @description Every change and every credential resolution, newest first; filter by clientId and action.
+     */
+    get: operations['AuditController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    ErrorResponseDto: {
+      /**
+       * @description Mirrors the HTTP status
+       * @example 400
+       */
+      status: number;
+      /** @example appName must be a string; isHost must be a boolean value */
+      error: string;
+    };
+    AddClientDto: {
+      /** @example Billing */
+      appName: string;
+      /**
+       * Format: uri
+       * @description Without a user name or password (user:pass@)
+       * @example https://billing.example.com
+       */
+      appUrl: string;
+      /** @example Sends invoices */
+      appDescription?: string | null;
+      /** @example twilio */
+      preferredSmsGateway?: string | null;
+      /**
+       * @description A JSON boolean; the string "true" is refused
+       * @example false
+       */
+      isHost: boolean;
+    };
+    SmsConfigSummaryDto: {
+      /** @example twilio */
+      providerName: string;
+      providerUrl: string | null;
+      username: string | null;
+      senderId: string | null;
+      /** @example Transactional */
+      smsType: string | null;
+      /** @example https://api.twilio.com/send */
+      smsApi: string;
+      balanceUrl: string | null;
+      /** @example 12.5 */
+      balance: number;
+      /** @example 0.0125 */
+      perSmsCost: number;
+      isActive: boolean;
+    };
+    ClientDto: {
+      appDescription: string | null;
+      /** @example https://billing.example.com */
+      appUrl: string;
+      /**
+       * @description Identifies the client in later calls
+       * @example sk_3q2-7wEh8yQ0m1c9tXv5bJ4n6kP2rL8sD0fG1hJ2kL3
+       */
+      secretKey: string;
+      preferredSmsGateway: string | null;
+      /** @description No operation sets it yet */
+      preferredEmailGateway: string | null;
+      /** @description No operation sets it yet */
+      preferredPushNotificationGateway: string | null;
+      isHost: boolean;
+      /** @description null while the client has no SMS configuration; else ordered by smsConfigId */
+      smsConfig: components['schemas']['SmsConfigSummaryDto'][] | null;
+    };
+    ClientResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['ClientDto'];
+    };
+    EmptyBodyDto: Record<string, never>;
+    AdminClientDto: {
+      /** @example 7 */
+      clientId: number;
+      /** @example Billing */
+      appName: string;
+      appDescription: string | null;
+      /** @example https://billing.example.com */
+      appUrl: string;
+      preferredSmsGateway: string | null;
+      preferredEmailGateway: string | null;
+      preferredPushNotificationGateway: string | null;
+      isHost: boolean;
+      /** @description false: the client's keys are refused with 403 Client is disabled */
+      isActive: boolean;
+      /** @example 2 */
+      smsConfigCount: number;
+      /** @example 2026-11-24T10:15:30.123Z */
+      createdAt: string;
+      /** @example 2026-11-24T10:15:30.123Z */
+      updatedAt: string;
+      /** @example null */
+      secretKeyRotatedAt: string | null;
+    };
+    AdminClientPageDto: {
+      /** @description By clientId ascending */
+      items: components['schemas']['AdminClientDto'][];
+      /** @description Pass as ?cursor= for the next page; null on the last page */
+      nextCursor: string | null;
+    };
+    AdminClientPageResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['AdminClientPageDto'];
+    };
+    AdminClientResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['AdminClientDto'];
+    };
+    UpdateClientDto: {
+      appName?: string;
+      appDescription?: string | null;
+      /**
+       * Format: uri
+       * @description Without a user name or password (user:pass@)
+       */
+      appUrl?: string;
+      preferredSmsGateway?: string | null;
+      preferredEmailGateway?: string | null;
+      preferredPushNotificationGateway?: string | null;
+      /** @description A JSON boolean */
+      isHost?: boolean;
+      /** @description false disables the client (its keys get 403 within 1 s on every instance); true enables it */
+      isActive?: boolean;
+    };
+    DeletedClientDto: {
+      /** @example 7 */
+      clientId: number;
+      /** @example true */
+      deleted: boolean;
+    };
+    DeletedClientResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['DeletedClientDto'];
+    };
+    RotateSecretKeyDto: {
+      /**
+       * @description How long the previous key keeps working; 0 revokes it at once
+       * @default 86400
+       */
+      graceSeconds?: number;
+    };
+    RotatedSecretKeyDto: {
+      /**
+       * @description The new key; it works at once
+       * @example sk_3q2-7wEh8yQ0m1c9tXv5bJ4n6kP2rL8sD0fG1hJ2kL3
+       */
+      secretKey: string;
+      /**
+       * @description When the previous key stops working (ISO-8601 UTC); null when graceSeconds was 0
+       * @example 2026-11-25T10:15:30.123Z
+       */
+      previousKeyExpiresAt: string | null;
+    };
+    RotatedSecretKeyResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['RotatedSecretKeyDto'];
+    };
+    AddSmsConfigDto: {
+      /**
+       * @description Must be the id of the secretKey's client
+       * @example 1
+       */
+      clientId?: number;
+      /** @example twilio */
+      providerName: string;
+      /**
+       * Format: uri
+       * @description The provider's send endpoint. Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @example https://api.twilio.com/send
+       */
+      smsApi: string;
+      /**
+       * Format: uri
+       * @description The provider portal. Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @example https://twilio.com
+       */
+      providerUrl?: string | null;
+      /**
+       * Format: uri
+       * @description Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @example https://api.twilio.com/balance
+       */
+      balanceUrl?: string | null;
+      /** @description Login name at the provider */
+      username?: string | null;
+      /** @description Stored encrypted; never returned. null is refused */
+      password?: string;
+      /** @description Stored encrypted; never returned. null is refused */
+      apiKey?: string;
+      /** @example ACME */
+      senderId?: string | null;
+      /**
+       * @description Free text; usually Transactional or Promotional
+       * @example Transactional
+       */
+      smsType?: string | null;
+      /**
+       * @description At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400
+       * @default 0
+       * @example 12.5
+       */
+      balance?: number | null;
+      /**
+       * @description At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400
+       * @default 0
+       * @example 0.0125
+       */
+      perSmsCost?: number | null;
+      /** @default true */
+      isActive?: boolean;
+    };
+    VerifyApiKeyDto: {
+      /** @description Opaque token sealed by the server over the configuration, its client and its apiKey */
+      verifyApiKey: string;
+    };
+    AddSmsConfigResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['VerifyApiKeyDto'];
+    };
+    ClientIdDto: {
+      /**
+       * @description Must be the id of the secretKey's client
+       * @example 1
+       */
+      clientId?: number;
+    };
+    SmsConfigDto: {
+      /** @example twilio */
+      providerName: string;
+      providerUrl: string | null;
+      username: string | null;
+      senderId: string | null;
+      /** @example Transactional */
+      smsType: string | null;
+      /** @example https://api.twilio.com/send */
+      smsApi: string;
+      balanceUrl: string | null;
+      /** @example 12.5 */
+      balance: number;
+      /** @example 0.0125 */
+      perSmsCost: number;
+      isActive: boolean;
+      /** @example 1 */
+      smsConfigId: number;
+    };
+    SmsConfigListResponseDto: {
+      /** @example 200 */
+      status: number;
+      /** @description Ordered by smsConfigId ascending */
+      results: components['schemas']['SmsConfigDto'][];
+    };
+    ResolveCredentialsDto: {
+      /** @description The token from add, change or verify-api-key */
+      verifyApiKey: string;
+    };
+    ResolvedSmsConfigDto: {
+      /** @example twilio */
+      providerName: string;
+      providerUrl: string | null;
+      username: string | null;
+      senderId: string | null;
+      /** @example Transactional */
+      smsType: string | null;
+      /** @example https://api.twilio.com/send */
+      smsApi: string;
+      balanceUrl: string | null;
+      /** @example 12.5 */
+      balance: number;
+      /** @example 0.0125 */
+      perSmsCost: number;
+      isActive: boolean;
+      /** @example 1 */
+      smsConfigId: number;
+      /** @example 7 */
+      clientId: number;
+      /** @description The provider password, opened */
+      password: string | null;
+      /** @description The provider apiKey, opened */
+      apiKey: string | null;
+    };
+    ResolvedSmsConfigResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['ResolvedSmsConfigDto'];
+    };
+    SmsConfigResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['SmsConfigDto'];
+    };
+    UpdateSmsConfigDto: {
+      providerName?: string;
+      /**
+       * Format: uri
+       * @description Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       */
+      smsApi?: string;
+      /**
+       * Format: uri
+       * @description Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       */
+      providerUrl?: string | null;
+      /**
+       * Format: uri
+       * @description Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       */
+      balanceUrl?: string | null;
+      username?: string | null;
+      /** @description Replaces the sealed password (never returned); null removes it */
+      password?: string | null;
+      /** @description Replaces the sealed apiKey (never returned); null removes it. Earlier verifyApiKey tokens turn stale */
+      apiKey?: string | null;
+      senderId?: string | null;
+      smsType?: string | null;
+      /** @description At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400 */
+      balance?: number | null;
+      /** @description At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400 */
+      perSmsCost?: number | null;
+      /** @description null sets it back to true */
+      isActive?: boolean | null;
+    };
+    UpdatedSmsConfigDto: {
+      /** @example twilio */
+      providerName: string;
+      providerUrl: string | null;
+      username: string | null;
+      senderId: string | null;
+      /** @example Transactional */
+      smsType: string | null;
+      /** @example https://api.twilio.com/send */
+      smsApi: string;
+      balanceUrl: string | null;
+      /** @example 12.5 */
+      balance: number;
+      /** @example 0.0125 */
+      perSmsCost: number;
+      isActive: boolean;
+      /** @example 1 */
+      smsConfigId: number;
+      /** @description A fresh token for the configuration as it now is */
+      verifyApiKey: string;
+    };
+    UpdatedSmsConfigResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['UpdatedSmsConfigDto'];
+    };
+    DeletedSmsConfigDto: {
+      /** @example 12 */
+      smsConfigId: number;
+      /** @example true */
+      deleted: boolean;
+    };
+    DeletedSmsConfigResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['DeletedSmsConfigDto'];
+    };
+    CreateExchangeDto: {
+      /**
+       * @description Letters, digits, -, _, . and :; names beginning amq. are reserved by the broker
+       * @example notifications.sms
+       */
+      name: string;
+      /**
+       * @example topic
+       * @enum {string}
+       */
+      type: 'direct' | 'fanout' | 'topic' | 'headers';
+    };
+    ExchangeDetailsDto: {
+      /** @example notifications.sms */
+      name: string;
+      /**
+       * @example topic
+       * @enum {string}
+       */
+      type: 'direct' | 'fanout' | 'topic' | 'headers';
+    };
+    CreateExchangeResponseDto: {
+      /** @example 200 */
+      status: number;
+      /** @example Exchange notifications.sms declared */
+      message: string;
+      exchangeDetails: components['schemas']['ExchangeDetailsDto'];
+    };
+    HealthStateDto: {
+      /** @enum {string} */
+      database: 'up';
+      /** @enum {string} */
+      broker: 'up' | 'down';
+    };
+    HealthResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['HealthStateDto'];
+    };
+    AuditEventDto: {
+      /** Format: uuid */
+      eventId: string;
+      /**
+       * @description ISO-8601 UTC, with milliseconds
+       * @example 2026-11-24T10:15:30.123Z
+       */
+      occurredAt: string;
+      /** @enum {string} */
+      action:
+        | 'client.created'
+        | 'client.updated'
+        | 'client.disabled'
+        | 'client.enabled'
+        | 'client.deleted'
+        | 'client.secret-key.rotated'
+        | 'sms-config.created'
+        | 'sms-config.updated'
+        | 'sms-config.deleted'
+        | 'sms-config.credentials-resolved'
+        | 'exchange.declared';
+      /**
+       * @description `admin:<8 hex>` or `dispatcher:<8 hex>` (the start of the SHA-256 of the key, never the key), or `client:<clientId>`
+       * @example admin:3f9a1c5e
+       */
+      actor: string;
+      /** @description null for exchange.declared */
+      clientId: number | null;
+      smsConfigId: number | null;
+      /** @description The x-request-id of the request that made the change */
+      requestId: string | null;
+      /** @description The names of the fields changed, never their values */
+      changed: string[];
+    };
+    AuditEventPageDto: {
+      /** @description Newest first */
+      items: components['schemas']['AuditEventDto'][];
+      /** @description Pass as ?cursor= for the next page; null on the last page */
+      nextCursor: string | null;
+    };
+    AuditEventPageResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['AuditEventPageDto'];
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  ClientController_add: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice. Scoped to the credential. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddClientDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientResponseDto'];
+        };
+      };
+      /** @description Invalid request; the message names every failing field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description A request with this Idempotency-Key is in progress */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Idempotency-Key was used with a different request */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ClientController_getBySecretKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EmptyBodyDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientResponseDto'];
+        };
+      };
+      /** @description A body other than none or {} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description secretKey header is missing */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Client is disabled */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No client has this secretKey */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ClientAdminController_list: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description nextCursor of the previous page, as it was given */
+        cursor?: string;
+        /** @description Only clients whose appName starts with this (case-insensitive) */
+        appName?: string | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminClientPageResponseDto'];
+        };
+      };
+      /** @description Invalid path id, query or body; the message names the problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ClientAdminController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        clientId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminClientResponseDto'];
+        };
+      };
+      /** @description Invalid path id, query or body; the message names the problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No such client */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ClientAdminController_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        clientId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeletedClientResponseDto'];
+        };
+      };
+      /** @description Invalid path id, query or body; the message names the problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No such client */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ClientAdminController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        clientId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateClientDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminClientResponseDto'];
+        };
+      };
+      /** @description Invalid path id, query or body; the message names the problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No such client */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ClientAdminController_rotate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice. Scoped to the credential. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        clientId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RotateSecretKeyDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RotatedSecretKeyResponseDto'];
+        };
+      };
+      /** @description Invalid path id, query or body; the message names the problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No such client */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description A request with this Idempotency-Key is in progress */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Idempotency-Key was used with a different request */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  SecretKeyController_rotate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice. Scoped to the credential. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RotateSecretKeyDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RotatedSecretKeyResponseDto'];
+        };
+      };
+      /** @description graceSeconds is not an integer from 0 to 604800 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description secretKey is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The key presented is the previous one, or the client is disabled */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description A request with this Idempotency-Key is in progress */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Idempotency-Key was used with a different request */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  SmsConfigController_add: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice. Scoped to the credential. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddSmsConfigDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AddSmsConfigResponseDto'];
+        };
+      };
+      /** @description Invalid request; the message names every failing field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description secretKey is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description clientId is not the id of the secretKey's client */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The client already has 100 SMS configurations; or: A request with this Idempotency-Key is in progress */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Idempotency-Key was used with a different request */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  SmsConfigController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ClientIdDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SmsConfigListResponseDto'];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description secretKey is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description clientId is not the id of the secretKey's client */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  CredentialResolutionController_resolve: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ResolveCredentialsDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          'cache-control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResolvedSmsConfigResponseDto'];
+        };
+      };
+      /** @description verifyApiKey is not valid (garbled, forged, altered, or sealed under a removed key) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not a dispatcher key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description An admin key, or the configuration's client is disabled */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The configuration was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description verifyApiKey is stale: the apiKey was replaced since it was issued */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  SmsConfigLifecycleController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        smsConfigId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SmsConfigResponseDto'];
+        };
+      };
+      /** @description smsConfigId is not a positive integer, or the body is invalid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description secretKey is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Client is disabled */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No configuration of this client has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  SmsConfigLifecycleController_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        smsConfigId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeletedSmsConfigResponseDto'];
+        };
+      };
+      /** @description smsConfigId is not a positive integer, or the body is invalid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description secretKey is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Client is disabled */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No configuration of this client has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  SmsConfigLifecycleController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        smsConfigId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateSmsConfigDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UpdatedSmsConfigResponseDto'];
+        };
+      };
+      /** @description smsConfigId is not a positive integer, or the body is invalid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description secretKey is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Client is disabled */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No configuration of this client has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  SmsConfigLifecycleController_issueVerifyApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        smsConfigId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AddSmsConfigResponseDto'];
+        };
+      };
+      /** @description smsConfigId is not a positive integer, or the body is invalid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description secretKey is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Client is disabled */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No configuration of this client has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  BrokerController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateExchangeDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreateExchangeResponseDto'];
+        };
+      };
+      /** @description Invalid request, for example the name is missing */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The exchange exists with a different type */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  HealthController_check: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HealthResponseDto'];
+        };
+      };
+      /** @description Served on OPS_PORT instead (when it is set) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database unreachable, or shutting down */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  MetricsController_index: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Prometheus text exposition format */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Metrics are switched off (METRICS_ENABLED=false) or served on OPS_PORT */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  AuditController_list: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description nextCursor of the previous page, as it was given */
+        cursor?: string;
+        clientId?: number;
+        action?:
+          | 'client.created'
+          | 'client.updated'
+          | 'client.disabled'
+          | 'client.enabled'
+          | 'client.deleted'
+          | 'client.secret-key.rotated'
+          | 'sms-config.created'
+          | 'sms-config.updated'
+          | 'sms-config.deleted'
+          | 'sms-config.credentials-resolved'
+          | 'exchange.declared';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditEventPageResponseDto'];
+        };
+      };
+      /** @description A query parameter that is not valid (limit, cursor, clientId, action) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+}

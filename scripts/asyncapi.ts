@@ -1,0 +1,332 @@
+/**
+ * Writes asyncapi.yaml, the contract of the domain events, from the code: the exchange and the routing keys from
+ * src/events/domain-events.ts, the body's schema from AuditEventDto. `--check` writes nothing and fails when the
+ * committed file differs (CI runs it).
+ *
+ * The schema is taken from the OpenAPI document built exactly as scripts/openapi.ts builds it (createApp on a throwaway
+ * SQLite file), not from the committed openapi.json: the check then holds against the code itself, whatever state
+ * openapi.json is in, for the few seconds building the application costs.
+ */
+import 'reflect-metadata';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { format, resolveConfig } from 'prettier';
+import { stringify } from 'yaml';
+import type { AuditAction } from '../src/audit/audit-entry';
+import { EVENT_CONTENT_TYPE, EVENTS_EXCHANGE, PUBLISHED_ACTIONS } from '../src/events/domain-events';
+import { readFileIfPresent, runScript } from './script-io';
+
+const OUTPUT = resolve(__dirname, '../asyncapi.yaml');
+const AMQP_BINDING_VERSION = '0.3.0';
+const PERSISTENT = 2;
+
+type Schema = Record<string, unknown>;
+
+interface EventDescription {
+  title: string;
+  summary: string;
+  /** The example message's actor, smsConfigId and changed: what this action records. */
+  actor: string;
+  smsConfigId: number | null;
+  changed: string[];
+}
+
+const ADMIN = 'admin:3f9a1c5e';
+const CLIENT = 'client:7';
+
+/** What each published action means, read from the services that record it (src/client, src/sms-config, src/broker). */
+const EVENTS: Partial<Record<AuditAction, EventDescription>> = {
+  'client.created': {
+    title: 'Client created',
+    summary: 'An admin registered a client application and issued its first secret key.',
+    actor: ADMIN,
+    smsConfigId: null,
+    changed: [],
+  },
+  'client.updated': {
+    title: 'Client updated',
+    summary:
+      'An admin changed fields of a client other than isActive; `changed` names them. ' +
+      'A request that also changes isActive records client.disabled or client.enabled as well, with the same requestId.',
+    actor: ADMIN,
+    smsConfigId: null,
+    changed: ['appName', 'appUrl'],
+  },
+  'client.disabled': {
+    title: 'Client disabled',
+    summary: 'An admin disabled the client: its keys are refused (403 Client is disabled) until it is enabled again.',
+    actor: ADMIN,
+    smsConfigId: null,
+    changed: ['isActive'],
+  },
+  'client.enabled': {
+    title: 'Client enabled',
+    summary: 'An admin enabled a disabled client: its keys are served again.',
+    actor: ADMIN,
+    smsConfigId: null,
+    changed: ['isActive'],
+  },
+  'client.deleted': {
+    title: 'Client deleted',
+    summary:
+      'An admin deleted the client and, with it, its SMS configurations (no sms-config.deleted is sent for them); its keys are unknown from now on.',
+    actor: ADMIN,
+    smsConfigId: null,
+    changed: [],
+  },
+  'client.secret-key.rotated': {
+    title: 'Client secret key rotated',
+    summary:
+      "The client's secret key was rotated, by the client itself (`client:<clientId>`) or an admin (`admin:<8 hex>`); " +
+      'the previous key may stay valid for a grace period.',
+    actor: CLIENT,
+    smsConfigId: null,
+    changed: ['secretKey'],
+  },
+  'sms-config.created': {
+    title: 'SMS configuration created',
+    summary: 'The client added an SMS provider configuration; smsConfigId is the new one.',
+    actor: CLIENT,
+    smsConfigId: 12,
+    changed: [],
+  },
+  'sms-config.updated': {
+    title: 'SMS configuration updated',
+    summary:
+      'The client changed one of its SMS configurations; `changed` names the fields (password or apiKey when replaced, never a value). ' +
+      'A replaced or removed apiKey makes the verifyApiKey tokens issued before it stale.',
+    actor: CLIENT,
+    smsConfigId: 12,
+    changed: ['apiKey', 'senderId'],
+  },
+  'sms-config.deleted': {
+    title: 'SMS configuration deleted',
+    summary: 'The client deleted one of its SMS configurations: resolving it answers 404 from now on.',
+    actor: CLIENT,
+    smsConfigId: 12,
+    changed: [],
+  },
+  'exchange.declared': {
+    title: 'Exchange declared',
+    summary:
+      'An admin declared a RabbitMQ exchange through POST /api/v1/rabbitmq/exchanges. clientId is null; ' +
+      '`changed` is always [name, type] and the event does not say which exchange.',
+    actor: ADMIN,
+    smsConfigId: null,
+    changed: ['name', 'type'],
+  },
+};
+
+const INFO_DESCRIPTION = `Every change the service makes is published, once committed, on the durable topic exchange \`${EVENTS_EXCHANGE}\`, with the action as the routing key: bind a queue with \`#\` for all of them, \`client.#\` for the clients' or \`sms-config.*\` for the SMS configurations' (\`client.*\` would miss \`client.secret-key.rotated\`).
+
+- Every message is persistent (delivery mode 2), \`content-type: ${EVENT_CONTENT_TYPE}\`, and its AMQP \`message-id\` property is the event's \`eventId\`.
+- The body is the change's audit entry, the same as \`GET /api/v1/audit-events\` lists: the names of the fields changed, never a value, and never a secret, key or digest.
+- Delivery is at least once: a duplicate carries the same \`message-id\`, so deduplicate on it. Events of one client arrive in the order their changes were committed.
+- An event reaches a bound queue within 15 s of the change's answer (30 s after a broker outage ends).
+- Consumers ignore fields they do not know: fields may be added.
+- A queue receives what is published after it is bound; \`GET /api/v1/audit-events\` has what came before.
+
+docs/events.md in the repository says more.`;
+
+/** Channels, operations and messages are all named by their action, which readers know from the code and the audit log. */
+function refTo(...path: string[]): { $ref: string } {
+  return { $ref: `#/${path.join('/')}` };
+}
+
+/**
+ * OpenAPI 3.0's schema dialect into JSON Schema draft-07, AsyncAPI's default: `nullable` becomes a 'null' type and
+ * `example` an `examples` list. A keyword not translated here fails the generation rather than passing through unread.
+ */
+function toJsonSchema(schema: Schema): Schema {
+  const translated: Schema = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    switch (keyword) {
+      case 'type':
+        translated.type = schema.nullable === true ? [value, 'null'] : value;
+        break;
+      case 'nullable':
+        if (schema.type === undefined || schema.enum !== undefined) throw new Error('nullable is translated only on a type without enum');
+        break;
+      case 'example':
+        translated.examples = [value];
+        break;
+      case 'items':
+        translated.items = toJsonSchema(value as Schema);
+        break;
+      case 'properties':
+        translated.properties = Object.fromEntries(
+          Object.entries(value as Record<string, Schema>).map(([name, property]) => [name, toJsonSchema(property)]),
+        );
+        break;
+      case 'format':
+      case 'description':
+      case 'enum':
+      case 'required':
+        translated[keyword] = value;
+        break;
+      default:
+        throw new Error(`AuditEventDto's schema uses ${keyword}, which scripts/asyncapi.ts does not translate yet`);
+    }
+  }
+  return translated;
+}
+
+/** AuditEventDto as the body of a message: only the published actions. */
+function domainEventSchema(auditEventDto: Schema): Schema {
+  const schema = toJsonSchema(auditEventDto);
+  const properties = schema.properties as Record<string, Schema>;
+  return {
+    title: 'DomainEvent',
+    description: 'The audit entry of the change, as GET /api/v1/audit-events lists it. Consumers ignore fields they do not know.',
+    ...schema,
+    properties: { ...properties, action: { ...properties.action, enum: [...PUBLISHED_ACTIONS] } },
+  };
+}
+
+function describedEvent(action: AuditAction): EventDescription {
+  const description = EVENTS[action];
+  if (!description) throw new Error(`${action} is published but scripts/asyncapi.ts does not say what it means: add it to EVENTS`);
+  return description;
+}
+
+function message(action: AuditAction, index: number): Schema {
+  const event = describedEvent(action);
+  const clientId = action === 'exchange.declared' ? null : 7;
+  return {
+    name: action,
+    title: event.title,
+    summary: event.summary,
+    contentType: EVENT_CONTENT_TYPE,
+    correlationId: refTo('components', 'correlationIds', 'eventId'),
+    payload: {
+      allOf: [refTo('components', 'schemas', 'DomainEvent'), { type: 'object', properties: { action: { const: action } } }],
+    },
+    examples: [
+      {
+        name: action,
+        payload: {
+          eventId: `0b7e4a52-9d1c-4f3e-8a60-${String(index + 1).padStart(12, '0')}`,
+          occurredAt: '2026-11-24T10:15:30.123Z',
+          action,
+          actor: event.actor,
+          clientId,
+          smsConfigId: event.smsConfigId,
+          requestId: 'c1d2e3f4-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+          changed: event.changed,
+        },
+      },
+    ],
+  };
+}
+
+function buildAsyncApiDocument(openApi: { info: { version: string }; components: { schemas: Record<string, Schema> } }): Schema {
+  const channels: Schema = {};
+  const operations: Schema = {};
+  const messages: Schema = {};
+  PUBLISHED_ACTIONS.forEach((action, index) => {
+    const event = describedEvent(action);
+    messages[action] = message(action, index);
+    channels[action] = {
+      address: action,
+      title: action,
+      description: `The routing key \`${action}\` on the topic exchange \`${EVENTS_EXCHANGE}\`: ${event.summary}`,
+      messages: { [action]: refTo('components', 'messages', action) },
+      bindings: refTo('components', 'channelBindings', 'eventsExchange'),
+    };
+    operations[action] = {
+      action: 'send',
+      title: `Publish ${action}`,
+      summary: event.title,
+      channel: refTo('channels', action),
+      messages: [refTo('channels', action, 'messages', action)],
+      bindings: refTo('components', 'operationBindings', 'persistent'),
+    };
+  });
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'Client registry and SMS configuration service: domain events',
+      version: openApi.info.version,
+      description: INFO_DESCRIPTION,
+    },
+    defaultContentType: EVENT_CONTENT_TYPE,
+    servers: {
+      rabbitmq: {
+        host: '{host}',
+        protocol: 'amqp',
+        protocolVersion: '0.9.1',
+        description: 'The broker of AMQP_URL; its virtual host is the one AMQP_URL names.',
+        variables: { host: { default: '127.0.0.1:5672', description: 'host:port of AMQP_URL' } },
+      },
+    },
+    channels,
+    operations,
+    components: {
+      schemas: { DomainEvent: domainEventSchema(openApi.components.schemas.AuditEventDto) },
+      messages,
+      correlationIds: {
+        eventId: {
+          description: "The event's eventId, also sent as the AMQP message-id property: a duplicate delivery carries the same one.",
+          location: '$message.payload#/eventId',
+        },
+      },
+      channelBindings: {
+        eventsExchange: {
+          amqp: {
+            is: 'routingKey',
+            exchange: { name: EVENTS_EXCHANGE, type: 'topic', durable: true, autoDelete: false },
+            bindingVersion: AMQP_BINDING_VERSION,
+          },
+        },
+      },
+      operationBindings: {
+        persistent: { amqp: { deliveryMode: PERSISTENT, bindingVersion: AMQP_BINDING_VERSION } },
+      },
+    },
+  };
+}
+
+/** The OpenAPI document of the application as it runs, built the way scripts/openapi.ts builds it. */
+async function openApiDocument(): Promise<Parameters<typeof buildAsyncApiDocument>[0]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'registry-asyncapi-'));
+  Object.assign(process.env, {
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    DATABASE_URL: `sqlite:${join(dataDir, 'registry.sqlite')}`,
+    ADMIN_API_KEYS: 'asyncapi-generation-only',
+    ENCRYPTION_KEYS: `k0:${Buffer.alloc(32).toString('base64')}`,
+  });
+  // Imported after the environment is set: configuration is read when the application module loads.
+  const { createApp } = await import('../src/create-app');
+  const { buildOpenApiDocument } = await import('../src/swagger');
+  const app = await createApp();
+  try {
+    return buildOpenApiDocument(app) as unknown as Parameters<typeof buildAsyncApiDocument>[0];
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const document = buildAsyncApiDocument(await openApiDocument());
+  // YAML 1.1 rules quote what a 1.1 reader would take for another type (a timestamp such as occurredAt's example), and
+  // Prettier's layout makes `prettier --check .` and this check agree on one text.
+  const yaml = stringify(document, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
+  const generated = await format(yaml, { ...(await resolveConfig(OUTPUT)), parser: 'yaml' });
+
+  if (process.argv.includes('--check')) {
+    if (readFileIfPresent(OUTPUT) !== generated) {
+      console.error('asyncapi.yaml differs from what the code generates: run `npm run asyncapi` and commit the result');
+      process.exit(1);
+    }
+    console.log('asyncapi.yaml matches the code');
+    return;
+  }
+  writeFileSync(OUTPUT, generated);
+  console.log(`wrote ${OUTPUT}`);
+}
+
+runScript(main);

@@ -1,0 +1,279 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import {
+  AuditEvent,
+  DomainEvent,
+  DomainEventAction,
+  EVENTS_EXCHANGE,
+  RegistryClient,
+  RegistryClientOptions,
+  createRegistryClient,
+} from '../kit';
+import { EVENTS_EXCHANGE as SERVICE_EVENTS_EXCHANGE, PUBLISHED_ACTIONS } from '../src/events/domain-events';
+import CLIENT from './fixtures/client.json';
+import SMS_CONFIG from './fixtures/sms-config.json';
+import { assertAnswerMatchesContract } from './helpers/contract';
+import { deleteExchanges, uniqueExchangeName } from './helpers/rabbitmq';
+import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp } from './helpers/test-app';
+
+const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const SECRET_KEY = /^sk_[A-Za-z0-9_-]{43}$/;
+const ADMIN_ACTOR = `admin:${createHash('sha256').update(ADMIN_API_KEY).digest('hex').slice(0, 8)}`;
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Every operation of the committed openapi.json, as `METHOD /path/{template}`. */
+function documentedOperations(): string[] {
+  const document = JSON.parse(readFileSync(resolve(__dirname, '../openapi.json'), 'utf8')) as { paths: Record<string, object> };
+  return Object.entries(document.paths)
+    .flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((key) => HTTP_METHODS.includes(key))
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    .sort();
+}
+
+/** The `results` of an answer that must be a 200; a refusal fails with its status and error. */
+function resultsOf<T>(answer: { data?: { results: T }; error?: unknown; response: Response }): T {
+  expect({ status: answer.response.status, error: answer.error }).toEqual({ status: 200, error: undefined });
+  return answer.data!.results;
+}
+
+describe('The typed client kit (kit/), against the service on a port', () => {
+  let t: TestApp;
+  let baseUrl: string;
+  const called = new Set<string>();
+  const exchanges: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.app.listen(0, '127.0.0.1');
+    baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await deleteExchanges(exchanges);
+  });
+
+  /** A kit client that records the operations it calls and checks every answer against openapi.json. */
+  function kit(credentials: Omit<RegistryClientOptions, 'baseUrl'> = {}): RegistryClient {
+    const client = createRegistryClient({ baseUrl, ...credentials });
+    client.use({
+      onRequest({ request, schemaPath }) {
+        called.add(`${request.method} ${schemaPath}`);
+      },
+      async onResponse({ request, response }) {
+        const raw = await response.clone().text();
+        let body: unknown;
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          body = undefined;
+        }
+        const headers = Object.fromEntries(response.headers);
+        assertAnswerMatchesContract(request.method, new URL(request.url).pathname, { status: response.status, headers, body, raw });
+      },
+    });
+    return client;
+  }
+
+  const admin = () => kit({ adminApiKey: ADMIN_API_KEY });
+
+  /** A new client (the fixture under a unique name): its secret key and id. */
+  async function addClient(): Promise<{ appName: string; secretKey: string; clientId: number }> {
+    const appName = `kit-${Math.random().toString(36).slice(2)}`;
+    const { secretKey } = resultsOf(await admin().POST('/api/client/add', { body: { ...CLIENT, appName } }));
+    const page = resultsOf(await admin().GET('/api/v1/clients', { params: { query: { appName } } }));
+    return { appName, secretKey, clientId: page.items[0].clientId };
+  }
+
+  it('should add a client with the admin key, and answer it to its own secret key and to the admin', async () => {
+    const added = resultsOf(
+      await admin().POST('/api/client/add', {
+        body: { ...CLIENT, appName: 'kit-shown', appDescription: 'Sends invoices', preferredSmsGateway: 'twilio' },
+      }),
+    );
+    expect(added).toEqual({
+      appDescription: 'Sends invoices',
+      appUrl: CLIENT.appUrl,
+      secretKey: expect.stringMatching(SECRET_KEY),
+      preferredSmsGateway: 'twilio',
+      preferredEmailGateway: null,
+      preferredPushNotificationGateway: null,
+      isHost: false,
+      smsConfig: null,
+    });
+
+    expect(resultsOf(await kit({ secretKey: added.secretKey }).POST('/api/client/get/secretKey', { body: {} }))).toEqual(added);
+
+    const page = resultsOf(await admin().GET('/api/v1/clients', { params: { query: { appName: 'kit-shown', limit: 10 } } }));
+    expect(page).toEqual({ items: [expect.objectContaining({ appName: 'kit-shown' })], nextCursor: null });
+    const { clientId } = page.items[0];
+    expect(resultsOf(await admin().GET('/api/v1/clients/{clientId}', { params: { path: { clientId } } }))).toEqual({
+      clientId,
+      appName: 'kit-shown',
+      appDescription: 'Sends invoices',
+      appUrl: CLIENT.appUrl,
+      preferredSmsGateway: 'twilio',
+      preferredEmailGateway: null,
+      preferredPushNotificationGateway: null,
+      isHost: false,
+      isActive: true,
+      smsConfigCount: 0,
+      createdAt: expect.stringMatching(ISO_UTC),
+      updatedAt: expect.stringMatching(ISO_UTC),
+      secretKeyRotatedAt: null,
+    });
+  });
+
+  it('should update a client, rotate its key and delete it as an admin', async () => {
+    const { secretKey, clientId } = await addClient();
+    const path = { clientId };
+
+    const updated = resultsOf(
+      await admin().PATCH('/api/v1/clients/{clientId}', { params: { path }, body: { appUrl: 'https://new.example.com', isHost: true } }),
+    );
+    expect(updated).toMatchObject({ clientId, appUrl: 'https://new.example.com', isHost: true, isActive: true });
+
+    const rotated = resultsOf(
+      await admin().POST('/api/v1/clients/{clientId}/secret-key/rotate', { params: { path }, body: { graceSeconds: 0 } }),
+    );
+    expect(rotated).toEqual({ secretKey: expect.stringMatching(SECRET_KEY), previousKeyExpiresAt: null });
+    const revoked = await kit({ secretKey }).POST('/api/client/get/secretKey', { body: {} });
+    expect({ status: revoked.response.status, error: revoked.error }).toEqual({
+      status: 404,
+      error: { status: 404, error: 'No client matches the secretKey' },
+    });
+    expect(resultsOf(await kit({ secretKey: rotated.secretKey }).POST('/api/client/get/secretKey', { body: {} })).appUrl).toBe(
+      'https://new.example.com',
+    );
+
+    expect(resultsOf(await admin().DELETE('/api/v1/clients/{clientId}', { params: { path } }))).toEqual({ clientId, deleted: true });
+    const gone = await admin().GET('/api/v1/clients/{clientId}', { params: { path } });
+    expect(gone.error).toEqual({ status: 404, error: 'Client not found' });
+  });
+
+  it('should let a client rotate its own key, the previous one working through the grace period', async () => {
+    const { secretKey } = await addClient();
+    const rotated = resultsOf(await kit({ secretKey }).POST('/api/v1/client/secret-key/rotate', { body: { graceSeconds: 60 } }));
+    expect(rotated).toEqual({ secretKey: expect.stringMatching(SECRET_KEY), previousKeyExpiresAt: expect.stringMatching(ISO_UTC) });
+    expect(Date.parse(rotated.previousKeyExpiresAt!) - Date.now()).toBeGreaterThan(55_000);
+    for (const key of [secretKey, rotated.secretKey]) {
+      expect(resultsOf(await kit({ secretKey: key }).POST('/api/client/get/secretKey', { body: {} })).secretKey).toBe(key);
+    }
+  });
+
+  it('should run an SMS configuration through add, list, read, update, a new token, resolution and deletion', async () => {
+    const { secretKey, clientId } = await addClient();
+    const owner = kit({ secretKey });
+    const dispatcher = kit({ dispatcherApiKey: DISPATCHER_API_KEY });
+
+    const { verifyApiKey } = resultsOf(await owner.POST('/api/sms-config/add', { body: SMS_CONFIG }));
+    expect(verifyApiKey.length).toBeGreaterThanOrEqual(64);
+
+    const { password: _password, apiKey: _apiKey, ...shown } = SMS_CONFIG;
+    const listed = resultsOf(await owner.POST('/api/sms-config/get-all-by-client-id', { body: {} }));
+    expect(listed).toEqual([{ ...shown, smsConfigId: expect.any(Number) }]);
+    const path = { smsConfigId: listed[0].smsConfigId };
+    expect(resultsOf(await owner.GET('/api/v1/sms-configs/{smsConfigId}', { params: { path } }))).toEqual(listed[0]);
+
+    const updated = resultsOf(
+      await owner.PATCH('/api/v1/sms-configs/{smsConfigId}', { params: { path }, body: { providerName: 'vonage' } }),
+    );
+    expect(updated).toEqual({ ...listed[0], providerName: 'vonage', verifyApiKey: expect.any(String) });
+
+    const reissued = resultsOf(await owner.POST('/api/v1/sms-configs/{smsConfigId}/verify-api-key', { params: { path } }));
+    expect(reissued.verifyApiKey).not.toBe(verifyApiKey);
+    for (const token of [verifyApiKey, reissued.verifyApiKey]) {
+      const resolved = await dispatcher.POST('/api/v1/sms-configs/resolve', { body: { verifyApiKey: token } });
+      expect(resolved.response.headers.get('cache-control')).toBe('no-store');
+      expect(resultsOf(resolved)).toEqual({ ...SMS_CONFIG, providerName: 'vonage', smsConfigId: path.smsConfigId, clientId });
+    }
+
+    expect(resultsOf(await owner.DELETE('/api/v1/sms-configs/{smsConfigId}', { params: { path } }))).toEqual({
+      smsConfigId: path.smsConfigId,
+      deleted: true,
+    });
+    expect(resultsOf(await owner.POST('/api/sms-config/get-all-by-client-id', { body: {} }))).toEqual([]);
+  });
+
+  it('should send each key in its own header: an admin key is refused where only a dispatcher key may go', async () => {
+    const refused = await admin().POST('/api/v1/sms-configs/resolve', { body: { verifyApiKey: 'any' } });
+    expect(refused.error).toEqual({ status: 403, error: 'x-api-key is an admin key; only a dispatcher key may resolve credentials' });
+    const anonymous = await kit().POST('/api/client/get/secretKey', { body: {} });
+    expect(anonymous.error).toEqual({ status: 401, error: 'secretKey header is required' });
+    expect(() => createRegistryClient({ baseUrl, adminApiKey: ADMIN_API_KEY, dispatcherApiKey: DISPATCHER_API_KEY })).toThrow(
+      'adminApiKey and dispatcherApiKey are both sent as x-api-key',
+    );
+  });
+
+  it('should report readiness and metrics without a credential', async () => {
+    let health = resultsOf(await kit().GET('/health'));
+    // The broker connects in the background after start-up.
+    for (let attempt = 0; health.broker !== 'up' && attempt < 100; attempt++) {
+      await new Promise((done) => setTimeout(done, 100));
+      health = resultsOf(await kit().GET('/health'));
+    }
+    expect(health).toEqual({ database: 'up', broker: 'up' });
+
+    const metrics = await kit().GET('/metrics', { parseAs: 'text' });
+    expect(metrics.response.status).toBe(200);
+    expect(metrics.data).toContain('# TYPE http_requests_total counter');
+  });
+
+  it('should declare an exchange on RabbitMQ with the admin key', async () => {
+    const name = uniqueExchangeName('kit');
+    exchanges.push(name);
+    const { data, response } = await admin().POST('/api/v1/rabbitmq/exchanges', { body: { name, type: 'topic' } });
+    expect(response.status).toBe(200);
+    expect(data).toEqual({ status: 200, message: `Exchange ${name} declared`, exchangeDetails: { name, type: 'topic' } });
+  });
+
+  it('should list the audit entries of a client, which event consumers receive as DomainEvent', async () => {
+    const { secretKey, clientId } = await addClient();
+    await kit({ secretKey }).POST('/api/sms-config/add', { body: SMS_CONFIG });
+    const page = resultsOf(await admin().GET('/api/v1/audit-events', { params: { query: { clientId } } }));
+    expect(page.nextCursor).toBeNull();
+
+    const isPublished = (event: AuditEvent): event is DomainEvent => event.action !== 'sms-config.credentials-resolved';
+    const events: DomainEvent[] = page.items.filter(isPublished);
+    expect(events).toEqual([
+      expect.objectContaining({ action: 'sms-config.created', actor: `client:${clientId}`, clientId, smsConfigId: expect.any(Number) }),
+      {
+        eventId: expect.any(String),
+        occurredAt: expect.stringMatching(ISO_UTC),
+        action: 'client.created',
+        actor: ADMIN_ACTOR,
+        clientId,
+        smsConfigId: null,
+        requestId: expect.any(String),
+        changed: [],
+      },
+    ]);
+  });
+
+  it('should name the exchange and the actions the service publishes', () => {
+    expect(EVENTS_EXCHANGE).toBe(SERVICE_EVENTS_EXCHANGE);
+    // A key missing from or foreign to DomainEventAction does not compile.
+    const everyAction: Record<DomainEventAction, true> = {
+      'client.created': true,
+      'client.updated': true,
+      'client.disabled': true,
+      'client.enabled': true,
+      'client.deleted': true,
+      'client.secret-key.rotated': true,
+      'sms-config.created': true,
+      'sms-config.updated': true,
+      'sms-config.deleted': true,
+      'exchange.declared': true,
+    };
+    expect(Object.keys(everyAction).sort()).toEqual([...PUBLISHED_ACTIONS].sort());
+  });
+
+  // Last: the tests above are what calls the operations.
+  it('should have called every operation of openapi.json through the kit', () => {
+    expect([...called].sort()).toEqual(documentedOperations());
+  });
+});
