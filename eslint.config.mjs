@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', 'data/', 'test-results/', 'eslint.config.mjs'] },
+  { ignores: ['dist/', 'kit/dist/', '.bench-*/', 'coverage/', 'node_modules/', 'data/', 'test-results/', 'eslint.config.mjs'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,

@@ -42,7 +42,7 @@ export class BrokerConnectionWatch implements OnModuleInit, BeforeApplicationShu
     this.enter(
       'down',
       'warn',
-      `Broker unreachable (${reasonOf(error)}): retrying with back-off; exchange creation answers 503 until it returns`,
+      `Broker unreachable (${reasonOf(error)}): retrying with back-off; exchange creation answers 503 and domain events wait in the outbox until it returns`,
     );
   }
 
@@ -50,7 +50,7 @@ export class BrokerConnectionWatch implements OnModuleInit, BeforeApplicationShu
     if (this.stopping) return;
     this.failures = 0;
     this.setNextDelay(retryDelaySeconds(1));
-    this.enter('down', 'warn', `Broker connection lost (${reasonOf(error)}): reconnecting with back-off`);
+    this.enter('down', 'warn', `Broker connection lost (${reasonOf(error)}): reconnecting with back-off; domain events wait in the outbox`);
   }
 
   private enter(state: BrokerState, level: 'log' | 'warn', message: string): void {

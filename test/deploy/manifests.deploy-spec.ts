@@ -152,7 +152,7 @@ describe('Deployment files', () => {
     expect(targetOf('http')).toBe(apiPort);
   });
 
-  it('should alert on errors, latency, the database, the broker, pool saturation and rate limiting, with metrics the service exports', () => {
+  it('should alert on errors, latency, the database, the broker, delayed events, pool saturation and rate limiting, with metrics the service exports', () => {
     const rules = only(byKind.PrometheusRule, 'PrometheusRule').spec.groups.flatMap((group: Manifest) => group.rules as Manifest[]);
     expect(rules.map((rule: Manifest) => rule.alert).sort()).toEqual(
       [
@@ -160,12 +160,14 @@ describe('Deployment files', () => {
         'ClientRegistryDatabaseDown',
         'ClientRegistryDatabasePoolSaturated',
         'ClientRegistryErrorRate',
+        'ClientRegistryEventsDelayed',
         'ClientRegistryHotPathLatency',
         'ClientRegistryRateLimitRefusals',
       ].sort(),
     );
     const byAlert = Object.fromEntries(rules.map((rule: Manifest) => [rule.alert, rule]));
     expect(byAlert.ClientRegistryBrokerDown.for).toBe('5m');
+    expect(byAlert.ClientRegistryEventsDelayed.expr.trim()).toBe('max(outbox_oldest_unpublished_age_seconds) > 300');
     expect(byAlert.ClientRegistryErrorRate.expr).toContain('route!="/health"');
     expect(byAlert.ClientRegistryDatabasePoolSaturated.expr).toContain(`>= ${env.DATABASE_POOL_SIZE}`);
     const read = rules.flatMap((rule: Manifest) => metricsIn(rule.expr as string));
