@@ -98,15 +98,31 @@ export class SqlExecutor implements SqlStatements {
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws (the error is rethrown).
    * Inside another transaction, `work` joins it.
    */
-  async transaction<T>(work: (statements: SqlStatements) => Promise<T>): Promise<T> {
+  transaction<T>(work: (statements: SqlStatements) => Promise<T>): Promise<T> {
     const open = this.openTransaction.getStore();
     if (open) return work(open.statements);
+    return this.newTransaction(work, true);
+  }
+
+  /**
+   * A transaction only the statements handed to `work` take part in: what `work` calls through this executor runs
+   * outside it. For a background task that passes its statements explicitly (the outbox relay, every second): on Node 20
+   * the first AsyncLocalStorage run() switches async hooks on for the whole process, a cost requests should not pay
+   * for it. Not from inside another transaction on SQLite, whose statements take turns.
+   */
+  isolatedTransaction<T>(work: (statements: SqlStatements) => Promise<T>): Promise<T> {
+    return this.newTransaction(work, false);
+  }
+
+  private async newTransaction<T>(work: (statements: SqlStatements) => Promise<T>, ambient: boolean): Promise<T> {
+    const within = (transaction: OpenTransaction) =>
+      ambient ? this.openTransaction.run(transaction, () => work(transaction.statements)) : work(transaction.statements);
     if (!this.pool) {
       return this.onSqlite(async (runner) => {
         await runner.startTransaction();
         const transaction: OpenTransaction = { statements: sqliteStatements(runner, this), afterCommit: [] };
         try {
-          const result = await this.openTransaction.run(transaction, () => work(transaction.statements));
+          const result = await within(transaction);
           await runner.commitTransaction();
           transaction.afterCommit.forEach((callback) => callback());
           return result;
@@ -126,7 +142,7 @@ export class SqlExecutor implements SqlStatements {
         },
         afterCommit: [],
       };
-      const result = await this.openTransaction.run(transaction, () => work(transaction.statements));
+      const result = await within(transaction);
       await this.counted(() => command(connection, 'COMMIT'));
       connection.release();
       transaction.afterCommit.forEach((callback) => callback());

@@ -32,7 +32,7 @@ export class OutboxRepository {
    */
   async asOnlyRelay<T>(work: (statements: SqlStatements) => Promise<T>): Promise<T | typeof RELAY_LOCK_BUSY> {
     if (this.sql.dialect === 'sqlite') return work(this.sql);
-    return this.sql.transaction(async (statements) => {
+    return this.sql.isolatedTransaction(async (statements) => {
       const lock = await statements.query("SELECT name FROM outbox_relay_lock WHERE name = 'relay' FOR UPDATE SKIP LOCKED");
       return lock.length === 0 ? RELAY_LOCK_BUSY : work(statements);
     });
