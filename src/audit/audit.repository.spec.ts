@@ -1,0 +1,58 @@
+import { adminActor } from '../auth/actor';
+import { SqlExecutor } from '../database/sql-executor';
+import { AuditLog } from './audit.repository';
+import { AUDIT_ACTIONS } from './audit-entry';
+
+/** An executor that records what it is asked, with a transaction whose commit the test decides. */
+function executorDouble() {
+  const pendingAfterCommit: Array<() => void> = [];
+  const sql = {
+    dialect: 'mysql',
+    execute: jest.fn(() => Promise.resolve({ affectedRows: 1, insertId: 1 })),
+    afterCommit: jest.fn((callback: () => void) => pendingAfterCommit.push(callback)),
+  };
+  const commit = () => pendingAfterCommit.splice(0).forEach((callback) => callback());
+  return { sql: sql as unknown as SqlExecutor, commit };
+}
+
+describe('AuditLog as the outbox', () => {
+  const origin = { actor: adminActor('ab'.repeat(32)), requestId: 'req-1' };
+
+  it('should write every action but resolutions as unpublished (1), a resolution as nothing to publish (0)', () => {
+    const { sql } = executorDouble();
+    const auditLog = new AuditLog(sql);
+    const flags = Object.fromEntries(
+      AUDIT_ACTIONS.map((action) => [action, auditLog.statement({ action, origin, clientId: 1 }).values.at(-1)]),
+    );
+    expect(flags).toEqual({
+      'client.created': 1,
+      'client.updated': 1,
+      'client.disabled': 1,
+      'client.enabled': 1,
+      'client.deleted': 1,
+      'client.secret-key.rotated': 1,
+      'sms-config.created': 1,
+      'sms-config.updated': 1,
+      'sms-config.deleted': 1,
+      'sms-config.credentials-resolved': 0,
+      'exchange.declared': 1,
+    });
+  });
+
+  it('should tell its listeners once the transaction that wrote an event commits, not before, and not for a resolution', async () => {
+    const { sql, commit } = executorDouble();
+    const auditLog = new AuditLog(sql);
+    const heard = jest.fn();
+    auditLog.onEventsCommitted(heard);
+    await auditLog.record({ action: 'client.updated', origin, clientId: 1, changed: ['appUrl'] });
+    expect(heard).not.toHaveBeenCalled();
+    commit();
+    expect(heard).toHaveBeenCalledTimes(1);
+    await auditLog.record({ action: 'sms-config.credentials-resolved', origin, clientId: 1, smsConfigId: 2 });
+    commit();
+    expect(heard).toHaveBeenCalledTimes(1);
+    // A script's statement carries the announcement for SqlExecutor.script() to make after its commit.
+    expect(auditLog.statement({ action: 'client.created', origin, clientId: 1 }).afterCommit).toEqual(expect.any(Function));
+    expect(auditLog.statement({ action: 'sms-config.credentials-resolved', origin, clientId: 1 }).afterCommit).toBeUndefined();
+  });
+});
