@@ -155,6 +155,15 @@ export class SmsConfigRepository {
     return this.sealedSecrets(SEALED_SQL, smsConfigId, clientId, this.sql);
   }
 
+  /**
+   * Locks the owning client's row until the transaction ends (MySQL; SQLite transactions take turns anyway). Every change
+   * of a client or its configurations takes this lock first: a client's changes then commit one after another, so
+   * their audit entries are numbered in the order they commit, which is the order the relay publishes them in.
+   */
+  async lockOwner(clientId: number, statements: SqlStatements): Promise<void> {
+    if (this.sql.dialect === 'mysql') await statements.query('SELECT id FROM client WHERE id = ? FOR UPDATE', [clientId]);
+  }
+
   /** The same, its row locked until the transaction ends (MySQL; SQLite transactions take turns anyway). */
   lockSealed(smsConfigId: number, clientId: number, statements: SqlStatements): Promise<SealedSecrets | null> {
     return this.sealedSecrets(SEALED_SQL + (this.sql.dialect === 'mysql' ? ' FOR UPDATE' : ''), smsConfigId, clientId, statements);
@@ -206,6 +215,7 @@ export class SmsConfigRepository {
   /** Removes the configuration and counts it out of its client's; false when the client has none with this id. */
   async delete(smsConfigId: number, clientId: number, origin: ChangeOrigin): Promise<boolean> {
     return this.sql.transaction(async (statements) => {
+      await this.lockOwner(clientId, statements);
       const { affectedRows } = await statements.execute('DELETE FROM sms_config WHERE id = ? AND client_id = ?', [smsConfigId, clientId]);
       if (affectedRows === 0) return false;
       await statements.execute('UPDATE client SET sms_config_count = sms_config_count - 1 WHERE id = ?', [clientId]);

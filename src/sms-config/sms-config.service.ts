@@ -78,6 +78,7 @@ export class SmsConfigService {
       throw new BadRequestException(`request body must set at least one of ${Object.keys(CHANGEABLE_SMS_CONFIG_COLUMNS).join(', ')}`);
     }
     return this.sql.transaction(async (statements) => {
+      await this.smsConfigs.lockOwner(owner.id, statements);
       const stored = (await this.smsConfigs.lockSealed(smsConfigId, owner.id, statements)) ?? throwNotFound();
       const changes = Object.fromEntries(
         fields.map((field) => [field, this.columnValue(field, request[field]!, owner.id)]),
