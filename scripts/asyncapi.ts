@@ -122,7 +122,7 @@ const INFO_DESCRIPTION = `Every change the service makes is published, once comm
 
 - Every message is persistent (delivery mode 2), \`content-type: ${EVENT_CONTENT_TYPE}\`, and its AMQP \`message-id\` property is the event's \`eventId\`.
 - The body is the change's audit entry, the same as \`GET /api/v1/audit-events\` lists: the names of the fields changed, never a value, and never a secret, key or digest.
-- Delivery is at least once: a duplicate carries the same \`message-id\`, so deduplicate on it. Events of one client arrive in the order its changes were made: a change that follows another (of the client, or of the same configuration) is never seen before it.
+- Delivery is at least once: a duplicate carries the same \`message-id\`, so deduplicate on it. Events of one client arrive in the order its changes were committed.
 - An event reaches a bound queue within 15 s of the change's answer (30 s after a broker outage ends).
 - Consumers ignore fields they do not know: fields may be added.
 - A queue receives what is published after it is bound; \`GET /api/v1/audit-events\` has what came before.
