@@ -8,14 +8,12 @@
  * openapi.json is in, for the few seconds building the application costs.
  */
 import 'reflect-metadata';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { stringify } from 'yaml';
 import type { AuditAction } from '../src/audit/audit-entry';
 import { EVENT_CONTENT_TYPE, EVENTS_EXCHANGE, PUBLISHED_ACTIONS } from '../src/events/domain-events';
-import { readFileIfPresent, runScript } from './script-io';
+import { runScript, withApplication, writeOrCheck } from './script-io';
 
 const OUTPUT = resolve(__dirname, '../asyncapi.yaml');
 const AMQP_BINDING_VERSION = '0.3.0';
@@ -288,26 +286,11 @@ function buildAsyncApiDocument(openApi: { info: { version: string }; components:
 }
 
 /** The OpenAPI document of the application as it runs, built the way scripts/openapi.ts builds it. */
-async function openApiDocument(): Promise<Parameters<typeof buildAsyncApiDocument>[0]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'registry-asyncapi-'));
-  Object.assign(process.env, {
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    DATABASE_URL: `sqlite:${join(dataDir, 'registry.sqlite')}`,
-    ADMIN_API_KEYS: 'asyncapi-generation-only',
-    ENCRYPTION_KEYS: `k0:${Buffer.alloc(32).toString('base64')}`,
-  });
-  // Imported after the environment is set: configuration is read when the application module loads.
-  const { createApp } = await import('../src/create-app');
-  const { buildOpenApiDocument } = await import('../src/swagger');
-  const app = await createApp();
-  try {
+function openApiDocument(): Promise<Parameters<typeof buildAsyncApiDocument>[0]> {
+  return withApplication(async (app) => {
+    const { buildOpenApiDocument } = await import('../src/swagger');
     return buildOpenApiDocument(app) as unknown as Parameters<typeof buildAsyncApiDocument>[0];
-  } finally {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function main(): Promise<void> {
@@ -316,17 +299,7 @@ async function main(): Promise<void> {
   // Prettier's layout makes `prettier --check .` and this check agree on one text.
   const yaml = stringify(document, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
   const generated = await format(yaml, { ...(await resolveConfig(OUTPUT)), parser: 'yaml' });
-
-  if (process.argv.includes('--check')) {
-    if (readFileIfPresent(OUTPUT) !== generated) {
-      console.error('asyncapi.yaml differs from what the code generates: run `npm run asyncapi` and commit the result');
-      process.exit(1);
-    }
-    console.log('asyncapi.yaml matches the code');
-    return;
-  }
-  writeFileSync(OUTPUT, generated);
-  console.log(`wrote ${OUTPUT}`);
+  writeOrCheck(OUTPUT, generated, { source: 'the code', command: 'npm run asyncapi' });
 }
 
 runScript(main);

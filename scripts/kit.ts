@@ -3,11 +3,11 @@
  * with the repository's Prettier settings so that `npm run lint` accepts it as written. `--check` writes nothing and
  * fails when the committed file differs (CI runs it after openapi:check).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { format, resolveConfig } from 'prettier';
-import { readFileIfPresent, runScript } from './script-io';
+import { runScript, writeOrCheck } from './script-io';
 
 const SOURCE = resolve(__dirname, '../openapi.json');
 const OUTPUT = resolve(__dirname, '../kit/schema.ts');
@@ -23,17 +23,7 @@ async function generate(): Promise<string> {
 async function main(): Promise<void> {
   const generated = await generate();
 
-  if (process.argv.includes('--check')) {
-    const committed = readFileIfPresent(OUTPUT);
-    if (committed !== generated) {
-      console.error('kit/schema.ts differs from what openapi.json generates: run `npm run kit` and commit the result');
-      process.exit(1);
-    }
-    console.log('kit/schema.ts matches openapi.json');
-    return;
-  }
-  writeFileSync(OUTPUT, generated);
-  console.log(`wrote ${OUTPUT}`);
+  writeOrCheck(OUTPUT, generated, { source: 'openapi.json', command: 'npm run kit' });
 }
 
 runScript(main);
