@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { addColumn, indexExists } from './schema-probes';
 
 /**
  * What the lifecycle needs: a client can be disabled and rotate its key (one previous key with an expiry), changes carry
@@ -57,20 +58,4 @@ export class ClientLifecycle1796000000000 implements MigrationInterface {
         'DROP COLUMN previous_secret_key_digest, DROP COLUMN secret_key_rotated_at, DROP COLUMN updated_at, DROP COLUMN is_active',
     );
   }
-}
-
-async function addColumn(queryRunner: QueryRunner, table: string, column: string, definition: string): Promise<void> {
-  const found = (await queryRunner.query(
-    'SELECT 1 FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ? AND column_name = ?',
-    [table, column],
-  )) as unknown[];
-  if (found.length === 0) await queryRunner.query(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
-}
-
-async function indexExists(queryRunner: QueryRunner, table: string, index: string): Promise<boolean> {
-  const found = (await queryRunner.query(
-    'SELECT 1 FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = ? AND index_name = ?',
-    [table, index],
-  )) as unknown[];
-  return found.length > 0;
 }

@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { addColumn, indexExists } from './schema-probes';
 
 /**
  * The audit log becomes the outbox of the domain events: an entry to publish is written with `unpublished = 1` in its
@@ -29,20 +30,4 @@ export class DomainEventOutbox1797000000000 implements MigrationInterface {
       'ALTER TABLE audit_event DROP INDEX IDX_audit_event_unpublished, DROP COLUMN published_at, DROP COLUMN unpublished',
     );
   }
-}
-
-async function addColumn(queryRunner: QueryRunner, table: string, column: string, definition: string): Promise<void> {
-  const found = (await queryRunner.query(
-    'SELECT 1 FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ? AND column_name = ?',
-    [table, column],
-  )) as unknown[];
-  if (found.length === 0) await queryRunner.query(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
-}
-
-async function indexExists(queryRunner: QueryRunner, table: string, index: string): Promise<boolean> {
-  const found = (await queryRunner.query(
-    'SELECT 1 FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = ? AND index_name = ?',
-    [table, index],
-  )) as unknown[];
-  return found.length > 0;
 }

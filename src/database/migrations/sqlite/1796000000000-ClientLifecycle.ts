@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { addColumn } from './schema-probes';
 
 /** The MySQL migration of the same name, for SQLite: each step looks for what it makes first, so it may run again. */
 export class ClientLifecycle1796000000000 implements MigrationInterface {
@@ -53,9 +54,4 @@ export class ClientLifecycle1796000000000 implements MigrationInterface {
     }
     await queryRunner.query('ALTER TABLE sms_config DROP COLUMN updated_at');
   }
-}
-
-async function addColumn(queryRunner: QueryRunner, table: string, column: string, definition: string): Promise<void> {
-  const found = (await queryRunner.query('SELECT 1 FROM pragma_table_info(?) WHERE name = ?', [table, column])) as unknown[];
-  if (found.length === 0) await queryRunner.query(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
 }

@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { addColumn } from './schema-probes';
 
 /** The MySQL migration of the same name, for SQLite, where one instance runs: its relay needs no lock row. */
 export class DomainEventOutbox1797000000000 implements MigrationInterface {
@@ -16,9 +17,4 @@ export class DomainEventOutbox1797000000000 implements MigrationInterface {
     await queryRunner.query('ALTER TABLE audit_event DROP COLUMN published_at');
     await queryRunner.query('ALTER TABLE audit_event DROP COLUMN unpublished');
   }
-}
-
-async function addColumn(queryRunner: QueryRunner, table: string, column: string, definition: string): Promise<void> {
-  const found = (await queryRunner.query('SELECT 1 FROM pragma_table_info(?) WHERE name = ?', [table, column])) as unknown[];
-  if (found.length === 0) await queryRunner.query(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
 }
