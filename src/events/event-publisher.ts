@@ -1,28 +1,31 @@
 import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
-import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import type { ChannelWrapper, Options } from 'amqp-connection-manager';
-import type { Channel } from 'amqplib';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { ConfirmChannel } from 'amqplib';
 import { AuditEventDto } from '../audit/dto/audit-event.dto';
+import { withTimeout } from '../common/timeout';
 import { EVENT_CONTENT_TYPE, EVENTS_EXCHANGE } from './domain-events';
 
 /** A batch the broker has not confirmed within this time is published again later (same message-id). */
 export const PUBLISH_TIMEOUT_MS = 5000;
 
 /**
- * Publishes domain events on a confirm channel of the shared connection, which declares the exchange each time it is
- * set up (at start-up and after every reconnect). The publisher is ready once that is done, not merely connected.
+ * Publishes domain events on a confirm channel of its own on the shared connection, opened on every (re)connection
+ * with the exchange declared: the publisher is ready once that is done, not merely connected. A batch is written to the
+ * channel at once and its confirms awaited together (amqplib's waitForConfirms), without a promise and a timer per
+ * message as amqp-connection-manager's channel wrapper would keep: the relay's cost per event is a write's cost.
  */
 @Injectable()
 export class EventPublisher implements OnApplicationBootstrap, OnModuleDestroy {
-  private channel?: ChannelWrapper;
-  private ready = false;
+  private readonly logger = new Logger('EventPublisher');
+  private channel?: ConfirmChannel;
   private readonly readyListeners: Array<() => void> = [];
-  private readonly onDisconnect = () => (this.ready = false);
+  private readonly onConnect = () => void this.openChannel();
+  private readonly onDisconnect = () => (this.channel = undefined);
 
   constructor(private readonly amqp: AmqpConnection) {}
 
   get isReady(): boolean {
-    return this.ready;
+    return this.channel !== undefined;
   }
 
   /** Called each time the channel is (again) ready to publish. */
@@ -31,36 +34,47 @@ export class EventPublisher implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): void {
-    this.amqp.managedConnection.on('disconnect', this.onDisconnect);
-    this.channel = this.amqp.managedConnection.createChannel({
-      name: 'domain-events',
-      confirm: true,
-      setup: (channel: Channel) => channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true, autoDelete: false }),
-    });
-    this.channel.on('connect', () => {
-      this.ready = true;
-      this.readyListeners.forEach((listener) => listener());
-    });
-    // A setup that failed (the exchange refused): not ready until the next connection sets it up again.
-    this.channel.on('error', this.onDisconnect);
+    const manager = this.amqp.managedConnection;
+    manager.on('connect', this.onConnect);
+    manager.on('disconnect', this.onDisconnect);
+    if (manager.isConnected()) void this.openChannel();
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.amqp.managedConnection?.removeListener('connect', this.onConnect);
     this.amqp.managedConnection?.removeListener('disconnect', this.onDisconnect);
-    this.ready = false;
-    await this.channel?.close();
+    const channel = this.channel;
+    this.channel = undefined;
+    await channel?.close().catch(() => undefined);
   }
 
-  /** Resolves once the broker confirmed every event (sent in the order given); rejects if any is not confirmed in time. */
+  /** Resolves once the broker confirmed every event (sent in the order given); rejects if any is refused or late. */
   async publish(events: AuditEventDto[]): Promise<void> {
     const channel = this.channel;
-    if (!channel || !this.ready) throw new Error('the broker is not connected');
-    await Promise.all(
-      events.map((event) => channel.publish(EVENTS_EXCHANGE, event.action, Buffer.from(JSON.stringify(event)), messageOptions(event))),
-    );
+    if (!channel) throw new Error('the broker is not connected');
+    for (const event of events) {
+      channel.publish(EVENTS_EXCHANGE, event.action, Buffer.from(JSON.stringify(event)), {
+        persistent: true,
+        contentType: EVENT_CONTENT_TYPE,
+        messageId: event.eventId,
+      });
+    }
+    await withTimeout(channel.waitForConfirms(), PUBLISH_TIMEOUT_MS, 'broker');
   }
-}
 
-function messageOptions(event: AuditEventDto): Options.Publish {
-  return { persistent: true, contentType: EVENT_CONTENT_TYPE, messageId: event.eventId, timeout: PUBLISH_TIMEOUT_MS };
+  private async openChannel(): Promise<void> {
+    const connection = this.amqp.managedConnection.connection;
+    if (!connection) return;
+    try {
+      const channel = await connection.createConfirmChannel();
+      // An error closes the channel: 'close' forgets it, and the next connection opens another.
+      channel.on('error', () => undefined);
+      channel.on('close', () => this.channel === channel && (this.channel = undefined));
+      await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true, autoDelete: false });
+      this.channel = channel;
+      this.readyListeners.forEach((listener) => listener());
+    } catch (error) {
+      this.logger.warn(`Domain events cannot be published on this connection: ${(error as Error).message}`);
+    }
+  }
 }
