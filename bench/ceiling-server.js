@@ -7,8 +7,11 @@
 //                           built when it is not given
 //   CEILING_OPERATIONS      1: "D", the same ceiling plus what the service owes every
 //                           answer, done by the service's own code (see withOperations)
+//   CEILING_SERVICE_DIR     that code's build (the directory of the measured main.js; dist/ by default), so that D
+//                           runs the code of the build measured, and a rebuild of dist/ meanwhile cannot break it
 const crypto = require('node:crypto');
 const fs = require('node:fs');
+const path = require('node:path');
 const Fastify = require('fastify');
 
 const SAMPLE_SECRET_KEY = 'sk_ceiling-sample-key';
@@ -45,17 +48,18 @@ function loadGetClientBody(secretKey, responseFile) {
  * The per-answer work the service owes every caller, nothing else, each done by the service's own code: a request id,
  * the security headers, one access log line at info on stdout (the edge's access-log hook on the service's access logger), the
  * request-duration histogram (the edge's timing hook), and the key's SHA-256 counted in the service's fixed-window rate-limit
- * storage. Needs the built service (dist/).
+ * storage. Needs the built service (CEILING_SERVICE_DIR, dist/ by default).
  */
-function withOperations(app) {
-  const { addAnswerHeaders } = require('../dist/http/answer-headers');
-  const { logAnswer } = require('../dist/http/access-log');
-  const { timeAnswer } = require('../dist/http/request-timing');
-  const { createLoggers } = require('../dist/logging/logger-options');
-  const { REQUEST_DURATION } = require('../dist/metrics/http-metrics');
-  const { FixedWindowThrottlerStorage } = require('../dist/common/fixed-window.storage');
-  const { credentialTracker } = require('../dist/rate-limit/credential');
-  const { sha256Hex } = require('../dist/auth/digest');
+function withOperations(app, serviceDir = path.join(__dirname, '..', 'dist')) {
+  const service = (file) => require(path.join(serviceDir, file));
+  const { addAnswerHeaders } = service('http/answer-headers');
+  const { logAnswer } = service('http/access-log');
+  const { timeAnswer } = service('http/request-timing');
+  const { createLoggers } = service('logging/logger-options');
+  const { REQUEST_DURATION } = service('metrics/http-metrics');
+  const { FixedWindowThrottlerStorage } = service('common/fixed-window.storage');
+  const { credentialTracker } = service('rate-limit/credential');
+  const { sha256Hex } = service('auth/digest');
   const { Histogram } = require('prom-client');
   const rateLimit = new FixedWindowThrottlerStorage();
 
@@ -71,13 +75,13 @@ function withOperations(app) {
   };
 }
 
-function buildCeilingServer({ secretKey = SAMPLE_SECRET_KEY, responseFile, operations = false } = {}) {
+function buildCeilingServer({ secretKey = SAMPLE_SECRET_KEY, responseFile, operations = false, serviceDir } = {}) {
   const getClientBody = loadGetClientBody(secretKey, responseFile);
   const addClientBody = Buffer.from(JSON.stringify(sampleClientAnswer(secretKey, null)));
   const notFoundBody = Buffer.from(JSON.stringify({ status: 404, error: 'Client not found' }));
 
   const app = Fastify(operations ? { logger: false, genReqId: () => crypto.randomUUID() } : { logger: false });
-  const withinRateLimit = operations ? withOperations(app) : () => true;
+  const withinRateLimit = operations ? withOperations(app, serviceDir) : () => true;
 
   app.post('/api/client/get/secretKey', (request, reply) => {
     const known = request.headers.secretkey === secretKey && withinRateLimit(request.headers.secretkey);
@@ -99,6 +103,7 @@ async function main() {
     secretKey: process.env.CEILING_SECRET_KEY || SAMPLE_SECRET_KEY,
     responseFile: process.env.CEILING_RESPONSE_FILE,
     operations: process.env.CEILING_OPERATIONS === '1',
+    serviceDir: process.env.CEILING_SERVICE_DIR || undefined,
   });
   const port = Number(process.env.PORT || 3102);
   await app.listen({ port, host: process.env.HOST || '127.0.0.1' });

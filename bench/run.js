@@ -5,6 +5,8 @@
 //   node bench/run.js
 //   env: BENCH_DURATION (s, 10), ROUNDS (3), BENCH_WARMUP (s, 2), BENCH_STRICT=1,
 //        BENCH_SCENARIOS (comma-separated names, all by default; for quick looks, never for BENCHMARKS.md),
+//        BENCH_EVENT_DELAY=0 (skips the event delay, e.g. for a build without domain events),
+//        BENCH_EVENT_WRITES (idle writes of the event delay, 2000),
 //        BENCH_CPU_PROFILE=1 (service and baseline under --cpu-prof: prints where each request's time goes, and
 //        writes no results.json, the profiler slowing both), BENCH_DATABASE (registry_bench), BENCH_PORT (3100: service, +1 baseline, +2 ceiling, +3 SQLite starts,
 //        +4 ceiling with operations)
@@ -16,13 +18,14 @@ const { isDeepStrictEqual } = require('node:util');
 
 const children = require('./lib/children');
 const cpu = require('./lib/cpu');
+const eventDelay = require('./lib/event-delay');
 const { recreateDatabase } = require('./lib/database');
 const { KeyPool } = require('./lib/key-pool');
 const { SCENARIOS, requestOptions, runLoad } = require('./lib/load');
 const profile = require('./lib/profile');
 const report = require('./lib/report');
 const seed = require('./lib/seed');
-const { serviceEnv } = require('./lib/service');
+const { AMQP_URL, serviceEnv } = require('./lib/service');
 
 const ROOT = path.resolve(__dirname, '..');
 const MYSQL_SERVER_URL = 'mysql://root@127.0.0.1:3306';
@@ -52,6 +55,11 @@ const SQLITE_STARTS = 3;
 const SMS_CONFIGS_PER_CLIENT_CAP = 100;
 const KEY_USES = SMS_CONFIGS_PER_CLIENT_CAP - 5; // margin for requests still in flight
 const ENCRYPTION_KEY = crypto.randomBytes(32).toString('base64');
+// Event delay: idle, the writes come from this many callers, each sending its next once it has read its answer; under
+// load, the sampler sends a write every EVENT_SAMPLE_INTERVAL_MS beside the autocannon load of the same kind.
+const EVENT_IDLE_CALLERS = 10;
+const EVENT_SAMPLE_INTERVAL_MS = 20;
+const EVENT_LOADS = ['add-client', 'add-sms-config'];
 const tempPaths = [];
 
 const progress = (message) => process.stderr.write(`[bench] ${message}\n`);
@@ -64,6 +72,8 @@ function readParams() {
     connections: 50,
     strict: process.env.BENCH_STRICT === '1',
     cpuProfile: process.env.BENCH_CPU_PROFILE === '1',
+    eventDelay: process.env.BENCH_EVENT_DELAY !== '0' && process.env.BENCH_CPU_PROFILE !== '1',
+    eventIdleWrites: Number(process.env.BENCH_EVENT_WRITES || 2000),
     serviceEntry: path.resolve(ROOT, process.env.BENCH_SERVICE_ENTRY || 'dist/main.js'),
     scenarioNames: process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',') : SCENARIOS.map(({ name }) => name),
   };
@@ -127,7 +137,7 @@ async function seedService() {
 }
 
 /** Starts B, C and D; answers their pids. */
-async function startBaselineAndCeiling({ getClientKey, serviceAnswer }, profileDirs) {
+async function startBaselineAndCeiling({ getClientKey, serviceAnswer }, profileDirs, serviceEntry) {
   const responseFile = path.join(os.tmpdir(), `bench-ceiling-answer-${process.pid}.json`);
   fs.writeFileSync(responseFile, serviceAnswer);
   tempPaths.push(responseFile);
@@ -150,7 +160,13 @@ async function startBaselineAndCeiling({ getClientKey, serviceAnswer }, profileD
   // D logs on its stdout, as the service does: into its own file in the temp directory.
   const operationsCeiling = children.startNodeChild('operations-ceiling', [path.join(__dirname, 'ceiling-server.js')], {
     cwd: ROOT,
-    env: { PORT: String(PORTS.operationsCeiling), CEILING_OPERATIONS: '1', ...ceilingEnv },
+    env: {
+      PORT: String(PORTS.operationsCeiling),
+      CEILING_OPERATIONS: '1',
+      // The per-answer code of the build measured, not whatever dist/ holds (it may be another build, or being rebuilt).
+      CEILING_SERVICE_DIR: path.dirname(serviceEntry),
+      ...ceilingEnv,
+    },
   });
   await Promise.all([
     children.waitForPort(baseline, PORTS.baseline),
@@ -191,16 +207,19 @@ function clientNumbering(first) {
 /** Keeps enough unused client keys for the next add-sms-config run (see lib/key-pool.js). */
 function createAddKeySupply(keyPool, params, clientNumbers) {
   let estimatedRps = 500;
+  async function ensureUses(needed) {
+    const missingKeys = Math.ceil((needed - keyPool.remaining()) / KEY_USES);
+    if (missingKeys <= 0) return;
+    keyPool.add(await seed.addClients(URLS.service, clientNumbers.take(missingKeys), missingKeys));
+  }
   return {
     observe(rps) {
       estimatedRps = Math.max(estimatedRps, rps);
     },
-    async ensureFor(seconds) {
-      const needed = estimatedRps * seconds * 1.5 + params.connections;
-      const missingKeys = Math.ceil((needed - keyPool.remaining()) / KEY_USES);
-      if (missingKeys <= 0) return;
-      keyPool.add(await seed.addClients(URLS.service, clientNumbers.take(missingKeys), missingKeys));
+    ensureFor(seconds) {
+      return ensureUses(estimatedRps * seconds * 1.5 + params.connections);
     },
+    ensureUses,
   };
 }
 
@@ -275,6 +294,96 @@ async function runScenario(context, scenario) {
   return { warmup, rounds, medians, ratios: report.ratios(medians) };
 }
 
+/**
+ * Event delay (lib/event-delay.js), after the scenarios: idle, then beside an autocannon load of each kind of add. Each
+ * phase starts once the outbox is empty, so that none starts behind the backlog of the load before it.
+ */
+async function measureEventDelay(context, clientNumbers) {
+  const { autocannon, params, keyPool, keySupply } = context;
+  const prefix = eventDelay.requestIdPrefix();
+  const backlog = eventDelay.outboxBacklog(DATABASE_URL);
+  const consumer = await eventDelay.openConsumer(AMQP_URL, prefix);
+  const send = eventDelay.createWriter({
+    baseUrl: URLS.service,
+    prefix,
+    nextClientNumber: () => clientNumbers.take(1),
+    nextSecretKey: () => keyPool.next(),
+  });
+  const phases = {};
+  const waitForEmptyOutbox = async (before) => {
+    const { waiting, waitedMs } = await eventDelay.awaitEmptyOutbox(backlog);
+    if (waiting === undefined) progress(`event delay: no outbox in the database (audit_event.unpublished), ${before} next`);
+    else if (waiting > 0) progress(`event delay: ${waiting} entries still unpublished after ${Math.round(waitedMs)} ms, going on`);
+    else progress(`event delay: outbox empty after ${Math.round(waitedMs)} ms, ${before} next`);
+  };
+  try {
+    await keySupply.ensureUses(params.eventIdleWrites / 2 + EVENT_IDLE_CALLERS);
+    await waitForEmptyOutbox('idle writes');
+    phases.idle = {
+      label: `idle, ${EVENT_IDLE_CALLERS} callers`,
+      callers: EVENT_IDLE_CALLERS,
+      ...(await eventDelay.measureIdle({
+        consumer,
+        send,
+        count: params.eventIdleWrites,
+        callers: EVENT_IDLE_CALLERS,
+        kinds: ['add-client', 'add-sms-config'],
+      })),
+    };
+    progress(eventDelayProgress('idle', phases.idle));
+    for (const name of EVENT_LOADS) {
+      const scenario = SCENARIOS.find((candidate) => candidate.name === name);
+      if (name === 'add-sms-config') await keySupply.ensureFor(params.durationSeconds);
+      await waitForEmptyOutbox(`${name} load`);
+      const phase = await eventDelay.measureUnderLoad({
+        consumer,
+        send,
+        kind: name,
+        seconds: params.durationSeconds,
+        intervalMs: EVENT_SAMPLE_INTERVAL_MS,
+        backlog,
+        startLoad: () =>
+          runLoad(autocannon, {
+            url: URLS.service + scenario.path,
+            connections: params.connections,
+            seconds: params.durationSeconds,
+            options: requestOptions(name, context),
+          }),
+      });
+      phases[`under-${name}`] = { label: `under ${name} load, ${params.connections} connections`, ...phase };
+      keySupply.observe(phase.load.rps);
+      progress(eventDelayProgress(`under ${name} load`, phase));
+    }
+  } finally {
+    await consumer.close();
+  }
+  return {
+    requestIdPrefix: prefix,
+    missingAfterMs: eventDelay.MISSING_AFTER_MS,
+    sampleIntervalMs: EVENT_SAMPLE_INTERVAL_MS,
+    eventsReceived: consumer.eventsSeen(),
+    phases,
+  };
+}
+
+/** The event delay, or the reason it could not be measured: the scenarios' figures are printed and written either way. */
+async function measureEventDelaySafely(context, clientNumbers) {
+  try {
+    return await measureEventDelay(context, clientNumbers);
+  } catch (error) {
+    progress(`ERROR: event delay not measured: ${error.message}`);
+    return { error: error.message };
+  }
+}
+
+function eventDelayProgress(name, { all, load }) {
+  const delay = (value) => (Number.isFinite(value) ? value.toFixed(1) : 'n/a');
+  return (
+    `event delay ${name}: ${all.matched}/${all.sent} events, p50 ${delay(all.delayMs.p50)} ms, p99 ${delay(all.delayMs.p99)} ms, ` +
+    `max ${delay(all.delayMs.max)} ms${load ? `, load ${Math.round(load.rps)} req/s, failed ${load.failed}` : ''}`
+  );
+}
+
 function printProfiles(scenarios, profileDirs) {
   const profiles = { service: profile.readProfile(profileDirs.service), baseline: profile.readProfile(profileDirs.baseline) };
   for (const [name, { rounds }] of Object.entries(scenarios)) {
@@ -333,7 +442,7 @@ async function main() {
   const seeded = await seedService();
   const pids = {
     service: service.handle.child.pid,
-    ...(await startBaselineAndCeiling(seeded, profileDirs)),
+    ...(await startBaselineAndCeiling(seeded, profileDirs, params.serviceEntry)),
     // Counted when they run on this machine, as they do here: their CPU comes out of the same two cores.
     mariadb: cpu.findPid('mariadbd', 'mysqld'),
     rabbitmq: cpu.findPid('beam.smp'),
@@ -359,7 +468,9 @@ async function main() {
     scenarios[scenario.name] = await runScenario(context, scenario);
   }
 
+  // Memory right after the last scenario, as always: the event delay's writes come after it.
   const memory = children.residentMemory(service.handle.child.pid);
+  const eventDelayResults = params.eventDelay ? await measureEventDelaySafely(context, clientNumbers) : undefined;
   await children.stopAllChildren();
 
   const startup = {
@@ -370,6 +481,7 @@ async function main() {
   };
   const targets = report.evaluateTargets({ scenarios, memory, sqliteStartMs: startup.sqliteMedianMs });
   console.log(report.toMarkdown({ params, scenarios, targets, memory, startup }));
+  if (eventDelayResults) console.log(`\n${eventDelay.toMarkdown(eventDelayResults)}`);
   if (profileDirs) {
     printProfiles(scenarios, profileDirs);
     return;
@@ -387,8 +499,13 @@ async function main() {
     }),
     scenarios,
     targets: Object.fromEntries(targets.map(({ name, value, limit, pass }) => [name, { value, limit, pass }])),
+    ...(eventDelayResults && { eventDelay: eventDelayResults }),
   });
   if (params.strict && !targets.every((target) => target.pass)) process.exitCode = 1;
+  // A sampled write that failed, or whose event never came, is a failure whatever BENCH_STRICT says.
+  const eventProblems = eventDelayResults ? eventDelay.problemsOf(eventDelayResults) : [];
+  for (const problem of eventProblems) progress(`ERROR: event delay: ${problem}`);
+  if (eventProblems.length > 0) process.exitCode = 3;
 }
 
 main()

@@ -4,6 +4,8 @@ const { ADMIN_API_KEY, DISPATCHER_API_KEY } = require('./seed');
 
 // The service runs with the V8 heap limits its Dockerfile sets (ENV NODE_OPTIONS), as in production.
 const SERVICE_NODE_OPTIONS = '--max-semi-space-size=8 --max-old-space-size=192';
+// The local RabbitMQ: the service's broker, and the one the bench's event consumer reads from.
+const AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
 
 /** The environment of one service process; `encryptionKey` is base64 of 32 bytes, `dataDir` its own directory. */
 function serviceEnv({ port, encryptionKey, dataDir, ...extra }) {
@@ -16,10 +18,10 @@ function serviceEnv({ port, encryptionKey, dataDir, ...extra }) {
     ENCRYPTION_KEYS: `k1:${encryptionKey}`,
     LOG_LEVEL: 'info',
     NODE_ENV: 'production',
-    AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
+    AMQP_URL,
     DATA_DIR: dataDir,
     ...extra,
   };
 }
 
-module.exports = { SERVICE_NODE_OPTIONS, serviceEnv };
+module.exports = { AMQP_URL, SERVICE_NODE_OPTIONS, serviceEnv };
