@@ -1,5 +1,5 @@
 import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { ConfirmChannel } from 'amqplib';
 import { AuditEventDto } from '../audit/dto/audit-event.dto';
 import { withTimeout } from '../common/timeout';
@@ -15,7 +15,7 @@ export const PUBLISH_TIMEOUT_MS = 5000;
  * message as amqp-connection-manager's channel wrapper would keep: the relay's cost per event is a write's cost.
  */
 @Injectable()
-export class EventPublisher implements OnApplicationBootstrap, OnModuleDestroy {
+export class EventPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('EventPublisher');
   private channel?: ConfirmChannel;
   private readonly readyListeners: Array<() => void> = [];
@@ -40,7 +40,8 @@ export class EventPublisher implements OnApplicationBootstrap, OnModuleDestroy {
     if (manager.isConnected()) void this.openChannel();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** With the listener closed: the relay may publish through the drain. */
+  async onApplicationShutdown(): Promise<void> {
     this.amqp.managedConnection?.removeListener('connect', this.onConnect);
     this.amqp.managedConnection?.removeListener('disconnect', this.onDisconnect);
     const channel = this.channel;

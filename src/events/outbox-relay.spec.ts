@@ -85,7 +85,7 @@ describe('OutboxRelay', () => {
     log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
   });
   afterEach(async () => {
-    await relay.beforeApplicationShutdown();
+    await relay.onApplicationShutdown();
     jest.restoreAllMocks();
   });
 

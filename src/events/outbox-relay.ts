@@ -1,4 +1,5 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AuditLog } from '../audit/audit.repository';
 import { EventPublisher } from './event-publisher';
 import { OutboxRepository, RELAY_LOCK_BUSY } from './outbox.repository';
@@ -13,6 +14,8 @@ export const RELAY_BATCH_SIZE = 200;
 export const RELAY_POLL_MS = 1000;
 /** Another relay held the lock: look again soon, in case it took its batch before this instance's commit. */
 const LOCK_BUSY_RETRY_MS = 50;
+/** How long shutdown waits for a pass under way. */
+const RELAY_STOP_WAIT_MS = 2000;
 /** After a failure (database or broker), the next attempt. */
 const FAILURE_RETRY_MS = 2000;
 
@@ -23,7 +26,7 @@ const FAILURE_RETRY_MS = 2000;
  * message-id. Only one relay publishes at a time, so each client's events leave in order (see docs/events.md).
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
   private readonly wakeUp = new WakeSignal();
   private running?: Promise<void>;
@@ -44,10 +47,15 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     this.running = this.run();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  /**
+   * After the listener closed (onApplicationShutdown, not before): the relay publishes what the last requests wrote
+   * through the drain. A pass stuck on an unreachable database is not waited for beyond RELAY_STOP_WAIT_MS, so that
+   * shutdown stays bounded; what it leaves waits for another instance or the next start.
+   */
+  async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
     this.wakeUp.wake();
-    await this.running;
+    await Promise.race([this.running, sleep(RELAY_STOP_WAIT_MS, undefined, { ref: false })]);
   }
 
   private async run(): Promise<void> {

@@ -94,7 +94,7 @@ describe('Migrations on a MySQL with binary logging, as a user with only ALL PRI
       await root.query('CREATE TRIGGER sms_config_count_on_delete AFTER DELETE ON sms_config FOR EACH ROW SET @deleted = OLD.id');
       // It and the migrations after it run again, in their order (each may run again).
       await root.query(
-        "DELETE FROM typeorm_migrations WHERE name IN ('SmsConfigLimitWithoutTrigger1795600000000', 'ClientLifecycle1796000000000')",
+        "DELETE FROM typeorm_migrations WHERE name IN ('SmsConfigLimitWithoutTrigger1795600000000', 'ClientLifecycle1796000000000', 'DomainEventOutbox1797000000000')",
       );
     });
     await expect(withDataSource(url, (dataSource) => runMigrationsUnderLock(dataSource))).rejects.toThrow(
