@@ -539,7 +539,9 @@ describe('Domain events under faults (transactional outbox, real MySQL and Rabbi
     };
     const RECOVERED_LINE = { level: INFO, msg: 'Domain events are published again' };
 
-    it('should report the relay failing and recovering, and deliver every event once with the database cut while the relay is idle', async () => {
+    // A database in trouble is not normal operation: a pass whose mark the database did not take in time (under CI's
+    // load, a statement past its 4 s bound) is published again, which at-least-once allows as the same message.
+    it('should report the relay failing and recovering, and deliver every event with the database cut while the relay is idle, a repeat only as the same message', async () => {
       const tag = new Tag();
       await changeAClient(service, tag, 'before');
       const before = await publishedEntries(service, tag);
@@ -556,9 +558,13 @@ describe('Domain events under faults (transactional outbox, real MySQL and Rabbi
       expect(entries.length).toBe(2 * ROUND_WRITES);
       await consumer.waitFor(tag.mine, entries.length);
       await sleep(SETTLE_MS);
-      expectDelivered(consumer.matching(tag.mine), entries, { duplicatesAllowed: false });
+      const duplicates = expectDelivered(consumer.matching(tag.mine), entries, { duplicatesAllowed: true });
       expectAllMarkedPublished(await storedEntries(databaseUrl));
-      report('domain events through a database outage, relay idle', { events: String(entries.length), outage: outageMs });
+      report('domain events through a database outage, relay idle', {
+        events: String(entries.length),
+        'delivered twice': String(duplicates),
+        outage: outageMs,
+      });
     });
 
     it('should deliver the events of writes acknowledged just before the database went, once it is back, a repeat only as the same message', async () => {
