@@ -81,14 +81,24 @@ describe('GET /metrics', () => {
       await pastTheCachedRendering();
       return sample((await t.get('/metrics')).raw, 'db_queries_in_flight', {});
     };
-    expect(await inFlight()).toBe(0);
+    // The outbox relay looks for events every second: a scrape may catch its statement. Each figure is the one read
+    // at least once in a few scrapes.
+    const readsOf = async (scrapes: number) => {
+      const values: number[] = [];
+      for (let scrape = 0; scrape < scrapes; scrape++) values.push(await inFlight());
+      return values;
+    };
+    expect(await readsOf(3)).toContain(0);
     if (process.env.TEST_DATABASE === 'mysql') {
       // SQLite answers on the event loop itself, so nothing can be seen in flight there.
-      const slow = t.app.get(SqlExecutor).query(`SELECT SLEEP(${(METRICS_CACHE_MS + 500) / 1000})`);
-      expect(await inFlight()).toBe(1);
+      // Two scrapes fit within it, and it within the statements' 4 s bound.
+      const slow = t.app.get(SqlExecutor).query(`SELECT SLEEP(${(2 * METRICS_CACHE_MS + 1200) / 1000})`);
+      const whileSlow = await readsOf(2);
+      expect(whileSlow).toContain(1);
+      expect(Math.min(...whileSlow)).toBeGreaterThanOrEqual(1);
       await slow;
     }
-    expect(await inFlight()).toBe(0);
+    expect(await readsOf(3)).toContain(0);
   });
 });
 
