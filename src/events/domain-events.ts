@@ -1,7 +1,5 @@
 import { AUDIT_ACTIONS, isPublished } from '../audit/audit-entry';
 
-export { isPublished };
-
 /** The durable topic exchange every instance declares at start-up and publishes the domain events on. */
 export const EVENTS_EXCHANGE = 'client-registry.events';
 
