@@ -16,6 +16,9 @@ export async function createApp(
   loggers: Loggers = createLoggers(loggingConfigOf(config)),
 ): Promise<NestFastifyApplication> {
   if (config.generatedSecretsFile) loggers.root.warn({ context: 'Startup' }, developmentSecretsNotice(config));
+  for (const variable of config.ignoredVariables) {
+    loggers.root.warn({ context: 'Startup', variable }, `${variable} is no longer read and is ignored (see README, Configuration)`);
+  }
   // The edge's hooks are registered by EdgeModule (src/http/edge.ts lists them in order); JSON is parsed there too.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, loggers), createFastifyAdapter(config), {
     bodyParser: false,

@@ -1,3 +1,5 @@
+import { ClientCache, ENTRY_OVERHEAD_BYTES } from '../src/client-cache/client-cache';
+import { DEFAULT_CLIENT_CACHE_MB } from '../src/config/app-config';
 import { SqlExecutor } from '../src/database/sql-executor';
 import { METRICS_CACHE_MS } from '../src/metrics/metrics-renderer';
 import { TestApp, startTestApp } from './helpers/test-app';
@@ -43,6 +45,25 @@ describe('GET /metrics', () => {
     expect(sample(answer.raw, 'broker_connected', {})).toBeGreaterThanOrEqual(0);
     expect(sample(answer.raw, 'broker_connected', {})).toBeLessThanOrEqual(1);
     expect(answer.raw).toMatch(/^db_queries_in_flight \d+$/m);
+  });
+
+  it('should show what the get-client cache holds against its budget, and its hits and misses', async () => {
+    t.app.get(ClientCache).clear();
+    const key = await t.addClient();
+    await pastTheCachedRendering();
+    const before = (await t.get('/metrics')).raw;
+    await t.post('/api/client/get/secretKey', { headers: { secretKey: key } });
+    await t.post('/api/client/get/secretKey', { headers: { secretKey: key } });
+    await pastTheCachedRendering();
+    const after = (await t.get('/metrics')).raw;
+    expect(sample(after, 'client_cache_budget_bytes', {})).toBe(DEFAULT_CLIENT_CACHE_MB * 1024 * 1024);
+    expect(sample(after, 'client_cache_entries', {})).toBe(sample(before, 'client_cache_entries', {}) + 1);
+    const answerBytes = sample(after, 'client_cache_bytes', {}) - sample(before, 'client_cache_bytes', {});
+    expect(answerBytes).toBeGreaterThan(ENTRY_OVERHEAD_BYTES + 200);
+    expect(answerBytes).toBeLessThan(ENTRY_OVERHEAD_BYTES + 1000);
+    expect(sample(after, 'client_cache_misses_total', {}) - sample(before, 'client_cache_misses_total', {})).toBe(1);
+    const hits = (text: string) => sample(text, 'client_cache_hits_total', { kind: 'found' });
+    expect(hits(after) - hits(before)).toBe(1);
   });
 
   it('should count each request under its route pattern and status, and time it', async () => {

@@ -5,7 +5,6 @@ import { BrokerModule } from '../broker/broker.module';
 import { DatabaseModule } from '../database/database.module';
 import { AppConfig } from '../config/app-config';
 import { CacheInvalidationBus } from './cache-invalidation.bus';
-import { CachedClientAnswers } from './cached-client-answers';
 import { ClientCache } from './client-cache';
 import { ClientCacheInvalidation, ClientCacheInvalidator } from './client-cache-invalidator';
 
@@ -20,7 +19,7 @@ import { ClientCacheInvalidation, ClientCacheInvalidator } from './client-cache-
       provide: ClientCache,
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) =>
-        new ClientCache({ maxEntries: config.get('clientCacheMaxEntries', { infer: true }) }),
+        new ClientCache({ maxBytes: config.get('clientCacheBytes', { infer: true }) }),
     },
     {
       provide: CacheInvalidationBus,
@@ -28,8 +27,7 @@ import { ClientCacheInvalidation, ClientCacheInvalidator } from './client-cache-
       useFactory: (amqp: AmqpConnection, cache: ClientCache) => new CacheInvalidationBus(amqp, cache),
     },
     { provide: ClientCacheInvalidation, useClass: ClientCacheInvalidator },
-    CachedClientAnswers,
   ],
-  exports: [ClientCache, ClientCacheInvalidation, CachedClientAnswers],
+  exports: [ClientCache, ClientCacheInvalidation],
 })
 export class ClientCacheModule {}

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { InvalidationListener } from './cache-invalidation.bus';
+import { WeightedTinyLfuCache } from './weighted-cache';
 
 /** Who a key belongs to, and on what terms: what every secretKey route checks before it does anything. */
 export interface KeyOwner {
@@ -28,12 +29,8 @@ export function answerOf(client: CachedClient, secretKey: string): string {
 export type CacheLookup = { found: true; client: CachedClient } | { found: false } | undefined;
 
 export interface ClientCacheOptions {
-  /** Bound on the number of known clients kept (LRU). */
-  maxEntries: number;
-  /** Bound on the bytes of answers kept, whatever their size. */
-  maxBytes?: number;
-  /** Bound on the unknown keys remembered. */
-  maxUnknown?: number;
+  /** Bound on the bytes the cache holds (answers, owners and unknown keys, each weighed by entryBytes); 0 keeps nothing. */
+  maxBytes: number;
   /** Age limit while invalidations from other instances are heard: bounds staleness should one ever be lost. */
   liveMaxAgeMs?: number;
   /** Age limit while they cannot be heard (broker down, or not yet subscribed): under the promised 1 s, with room for the request itself. */
@@ -45,32 +42,53 @@ export interface ClientCacheOptions {
   wallClock?: () => number;
 }
 
-interface Entry<T> {
-  value: T;
+/**
+ * What the cache holds for one key: who owns it and, unless only the answer was dropped, the answer (then `owner` is
+ * that CachedClient); or, with `owner` null, that no client has the key.
+ */
+interface Entry {
+  owner: KeyOwner | CachedClient | null;
+  hasAnswer: boolean;
   storedAt: number;
 }
 
 /** Keys whose last change is remembered; more changes in flight than this only make reads older than the oldest one wait. */
 const CHANGE_RECORDS = 10_000;
 
-/** Per-entry overhead beyond the strings themselves, counted towards maxBytes. */
-const ENTRY_OVERHEAD_BYTES = 200;
+/**
+ * What one entry takes beyond the text of its answer: the digest it is filed under, the entry and owner objects, the
+ * digests of the client's keys, and the policy's node and map slot: 555 bytes measured for answers of one or two SMS
+ * configurations (`npm run bench:cache-memory`: 1,200 bytes of heap per entry for 1,245 of weight).
+ */
+export const ENTRY_OVERHEAD_BYTES = 600;
+
+/** The memory an entry takes, as its weight against maxBytes: V8 keeps Latin-1 text at one byte a character, other text at two. */
+export function entryBytes(entry: { owner: KeyOwner | CachedClient | null; hasAnswer: boolean }): number {
+  if (!entry.hasAnswer) return ENTRY_OVERHEAD_BYTES;
+  const { prefix, suffix } = entry.owner as CachedClient;
+  return ENTRY_OVERHEAD_BYTES + textBytes(prefix) + textBytes(suffix);
+}
+
+function textBytes(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  return /[^\u0000-\u00ff]/.test(text) ? 2 * text.length : text.length;
+}
 
 /**
- * The hot path's cache, keyed by the SHA-256 digest of the secret key. Bounded in entries and bytes (LRU).
+ * The hot path's cache, keyed by the SHA-256 digest of the secret key, bounded in bytes with a frequency-aware policy
+ * (W-TinyLFU: a key read once, as in a scan of the fleet's tail, does not push out the busy ones).
  * Entries are served at most `liveMaxAgeMs` old while the instance hears other instances' invalidations,
  * and at most `degradedMaxAgeMs` old otherwise. A read that started before an invalidation is never stored,
  * so a slow query cannot put back what a write just removed.
  */
 export class ClientCache implements InvalidationListener {
-  private readonly known: LRUCache<string, Entry<CachedClient>>;
-  private readonly unknown: LRUCache<string, number>;
   /**
-   * Who owns a key, for the guards of the secretKey routes, under the same age limits as the answers. A change of a
-   * client's answer alone (a configuration added) leaves it; a change of who may use the key (disabled, deleted,
-   * rotated) drops it with the answer (drop()).
+   * One entry per key: its answer and who owns it, for the guards of the secretKey routes, under the same age limits.
+   * A change of a client's answer alone (a configuration added) keeps who owns the key; a change of who may use the
+   * key (disabled, deleted, rotated) drops both (drop()).
    */
-  private readonly owners: LRUCache<string, Entry<KeyOwner>>;
+  private readonly entries: WeightedTinyLfuCache<string, Entry>;
+  private readonly maxBytesGiven: number;
   private readonly liveMaxAgeMs: number;
   private readonly degradedMaxAgeMs: number;
   private readonly unknownTtlMs: number;
@@ -90,18 +108,14 @@ export class ClientCache implements InvalidationListener {
   private floor = 0;
 
   constructor(options: ClientCacheOptions) {
+    this.maxBytesGiven = options.maxBytes;
     this.now = options.now ?? (() => performance.now());
     this.wallClock = options.wallClock ?? Date.now;
     this.liveMaxAgeMs = options.liveMaxAgeMs ?? 60_000;
     this.degradedMaxAgeMs = options.degradedMaxAgeMs ?? 800;
     this.unknownTtlMs = options.unknownTtlMs ?? 1000;
-    this.known = new LRUCache<string, Entry<CachedClient>>({
-      max: options.maxEntries,
-      maxSize: options.maxBytes ?? 32 * 1024 * 1024,
-      sizeCalculation: (entry) => 2 * (entry.value.prefix.length + entry.value.suffix.length) + ENTRY_OVERHEAD_BYTES,
-    });
-    this.unknown = new LRUCache<string, number>({ max: options.maxUnknown ?? options.maxEntries });
-    this.owners = new LRUCache<string, Entry<KeyOwner>>({ max: options.maxEntries });
+    // A budget of 0 holds nothing: no entry weighs a single byte.
+    this.entries = new WeightedTinyLfuCache<string, Entry>({ maxBytes: Math.max(1, options.maxBytes) });
     const changeRecords = () =>
       new LRUCache<string, number>({
         max: CHANGE_RECORDS,
@@ -115,30 +129,31 @@ export class ClientCache implements InvalidationListener {
 
   /** undefined: not cached (ask the database); found false: a key known to belong to no client. */
   lookup(digest: string): CacheLookup {
-    const client = this.fresh(this.known, digest);
-    if (client !== undefined) return { found: true, client };
-    const unknownSince = this.unknown.get(digest);
-    if (unknownSince !== undefined) {
-      if (this.now() - unknownSince <= this.unknownTtlMs) return { found: false };
-      this.unknown.delete(digest);
+    const entry = this.entries.get(digest);
+    if (entry === undefined) return undefined;
+    if (entry.owner === null) {
+      if (this.now() - entry.storedAt <= this.unknownTtlMs) return { found: false };
+      this.entries.delete(digest);
+      return undefined;
     }
-    return undefined;
+    if (!entry.hasAnswer || !this.isFresh(digest, entry)) return undefined;
+    return { found: true, client: entry.owner as CachedClient };
   }
 
   /** Who owns this digest, when known: stored with every answer, and kept while only the answer changes. */
   lookupOwner(digest: string): KeyOwner | undefined {
-    return this.fresh(this.owners, digest);
+    const entry = this.entries.get(digest);
+    if (entry === undefined || entry.owner === null || !this.isFresh(digest, entry)) return undefined;
+    return entry.owner;
   }
 
-  /** An entry young enough to serve, for a key that has not expired; anything else is deleted. */
-  private fresh<T extends KeyOwner>(map: LRUCache<string, Entry<T>>, digest: string): T | undefined {
-    const entry = map.get(digest);
-    if (entry === undefined) return undefined;
+  /** Whether an entry is young enough to serve, for a key that has not expired; anything else is deleted. */
+  private isFresh(digest: string, entry: Entry): boolean {
     const young = this.now() - entry.storedAt <= (this.live ? this.liveMaxAgeMs : this.degradedMaxAgeMs);
-    const expired = entry.value.keyExpiresAt !== null && this.wallClock() >= entry.value.keyExpiresAt;
-    if (young && !expired) return entry.value;
-    map.delete(digest);
-    return undefined;
+    const expiresAt = entry.owner!.keyExpiresAt;
+    if (young && (expiresAt === null || this.wallClock() < expiresAt)) return true;
+    this.entries.delete(digest);
+    return false;
   }
 
   /** Taken before reading the database; store() only keeps what was read after the last invalidation. */
@@ -148,45 +163,58 @@ export class ClientCache implements InvalidationListener {
 
   /** Keeps what a read that started at `token` found, unless the key changed since (then the read may predate the write). */
   store(digest: string, client: CachedClient | null, token: number): void {
-    const answerCurrent = this.unchangedSince(this.answerChangedAt, digest, token);
+    const answerCurrent = this.unchangedSince(digest, token);
+    const storedAt = this.now();
     if (client === null) {
       // The database no longer knows the key: whoever owned it must not go on opening the SMS routes until the
       // invalidation arrives (forgetting is always safe, whatever the read's age).
-      this.owners.delete(digest);
-      if (answerCurrent) this.unknown.set(digest, this.now());
+      if (answerCurrent) this.put(digest, { owner: null, hasAnswer: false, storedAt });
+      else this.entries.delete(digest);
       return;
     }
-    const storedAt = this.now();
-    if (answerCurrent) this.known.set(digest, { value: client, storedAt });
-    // Who owns the key changes only with the key (drop()): a read that saw a write to the client's answer still says it.
-    if (!this.unchangedSince(this.keyChangedAt, digest, token)) return;
-    const { clientId, isActive, isPreviousKey, keyExpiresAt, keyDigests } = client;
-    this.owners.set(digest, { value: { clientId, isActive, isPreviousKey, keyExpiresAt, keyDigests }, storedAt });
+    if (answerCurrent) return this.put(digest, { owner: client, hasAnswer: true, storedAt });
+    // Who owns the key changes only with the key (drop()): a read that saw a write to the client's answer still says it,
+    // unless a newer read already stored what it found.
+    if (this.recordsNoChange(this.keyChangedAt, digest, token) && !this.entries.has(digest)) {
+      this.put(digest, { owner: ownerOf(client), hasAnswer: false, storedAt });
+    }
   }
 
-  private unchangedSince(changes: LRUCache<string, number>, digest: string, token: number): boolean {
+  private put(digest: string, entry: Entry): void {
+    // Refused by the policy (or larger than the budget): whatever was held for the key is older, so it goes too.
+    if (!this.entries.set(digest, entry, entryBytes(entry))) this.entries.delete(digest);
+  }
+
+  /** Whether nothing about this key changed since `token` was taken: a read started then is still current. */
+  unchangedSince(digest: string, token: number): boolean {
+    return this.recordsNoChange(this.answerChangedAt, digest, token);
+  }
+
+  private recordsNoChange(changes: LRUCache<string, number>, digest: string, token: number): boolean {
     return token >= this.floor && token >= (changes.peek(digest) ?? 0);
   }
 
   /** Forgets this key's answer in this instance; who owns the key is kept (ClientCacheInvalidator tells the others). */
   dropAnswer(digest: string): void {
     this.answerChangedAt.set(digest, ++this.generation);
-    this.known.delete(digest);
-    this.unknown.delete(digest);
+    const entry = this.entries.peek(digest);
+    if (entry === undefined || !entry.hasAnswer) {
+      if (entry?.owner === null) this.entries.delete(digest);
+      return;
+    }
+    this.put(digest, { owner: ownerOf(entry.owner as CachedClient), hasAnswer: false, storedAt: entry.storedAt });
   }
 
   /** Forgets everything about this key in this instance: its answer and who owns it. */
   drop(digest: string): void {
-    this.dropAnswer(digest);
+    this.answerChangedAt.set(digest, ++this.generation);
     this.keyChangedAt.set(digest, this.generation);
-    this.owners.delete(digest);
+    this.entries.delete(digest);
   }
 
   clear(): void {
     this.floor = ++this.generation;
-    this.known.clear();
-    this.unknown.clear();
-    this.owners.clear();
+    this.entries.clear();
   }
 
   /**
@@ -202,19 +230,20 @@ export class ClientCache implements InvalidationListener {
     return this.live;
   }
 
+  /** Keys held: answers, owners whose answer was dropped, and unknown keys. */
   get size(): number {
-    return this.known.size;
-  }
-
-  get unknownSize(): number {
-    return this.unknown.size;
-  }
-
-  get maxEntries(): number {
-    return this.known.max;
+    return this.entries.size;
   }
 
   get bytes(): number {
-    return this.known.calculatedSize;
+    return this.entries.bytes;
   }
+
+  get maxBytes(): number {
+    return this.maxBytesGiven;
+  }
+}
+
+function ownerOf({ clientId, isActive, isPreviousKey, keyExpiresAt, keyDigests }: KeyOwner): KeyOwner {
+  return { clientId, isActive, isPreviousKey, keyExpiresAt, keyDigests };
 }

@@ -28,7 +28,7 @@ describe('ClientService', () => {
   beforeEach(() => {
     insert = jest.fn<Promise<number>, [NewClient]>().mockResolvedValue(9);
     find = jest.fn<Promise<ClientWithSmsConfigs | null>, [string]>().mockResolvedValue(STORED);
-    cache = new ClientCache({ maxEntries: 10 });
+    cache = new ClientCache({ maxBytes: 1_000_000 });
     cache.setLive(true);
     service = new ClientService({ insert, findWithSmsConfigsByDigest: find } as unknown as ClientRepository, cache);
   });
@@ -89,6 +89,72 @@ describe('ClientService', () => {
       isActive: true,
       isPreviousKey: false,
       keyDigests: ['d'.repeat(64)],
+    });
+  });
+
+  describe("the edge's answers", () => {
+    /** A database read that answers when the test says so. */
+    const deferredRead = () => {
+      let answer!: (found: ClientWithSmsConfigs | null) => void;
+      find.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+      return (found: ClientWithSmsConfigs | null) => answer(found);
+    };
+
+    it('should answer a cached, enabled client at once, and leave everything else to the full way', async () => {
+      const secretKey = generateSecretKey();
+      const digest = sha256Hex(secretKey);
+      expect(service.cachedAnswer(secretKey, digest)).toBeUndefined();
+      const loaded = await service.loadAnswer(secretKey, digest);
+      expect(JSON.parse(loaded!).results.secretKey).toBe(secretKey);
+      expect(service.cachedAnswer(secretKey, digest)).toBe(loaded);
+
+      find.mockResolvedValue({ ...STORED, isActive: false });
+      const disabledKey = generateSecretKey();
+      await expect(service.loadAnswer(disabledKey, sha256Hex(disabledKey))).resolves.toBeNull();
+      expect(service.cachedAnswer(disabledKey, sha256Hex(disabledKey))).toBeNull();
+      find.mockResolvedValue(null);
+      const unknownKey = generateSecretKey();
+      await expect(service.loadAnswer(unknownKey, sha256Hex(unknownKey))).resolves.toBeNull();
+      expect(service.cachedAnswer(unknownKey, sha256Hex(unknownKey))).toBeNull();
+    });
+
+    it("should read the database once for concurrent misses of one key, the guards' included", async () => {
+      const secretKey = generateSecretKey();
+      const digest = sha256Hex(secretKey);
+      const answer = deferredRead();
+      const answers = Promise.all([
+        service.loadAnswer(secretKey, digest),
+        service.loadAnswer(secretKey, digest),
+        service.getAnswer(secretKey),
+      ]);
+      const owner = service.authenticate(secretKey);
+      answer(STORED);
+      const [first, ...others] = await answers;
+      expect(others).toEqual([first, first]);
+      expect((await owner)?.id).toBe(9);
+      expect(find).toHaveBeenCalledTimes(1);
+    });
+
+    it('should not let a miss join a read that started before the key changed, nor store that read', async () => {
+      const secretKey = generateSecretKey();
+      const digest = sha256Hex(secretKey);
+      const answerEarly = deferredRead();
+      const early = service.loadAnswer(secretKey, digest);
+      cache.dropAnswer(digest); // a configuration was added meanwhile
+      const late = service.loadAnswer(secretKey, digest);
+      expect(find).toHaveBeenCalledTimes(2);
+      await expect(late).resolves.toContain('"smsConfig":null');
+      answerEarly({ ...STORED, appUrl: 'https://stale.example.com' });
+      await expect(early).resolves.toContain('stale.example.com');
+      expect(service.cachedAnswer(secretKey, digest)).not.toContain('stale.example.com');
+    });
+
+    it('should read again after a failed read', async () => {
+      const secretKey = generateSecretKey();
+      find.mockRejectedValueOnce(new Error('gone'));
+      await expect(service.loadAnswer(secretKey, sha256Hex(secretKey))).rejects.toThrow('gone');
+      await expect(service.loadAnswer(secretKey, sha256Hex(secretKey))).resolves.toContain(secretKey);
+      expect(find).toHaveBeenCalledTimes(2);
     });
   });
 });

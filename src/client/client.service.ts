@@ -9,9 +9,13 @@ import { toCachedClient } from './client-answer';
 import { ClientRepository } from './client.repository';
 import { AddClientDto } from './dto/add-client.dto';
 import { ClientDto } from './dto/client-response.dto';
+import { ClientAnswers } from '../http/get-client-at-edge';
 
 @Injectable()
-export class ClientService implements ClientLookup {
+export class ClientService implements ClientLookup, ClientAnswers {
+  /** The database reads under way, by key digest. */
+  private readonly loading = new Map<string, { token: number; client: Promise<CachedClient | null> }>();
+
   constructor(
     private readonly clients: ClientRepository,
     private readonly cache: ClientCache,
@@ -49,6 +53,27 @@ export class ClientService implements ClientLookup {
     return client === null ? null : answerOf(client, secretKey);
   }
 
+  /**
+   * The edge's answer from the cache, synchronously (a well-formed key and its digest): the answer when the key's
+   * client is cached and enabled; null when the cache knows the key yet the full way must answer it (no client has
+   * it, or the client is disabled); undefined when the cache does not know it (loadAnswer then asks the database).
+   */
+  cachedAnswer(secretKey: string, secretKeyDigest: string): string | null | undefined {
+    const cached = this.cache.lookup(secretKeyDigest);
+    if (cached === undefined) return undefined;
+    // Refusals are counted by the full way, which answers them.
+    if (!cached.found || !cached.client.isActive) return null;
+    clientCacheHits.inc({ kind: 'found' });
+    return answerOf(cached.client, secretKey);
+  }
+
+  /** cachedAnswer's miss: the answer from the database, filling the cache; null when the full way must answer. */
+  async loadAnswer(secretKey: string, secretKeyDigest: string): Promise<string | null> {
+    clientCacheMisses.inc();
+    const client = await this.load(secretKeyDigest);
+    return client?.isActive ? answerOf(client, secretKey) : null;
+  }
+
   /** The client owning this key, as the guards need it; null when no client has it. */
   async authenticate(secretKey: string): Promise<AuthenticatedClient | null> {
     if (!isWellFormedSecretKey(secretKey)) return null;
@@ -68,7 +93,28 @@ export class ClientService implements ClientLookup {
       return cached.found ? cached.client : null;
     }
     clientCacheMisses.inc();
+    return this.load(digest);
+  }
+
+  /**
+   * One query per key at a time: the requests that miss while it runs share its answer, so a busy key whose entry was
+   * just invalidated costs the database one read, not one per caller. A request never joins a read that started
+   * before the key last changed: it could predate a write already answered.
+   */
+  private load(digest: string): Promise<CachedClient | null> {
+    const underWay = this.loading.get(digest);
+    if (underWay !== undefined && this.cache.unchangedSince(digest, underWay.token)) return underWay.client;
     const token = this.cache.readToken();
+    const read = { token, client: this.read(digest, token) };
+    this.loading.set(digest, read);
+    const settled = () => {
+      if (this.loading.get(digest) === read) this.loading.delete(digest);
+    };
+    read.client.then(settled, settled);
+    return read.client;
+  }
+
+  private async read(digest: string, token: number): Promise<CachedClient | null> {
     const found = await this.clients.findWithSmsConfigsByDigest(digest);
     const client = found === null ? null : toCachedClient(found);
     this.cache.store(digest, client, token);

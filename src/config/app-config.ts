@@ -49,8 +49,10 @@ export interface AppConfig {
   migrateOnStart: boolean;
   rateLimit: RateLimitConfig;
   shutdownDelayMs: number;
-  /** Bound on the clients the get-client cache keeps (LRU). */
-  clientCacheMaxEntries: number;
+  /** The get-client cache's budget, in bytes. */
+  clientCacheBytes: number;
+  /** Variables set that the service no longer reads: the start-up log names them. */
+  ignoredVariables: string[];
   /** Set when development secrets are in use, so the start-up log can say where they are. */
   generatedSecretsFile?: string;
   /** Whether this start generated them (the first one does). */
@@ -120,11 +122,19 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       failedAuthPerIp: vars.RATE_LIMIT_FAILED_AUTH_PER_IP ?? 100,
     },
     shutdownDelayMs: vars.SHUTDOWN_DELAY_MS ?? 1000,
-    clientCacheMaxEntries: vars.CLIENT_CACHE_MAX_ENTRIES ?? 10_000,
+    clientCacheBytes: (vars.CLIENT_CACHE_MB ?? DEFAULT_CLIENT_CACHE_MB) * 1024 * 1024,
+    ignoredVariables: vars.CLIENT_CACHE_MAX_ENTRIES === undefined ? [] : ['CLIENT_CACHE_MAX_ENTRIES'],
     generatedSecretsFile: generated?.file,
     createdDevelopmentSecrets: generated?.created ?? false,
   };
 }
+
+/**
+ * The get-client cache's default budget: 20,000 clients of one or two SMS configurations each weigh 25 MB (1.2 KB each in
+ * V8's heap, `npm run bench:cache-memory`), and the pod's 256 MiB limit leaves room for it beside what the service takes
+ * under load (BENCHMARKS.md, fleet).
+ */
+export const DEFAULT_CLIENT_CACHE_MB = 32;
 
 /** A production key must resist guessing: 32 characters at least (the generated ones have 43). */
 export const MIN_PRODUCTION_KEY_LENGTH = 32;

@@ -64,6 +64,13 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @IsInt()
+  @Min(0)
+  @Max(4096)
+  CLIENT_CACHE_MB?: number;
+
+  /** No longer read (the cache is bounded by CLIENT_CACHE_MB); still checked, so a value set for it keeps starting. */
+  @IsOptional()
+  @IsInt()
   @Min(1)
   @Max(10_000_000)
   CLIENT_CACHE_MAX_ENTRIES?: number;
@@ -154,6 +161,7 @@ const NUMERIC_VARIABLES = [
   'RATE_LIMIT_PER_CREDENTIAL',
   'RATE_LIMIT_PER_IP',
   'RATE_LIMIT_FAILED_AUTH_PER_IP',
+  'CLIENT_CACHE_MB',
   'CLIENT_CACHE_MAX_ENTRIES',
   'OPS_PORT',
   'HTTP_REQUEST_TIMEOUT_MS',
@@ -226,9 +234,14 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
   LOG_FORMAT: { default: '`json`, or `pretty` on a TTY', meaning: 'log output' },
   LOG_FILE: { default: 'unset: stdout', meaning: 'write the log lines to this file instead' },
   SHUTDOWN_DELAY_MS: { default: '1000', meaning: 'drain delay after SIGTERM' },
+  CLIENT_CACHE_MB: {
+    default: '32',
+    meaning:
+      'memory the get-client cache may hold per instance, in MB (answers weighed by their size, W-TinyLFU eviction); `0` caches nothing',
+  },
   CLIENT_CACHE_MAX_ENTRIES: {
-    default: '10000',
-    meaning: 'clients the get-client cache keeps per instance (LRU; also bounded to 32 MB of answers)',
+    default: 'unset',
+    meaning: 'no longer read: the cache is bounded in bytes by `CLIENT_CACHE_MB`; a value set here is accepted and ignored',
   },
   METRICS_ENABLED: { default: 'true', meaning: '`false` answers `GET /metrics` with 404' },
   OPS_PORT: {

@@ -4,8 +4,6 @@ import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { FastifyInstance } from 'fastify';
 import type pino from 'pino';
 import type { Histogram } from 'prom-client';
-import { CachedClientAnswers } from '../client-cache/cached-client-answers';
-import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { HealthModule } from '../health/health.module';
 import { HealthService } from '../health/health.service';
 import { ACCESS_LOGGER } from '../logging/root-logger';
@@ -14,13 +12,14 @@ import { MetricsModule } from '../metrics/metrics.module';
 import { AddressAllowance } from '../rate-limit/address-allowance';
 import { CredentialRateLimit } from '../rate-limit/credential-rate-limit';
 import { registerEdge } from './edge';
+import { ClientAnswers } from './get-client-at-edge';
 
 /** Registers the edge's hooks once the providers they call exist, before Fastify is ready. */
 @Injectable()
 class EdgeHooks implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly answers: CachedClientAnswers,
+    private readonly clients: ClientAnswers,
     private readonly rateLimit: CredentialRateLimit,
     private readonly addresses: AddressAllowance,
     @Inject(ACCESS_LOGGER) private readonly accessLogger: pino.Logger,
@@ -30,8 +29,9 @@ class EdgeHooks implements OnModuleInit {
 
   onModuleInit(): void {
     registerEdge(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
-      cachedGetClient: {
-        cachedAnswer: (secretKey, digest) => this.answers.answerFor(secretKey, digest),
+      getClientAnswers: {
+        cachedAnswer: (secretKey, digest) => this.clients.cachedAnswer(secretKey, digest),
+        loadAnswer: (secretKey, digest) => this.clients.loadAnswer(secretKey, digest),
         withinRateLimit: (digest) => this.rateLimit.tryAcquire(digest),
         isAddressBlocked: (ip) => this.addresses.blockedFor(ip) > 0,
       },
@@ -42,5 +42,5 @@ class EdgeHooks implements OnModuleInit {
   }
 }
 
-@Module({ imports: [ClientCacheModule, HealthModule, MetricsModule], providers: [EdgeHooks] })
+@Module({ imports: [HealthModule, MetricsModule], providers: [EdgeHooks] })
 export class EdgeModule {}

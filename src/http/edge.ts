@@ -7,7 +7,7 @@ import type { Histogram } from 'prom-client';
 import { logAnswer } from './access-log';
 import { addAnswerHeaders } from './answer-headers';
 import { BODY_LIMIT_BYTES } from './body-limit';
-import { CachedGetClient, answerGetClientFromCache } from './cached-get-client';
+import { GetClientAnswers, answerGetClientAtEdge } from './get-client-at-edge';
 import { acceptJsonBodiesOnly } from './json-body';
 import { answerMalformedRequest } from './malformed-request';
 import { enforceRequestDeadline } from './request-deadline';
@@ -43,7 +43,7 @@ export function createFastifyAdapter({ http, trustProxy }: Pick<AppConfig, 'http
 }
 
 export interface EdgeParts {
-  cachedGetClient: CachedGetClient;
+  getClientAnswers: GetClientAnswers;
   accessLogger: pino.Logger;
   /** Whether a stop has begun (its 503s are logged at info). */
   isDraining: () => boolean;
@@ -61,7 +61,7 @@ export function registerEdge(fastify: FastifyInstance, parts: EdgeParts): void {
   // body parsing
   acceptJsonBodiesOnly(fastify);
   // preHandler, ahead of Nest's router
-  fastify.addHook('preHandler', answerGetClientFromCache(parts.cachedGetClient));
+  fastify.addHook('preHandler', answerGetClientAtEdge(parts.getClientAnswers));
   // onResponse
   fastify.addHook('onResponse', logAnswer(parts.accessLogger, parts.isDraining));
   fastify.addHook('onResponse', timeAnswer(parts.requestDuration));

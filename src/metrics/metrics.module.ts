@@ -3,6 +3,8 @@ import { getToken, makeCounterProvider, makeHistogramProvider } from '@willsoto/
 import { Gauge, GaugeConfiguration, collectDefaultMetrics, register } from 'prom-client';
 import { BrokerModule } from '../broker/broker.module';
 import { BrokerService } from '../broker/broker.service';
+import { ClientCache } from '../client-cache/client-cache';
+import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { DatabaseModule } from '../database/database.module';
 import { SqlExecutor } from '../database/sql-executor';
 import { EventsModule } from '../events/events.module';
@@ -18,6 +20,7 @@ const DB_QUERIES_GAUGE = 'db_queries_in_flight';
 const BROKER_GAUGE = 'broker_connected';
 const DEFAULT_METRICS = 'default_metrics';
 const RATE_LIMIT_GAUGE = 'rate_limit_tracked';
+const CLIENT_CACHE_GAUGES = 'client_cache_gauges';
 const OUTBOX_UNPUBLISHED_GAUGE = 'outbox_unpublished_events';
 const OUTBOX_AGE_GAUGE = 'outbox_oldest_unpublished_age_seconds';
 /** A scrape does not wait longer than this for the outbox's figures; it shows the last ones read instead. */
@@ -65,8 +68,35 @@ function outboxGauges(outbox: OutboxRepository): Gauge<string>[] {
   ];
 }
 
+/** What the get-client cache holds against its budget (its hit ratio comes from client_cache_hits_total and _misses_total). */
+function clientCacheGauges(cache: ClientCache): Gauge<string>[] {
+  return [
+    freshGauge({
+      name: 'client_cache_bytes',
+      help: 'Memory the get-client cache holds, in bytes, as it weighs its entries against CLIENT_CACHE_MB',
+      collect() {
+        this.set(cache.bytes);
+      },
+    }),
+    freshGauge({
+      name: 'client_cache_budget_bytes',
+      help: 'The get-client cache budget, CLIENT_CACHE_MB in bytes',
+      collect() {
+        this.set(cache.maxBytes);
+      },
+    }),
+    freshGauge({
+      name: 'client_cache_entries',
+      help: 'Keys the get-client cache holds: answers, owners of keys whose answer was dropped, and unknown keys',
+      collect() {
+        this.set(cache.size);
+      },
+    }),
+  ];
+}
+
 @Module({
-  imports: [BrokerModule, DatabaseModule, EventsModule],
+  imports: [BrokerModule, ClientCacheModule, DatabaseModule, EventsModule],
   controllers: [MetricsController],
   providers: [
     MetricsRenderer,
@@ -113,6 +143,7 @@ function outboxGauges(outbox: OutboxRepository): Gauge<string>[] {
         }),
     },
     { provide: OUTBOX_UNPUBLISHED_GAUGE, inject: [OutboxRepository], useFactory: outboxGauges },
+    { provide: CLIENT_CACHE_GAUGES, inject: [ClientCache], useFactory: clientCacheGauges },
   ],
   exports: [getToken(REQUEST_DURATION.name), MetricsRenderer],
 })
@@ -124,5 +155,6 @@ export class MetricsModule {
     @Inject(BROKER_GAUGE) _broker: Gauge<string>,
     @Inject(RATE_LIMIT_GAUGE) _rateLimit: Gauge<string>,
     @Inject(OUTBOX_UNPUBLISHED_GAUGE) _outbox: Gauge<string>[],
+    @Inject(CLIENT_CACHE_GAUGES) _clientCache: Gauge<string>[],
   ) {}
 }

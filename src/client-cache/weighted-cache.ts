@@ -1,0 +1,475 @@
+/** Share of the byte budget given to the admission window (Caffeine's default). */
+const WINDOW_SHARE = 0.01;
+/** Share of the main space (budget less the window) kept for entries hit again after admission. */
+const PROTECTED_SHARE = 0.8;
+/**
+ * The sketch is sized for `maxBytes / minAverageEntryBytes` entries. The service's answers weigh about 1.4–3 KB as it
+ * counts them (2 bytes a character plus overhead), so 1 KB errs on a wider sketch, never a crowded one.
+ */
+const DEFAULT_MIN_AVERAGE_ENTRY_BYTES = 1024;
+/** Counters a row for each expected entry, as dense as Caffeine's sketch (16 four-bit counters an entry, over 4 rows). */
+const COUNTERS_PER_ENTRY = 4;
+const MIN_SKETCH_WIDTH = 256;
+/** 4 rows of 1 Mi one-byte counters: 4 MiB at most, reached with a budget of 256 MB of 1 KB entries. */
+const MAX_SKETCH_WIDTH = 1 << 20;
+/** Accesses recorded, per expected entry, before all counters are halved (Caffeine's sample). */
+const SAMPLE_PER_ENTRY = 10;
+/** Counters saturate as 4-bit ones do: beyond this, "frequent" is all admission needs to know. */
+const MAX_COUNT = 15;
+const HEX_DIGEST_LENGTH = 64;
+
+const WINDOW = 0;
+const PROBATION = 1;
+const PROTECTED = 2;
+/** In no list: a candidate being decided on, or an entry gone from the cache. */
+const DETACHED = 3;
+type Segment = typeof WINDOW | typeof PROBATION | typeof PROTECTED | typeof DETACHED;
+
+/** An entry, linked into the list of its segment; each list is circular around a sentinel node (next: least recent). */
+class CacheNode<K, V> {
+  prev: CacheNode<K, V> = this;
+  next: CacheNode<K, V> = this;
+  segment: Segment = DETACHED;
+
+  constructor(
+    readonly key: K,
+    public value: V,
+    public weight: number,
+    readonly hashA: number,
+    readonly hashB: number,
+  ) {}
+}
+
+function sentinel<K, V>(): CacheNode<K, V> {
+  return new CacheNode<K, V>(undefined as unknown as K, undefined as unknown as V, 0, 0, 0);
+}
+
+function unlink<K, V>(node: CacheNode<K, V>): void {
+  node.prev.next = node.next;
+  node.next.prev = node.prev;
+}
+
+/** Makes `node` the most recent of `list`. */
+function append<K, V>(list: CacheNode<K, V>, node: CacheNode<K, V>): void {
+  const last = list.prev;
+  node.prev = last;
+  node.next = list;
+  last.next = node;
+  list.prev = node;
+}
+
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/** The 28 bits of 7 hex digits from `offset`, or -1. 28 bits keep every hash a small integer (no boxed number). */
+function hexBits(key: string, offset: number): number {
+  let bits = 0;
+  for (let i = offset; i < offset + 7; i++) {
+    const digit = hexDigit(key.charCodeAt(i));
+    if (digit < 0) return -1;
+    bits = (bits << 4) | digit;
+  }
+  return bits;
+}
+
+/** Murmur3's finaliser: spreads FNV's weak low bits, which the sketch's masks keep. */
+function mix(hash: number): number {
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return (hash ^ (hash >>> 16)) >>> 4;
+}
+
+/**
+ * A count-min sketch of recent accesses: 4 rows of saturating counters (0–15), each row indexed by `a + i·b` (double
+ * hashing). Every `sampleSize` recorded accesses, all counters are halved, so past popularity fades.
+ */
+class FrequencySketch {
+  private readonly counters: Uint8Array;
+  /** The same counters, four at a time, for halving. */
+  private readonly words: Uint32Array;
+  private readonly width: number;
+  private readonly mask: number;
+  private readonly sampleSize: number;
+  private additions = 0;
+
+  constructor(expectedEntries: number) {
+    const wanted = Math.max(MIN_SKETCH_WIDTH, COUNTERS_PER_ENTRY * expectedEntries);
+    this.width = Math.min(MAX_SKETCH_WIDTH, 2 ** Math.ceil(Math.log2(wanted)));
+    this.mask = this.width - 1;
+    this.counters = new Uint8Array(4 * this.width);
+    this.words = new Uint32Array(this.counters.buffer);
+    this.sampleSize = SAMPLE_PER_ENTRY * Math.min(expectedEntries, this.width / COUNTERS_PER_ENTRY);
+  }
+
+  increment(a: number, b: number): void {
+    const counters = this.counters;
+    const i0 = a & this.mask;
+    const i1 = ((a + b) & this.mask) + this.width;
+    const i2 = ((a + 2 * b) & this.mask) + 2 * this.width;
+    const i3 = ((a + 3 * b) & this.mask) + 3 * this.width;
+    let added = false;
+    if (counters[i0] < MAX_COUNT) {
+      counters[i0]++;
+      added = true;
+    }
+    if (counters[i1] < MAX_COUNT) {
+      counters[i1]++;
+      added = true;
+    }
+    if (counters[i2] < MAX_COUNT) {
+      counters[i2]++;
+      added = true;
+    }
+    if (counters[i3] < MAX_COUNT) {
+      counters[i3]++;
+      added = true;
+    }
+    if (added && ++this.additions >= this.sampleSize) this.age();
+  }
+
+  frequency(a: number, b: number): number {
+    const counters = this.counters;
+    return Math.min(
+      counters[a & this.mask],
+      counters[((a + b) & this.mask) + this.width],
+      counters[((a + 2 * b) & this.mask) + 2 * this.width],
+      counters[((a + 3 * b) & this.mask) + 3 * this.width],
+    );
+  }
+
+  private age(): void {
+    const words = this.words;
+    for (let i = 0; i < words.length; i++) words[i] = (words[i] >>> 1) & 0x7f7f7f7f;
+    this.additions >>>= 1;
+  }
+}
+
+/** Options of {@link WeightedTinyLfuCache}. */
+export interface WeightedTinyLfuCacheOptions<K extends string, V> {
+  /** The budget: the sum of the weights of the entries held never exceeds it. A positive integer. */
+  maxBytes: number;
+  /**
+   * Called for each entry the policy removes to keep within the budget, including one just set and refused admission
+   * (its `set` then returns false); not for `delete`, `clear`, a replacement, or a `set` refused for its size alone.
+   * Called once the cache is consistent again (never in the middle of an eviction); it must not throw.
+   */
+  onEvict?: (key: K, value: V) => void;
+  /**
+   * The smallest average entry weight expected (default 1024): the frequency sketch is sized for
+   * `maxBytes / minAverageEntryBytes` entries, and aged every 10 accesses per such entry. Smaller: a wider sketch,
+   * aged less often.
+   */
+  minAverageEntryBytes?: number;
+}
+
+/**
+ * A cache bounded in bytes, each entry weighed by the caller, under Window TinyLFU as Caffeine does it: new entries
+ * enter a small LRU window (1% of the budget); out of it, an entry is admitted to the main space (a segmented LRU:
+ * probation, and protected for the entries hit again, 80% of it) only if a frequency sketch of recent accesses counts it
+ * more often than each of the least recent main entries it would displace. So a scan of one-time keys cycles through
+ * the window and probation, and never pushes out the keys asked for often.
+ *
+ * Accesses are counted by {@link WeightedTinyLfuCache.get} (hits and misses alike), not by `set`: a caller that sets
+ * after a missed get has counted that request once. An entry heavier than the main space (99% of the budget) is never
+ * held.
+ *
+ * The sketch hashes a key of 64 hex digits (a SHA-256 digest) by reading two 28-bit numbers from its first 14
+ * characters; any other string by FNV-1a. A poor hash would only lower the hit ratio, never give a wrong answer.
+ */
+export class WeightedTinyLfuCache<K extends string, V> {
+  /** The budget the entries' weights never exceed together. */
+  readonly maxBytes: number;
+  private readonly windowMaxBytes: number;
+  private readonly mainMaxBytes: number;
+  private readonly protectedMaxBytes: number;
+  private readonly entries = new Map<K, CacheNode<K, V>>();
+  private readonly windowList = sentinel<K, V>();
+  private readonly probationList = sentinel<K, V>();
+  private readonly protectedList = sentinel<K, V>();
+  /** Window overflow waiting for admission, oldest first. */
+  private readonly candidates = sentinel<K, V>();
+  /** Evicted entries whose onEvict is still to be called. */
+  private readonly evicted = sentinel<K, V>();
+  private windowBytes = 0;
+  private probationBytes = 0;
+  private protectedBytes = 0;
+  private readonly sketch: FrequencySketch;
+  private readonly onEvict: ((key: K, value: V) => void) | undefined;
+  /** The two hashes of the key hashKey() was last given: two results without allocating. */
+  private hashA = 0;
+  private hashB = 0;
+
+  /** @throws RangeError if `maxBytes` is not a positive integer, or `minAverageEntryBytes` not positive. */
+  constructor(options: WeightedTinyLfuCacheOptions<K, V>) {
+    const { maxBytes, minAverageEntryBytes = DEFAULT_MIN_AVERAGE_ENTRY_BYTES } = options;
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`maxBytes must be a positive integer: ${maxBytes}`);
+    if (!(minAverageEntryBytes > 0)) throw new RangeError(`minAverageEntryBytes must be positive: ${minAverageEntryBytes}`);
+    this.maxBytes = maxBytes;
+    this.windowMaxBytes = Math.max(1, Math.floor(maxBytes * WINDOW_SHARE));
+    this.mainMaxBytes = maxBytes - this.windowMaxBytes;
+    this.protectedMaxBytes = Math.floor(this.mainMaxBytes * PROTECTED_SHARE);
+    this.sketch = new FrequencySketch(Math.ceil(maxBytes / minAverageEntryBytes));
+    this.onEvict = options.onEvict;
+  }
+
+  /** The number of entries held. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The sum of the weights of the entries held. */
+  get bytes(): number {
+    return this.windowBytes + this.probationBytes + this.protectedBytes;
+  }
+
+  /** The value held for `key`, recording the access (also when absent, for admission later). */
+  get(key: K): V | undefined {
+    const node = this.entries.get(key);
+    if (node === undefined) {
+      this.hashKey(key);
+      this.sketch.increment(this.hashA, this.hashB);
+      return undefined;
+    }
+    this.sketch.increment(node.hashA, node.hashB);
+    switch (node.segment) {
+      case WINDOW:
+        this.touch(this.windowList, node);
+        break;
+      case PROBATION:
+        unlink(node);
+        this.probationBytes -= node.weight;
+        this.addTo(PROTECTED, node);
+        this.demoteProtectedOverflow();
+        break;
+      default:
+        this.touch(this.protectedList, node);
+    }
+    return node.value;
+  }
+
+  /** The value held for `key`, recording nothing. */
+  peek(key: K): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  /** Whether `key` is held, recording nothing. */
+  has(key: K): boolean {
+    return this.entries.has(key);
+  }
+
+  /**
+   * Holds `value` for `key`, weighing `bytes` (a positive integer), in place of any value held. Evicts what the budget
+   * requires before returning. Does not count as an access.
+   * @returns whether `key` is held after the call: false if the entry is heavier than the main space (any value held
+   *   before is dropped), or was refused admission as less frequent than the entries it would have displaced.
+   */
+  set(key: K, value: V, bytes: number): boolean {
+    if (!Number.isSafeInteger(bytes) || bytes < 1) throw new RangeError(`bytes must be a positive integer: ${bytes}`);
+    const existing = this.entries.get(key);
+    if (bytes > this.mainMaxBytes) {
+      if (existing !== undefined) this.remove(existing);
+      return false;
+    }
+    let node: CacheNode<K, V>;
+    if (existing !== undefined) {
+      node = existing;
+      node.value = value;
+      this.reweigh(node, bytes);
+    } else {
+      this.hashKey(key);
+      node = new CacheNode(key, value, bytes, this.hashA, this.hashB);
+      this.entries.set(key, node);
+      // Heavier than the whole window, it would flush the window: it competes for admission at once.
+      if (bytes > this.windowMaxBytes) this.admitOrEvict(node);
+      else this.addTo(WINDOW, node);
+    }
+    this.enforceBudget();
+    const held = node.segment !== DETACHED;
+    this.notifyEvictions();
+    return held;
+  }
+
+  /**
+   * Drops `key`.
+   * @returns whether it was held.
+   */
+  delete(key: K): boolean {
+    const node = this.entries.get(key);
+    if (node === undefined) return false;
+    this.remove(node);
+    return true;
+  }
+
+  /** Drops every entry. The access frequencies are kept: they describe demand, not what was held. */
+  clear(): void {
+    this.entries.clear();
+    for (const list of [this.windowList, this.probationList, this.protectedList]) list.prev = list.next = list;
+    this.windowBytes = this.probationBytes = this.protectedBytes = 0;
+  }
+
+  private addTo(segment: typeof WINDOW | typeof PROBATION | typeof PROTECTED, node: CacheNode<K, V>): void {
+    node.segment = segment;
+    if (segment === WINDOW) {
+      append(this.windowList, node);
+      this.windowBytes += node.weight;
+    } else if (segment === PROBATION) {
+      append(this.probationList, node);
+      this.probationBytes += node.weight;
+    } else {
+      append(this.protectedList, node);
+      this.protectedBytes += node.weight;
+    }
+  }
+
+  /** Takes `node` out of its segment's list and weight (it stays in the map). */
+  private detach(node: CacheNode<K, V>): void {
+    if (node.segment === DETACHED) return;
+    unlink(node);
+    if (node.segment === WINDOW) this.windowBytes -= node.weight;
+    else if (node.segment === PROBATION) this.probationBytes -= node.weight;
+    else this.protectedBytes -= node.weight;
+    node.segment = DETACHED;
+  }
+
+  private remove(node: CacheNode<K, V>): void {
+    this.detach(node);
+    this.entries.delete(node.key);
+  }
+
+  private evict(node: CacheNode<K, V>): void {
+    this.remove(node);
+    if (this.onEvict !== undefined) append(this.evicted, node);
+  }
+
+  private notifyEvictions(): void {
+    const onEvict = this.onEvict;
+    if (onEvict === undefined) return;
+    // Taken off the list before the call: a callback that sets or deletes (and so notifies) is not called twice.
+    while (this.evicted.next !== this.evicted) {
+      const node = this.evicted.next;
+      unlink(node);
+      onEvict(node.key, node.value);
+    }
+  }
+
+  /** Makes `node` the most recent of `list`, where it is. */
+  private touch(list: CacheNode<K, V>, node: CacheNode<K, V>): void {
+    if (list.prev === node) return;
+    unlink(node);
+    append(list, node);
+  }
+
+  private reweigh(node: CacheNode<K, V>, bytes: number): void {
+    const change = bytes - node.weight;
+    node.weight = bytes;
+    if (node.segment === WINDOW) this.windowBytes += change;
+    else if (node.segment === PROBATION) this.probationBytes += change;
+    else {
+      this.protectedBytes += change;
+      this.demoteProtectedOverflow();
+    }
+  }
+
+  private demoteProtectedOverflow(): void {
+    while (this.protectedBytes > this.protectedMaxBytes) {
+      const oldest = this.protectedList.next;
+      unlink(oldest);
+      this.protectedBytes -= oldest.weight;
+      this.addTo(PROBATION, oldest);
+    }
+  }
+
+  /** Brings the window back to its share, then the whole back within the budget. */
+  private enforceBudget(): void {
+    if (this.windowBytes > this.windowMaxBytes) {
+      // All the overflow out first: each candidate then competes for the room it needs itself, not its followers'.
+      while (this.windowBytes > this.windowMaxBytes) {
+        const oldest = this.windowList.next;
+        this.detach(oldest);
+        append(this.candidates, oldest);
+      }
+      while (this.candidates.next !== this.candidates) {
+        const candidate = this.candidates.next;
+        unlink(candidate);
+        this.admitOrEvict(candidate);
+      }
+    }
+    // The main space may hold more than its share while the window is short: the window's oldest competes for it.
+    while (this.bytes > this.maxBytes) {
+      const oldest = this.windowList.next;
+      if (oldest === this.windowList) {
+        this.evict(this.leastRecentOfMain()!);
+        continue;
+      }
+      this.detach(oldest);
+      this.admitOrEvict(oldest);
+    }
+  }
+
+  /**
+   * Admits a detached candidate to probation if it is more frequent than each of the least recent main entries whose room
+   * it needs, evicting them; else evicts the candidate.
+   */
+  private admitOrEvict(candidate: CacheNode<K, V>): void {
+    const excess = this.bytes + candidate.weight - this.maxBytes;
+    if (excess > 0 && !this.outweighs(candidate, excess)) {
+      this.evict(candidate);
+      return;
+    }
+    let freed = 0;
+    while (freed < excess) {
+      const victim = this.leastRecentOfMain()!;
+      freed += victim.weight;
+      this.evict(victim);
+    }
+    this.addTo(PROBATION, candidate);
+  }
+
+  /** Whether the least recent main entries weighing at least `excess` are each less frequent than `candidate`. */
+  private outweighs(candidate: CacheNode<K, V>, excess: number): boolean {
+    const candidateFrequency = this.sketch.frequency(candidate.hashA, candidate.hashB);
+    let freed = 0;
+    for (let victim = this.leastRecentOfMain(); freed < excess; victim = this.nextOfMain(victim)) {
+      if (victim === undefined || this.sketch.frequency(victim.hashA, victim.hashB) >= candidateFrequency) return false;
+      freed += victim.weight;
+    }
+    return true;
+  }
+
+  /** Probation's least recent entry, else protected's, else none. */
+  private leastRecentOfMain(): CacheNode<K, V> | undefined {
+    if (this.probationList.next !== this.probationList) return this.probationList.next;
+    return this.protectedList.next !== this.protectedList ? this.protectedList.next : undefined;
+  }
+
+  /** The main entry evicted after `node`: probation from least recent to most, then protected likewise. */
+  private nextOfMain(node: CacheNode<K, V>): CacheNode<K, V> | undefined {
+    const next = node.next;
+    if (next === this.probationList) return this.protectedList.next !== this.protectedList ? this.protectedList.next : undefined;
+    return next === this.protectedList ? undefined : next;
+  }
+
+  private hashKey(key: string): void {
+    if (key.length === HEX_DIGEST_LENGTH) {
+      const a = hexBits(key, 0);
+      const b = a < 0 ? -1 : hexBits(key, 7);
+      if (b >= 0) {
+        this.hashA = a;
+        this.hashB = b;
+        return;
+      }
+    }
+    let a = 0x811c9dc5;
+    let b = 0x050c5d1f;
+    for (let i = 0; i < key.length; i++) {
+      const code = key.charCodeAt(i);
+      a = Math.imul(a ^ code, 0x01000193);
+      b = Math.imul(b ^ code, 0x5bd1e995);
+    }
+    this.hashA = mix(a);
+    this.hashB = mix(b);
+  }
+}
