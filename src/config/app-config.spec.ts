@@ -46,6 +46,22 @@ describe('loadAppConfig', () => {
       expect(config.isProduction).toBe(false);
     });
 
+    it('should give the get-client cache 32 MB, CLIENT_CACHE_MB when set (0 caches nothing), and refuse a bad value', () => {
+      expect(loadAppConfig(env()).clientCacheBytes).toBe(32 * 1024 * 1024);
+      expect(loadAppConfig(env({ CLIENT_CACHE_MB: '8' })).clientCacheBytes).toBe(8 * 1024 * 1024);
+      expect(loadAppConfig(env({ CLIENT_CACHE_MB: '0' })).clientCacheBytes).toBe(0);
+      expect(configurationErrorOf(env({ CLIENT_CACHE_MB: '1.5' })).message).toMatch(/CLIENT_CACHE_MB must be an integer/);
+      expect(configurationErrorOf(env({ CLIENT_CACHE_MB: '5000' })).message).toMatch(/CLIENT_CACHE_MB must not be greater than 4096/);
+    });
+
+    it('should accept CLIENT_CACHE_MAX_ENTRIES, no longer read, and name it among the variables ignored', () => {
+      expect(loadAppConfig(env()).ignoredVariables).toEqual([]);
+      const config = loadAppConfig(env({ CLIENT_CACHE_MAX_ENTRIES: '10000' }));
+      expect(config.ignoredVariables).toEqual(['CLIENT_CACHE_MAX_ENTRIES']);
+      expect(config.clientCacheBytes).toBe(32 * 1024 * 1024);
+      expect(configurationErrorOf(env({ CLIENT_CACHE_MAX_ENTRIES: 'many' })).message).toMatch(/CLIENT_CACHE_MAX_ENTRIES/);
+    });
+
     it('should use a SQLite database at DATA_DIR/registry.sqlite', () => {
       const config = loadAppConfig(env());
       expect(config.dataDir).toBe(resolve(dataDir));
