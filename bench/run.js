@@ -9,7 +9,10 @@
 //        BENCH_EVENT_WRITES (idle writes of the event delay, 2000),
 //        BENCH_CPU_PROFILE=1 (service and baseline under --cpu-prof: prints where each request's time goes, and
 //        writes no results.json, the profiler slowing both), BENCH_DATABASE (registry_bench), BENCH_PORT (3100: service, +1 baseline, +2 ceiling, +3 SQLite starts,
-//        +4 ceiling with operations)
+//        +4 ceiling with operations), BENCH_RESULTS_FILE (bench/results.json),
+//        BENCH_FLEET=0 (skips the fleet scenarios, lib/fleet.js: get-client for a fleet of clients, A beside B, after the
+//        event delay), BENCH_FLEET_ONLY=1 (only them: no SQLite starts, single-key scenarios or event delay), and the
+//        fleet's own knobs (lib/fleet.js). A service get-client answer other than 200 in them exits 4.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -19,6 +22,8 @@ const { isDeepStrictEqual } = require('node:util');
 const children = require('./lib/children');
 const cpu = require('./lib/cpu');
 const eventDelay = require('./lib/event-delay');
+const fleet = require('./lib/fleet');
+const fleetReport = require('./lib/fleet-report');
 const { recreateDatabase } = require('./lib/database');
 const { KeyPool } = require('./lib/key-pool');
 const { SCENARIOS, requestOptions, runLoad } = require('./lib/load');
@@ -65,14 +70,21 @@ const tempPaths = [];
 const progress = (message) => process.stderr.write(`[bench] ${message}\n`);
 
 function readParams() {
+  const cpuProfile = process.env.BENCH_CPU_PROFILE === '1';
+  const fleetParams = fleet.readParams();
+  // The profiled run reads the single-key scenarios' rounds only: no fleet under the profiler.
+  const fleetOnly = fleetParams.enabled && fleetParams.only && !cpuProfile;
   return {
     durationSeconds: Number(process.env.BENCH_DURATION || 10),
     rounds: Number(process.env.ROUNDS || 3),
     warmupSeconds: Number(process.env.BENCH_WARMUP || 2),
     connections: 50,
     strict: process.env.BENCH_STRICT === '1',
-    cpuProfile: process.env.BENCH_CPU_PROFILE === '1',
-    eventDelay: process.env.BENCH_EVENT_DELAY !== '0' && process.env.BENCH_CPU_PROFILE !== '1',
+    cpuProfile,
+    eventDelay: process.env.BENCH_EVENT_DELAY !== '0' && !cpuProfile && !fleetOnly,
+    singleKey: !fleetOnly,
+    fleet: { ...fleetParams, enabled: fleetParams.enabled && !cpuProfile },
+    resultsFile: path.resolve(ROOT, process.env.BENCH_RESULTS_FILE || 'bench/results.json'),
     eventIdleWrites: Number(process.env.BENCH_EVENT_WRITES || 2000),
     serviceEntry: path.resolve(ROOT, process.env.BENCH_SERVICE_ENTRY || 'dist/main.js'),
     scenarioNames: process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',') : SCENARIOS.map(({ name }) => name),
@@ -403,8 +415,7 @@ function machineInfo() {
   };
 }
 
-function writeResults(results) {
-  const file = path.join(__dirname, 'results.json');
+function writeResults(file, results) {
   fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
   progress(`results written to ${path.relative(ROOT, file)}`);
 }
@@ -421,7 +432,7 @@ async function main() {
   let sqliteMs = [];
   let sqliteError;
   try {
-    sqliteMs = await measureSqliteStarts(params.serviceEntry);
+    if (params.singleKey) sqliteMs = await measureSqliteStarts(params.serviceEntry);
   } catch (error) {
     sqliteError = error.message;
     progress(`SQLite start failed: ${error.message}`);
@@ -462,7 +473,7 @@ async function main() {
     pids,
   };
   const scenarios = {};
-  for (const scenario of SCENARIOS.filter(({ name }) => params.scenarioNames.includes(name))) {
+  for (const scenario of SCENARIOS.filter(({ name }) => params.singleKey && params.scenarioNames.includes(name))) {
     // Seeded when its turn comes, so that the scenarios before it run on the data they always had.
     if (scenario.name === 'resolve') context.resolveTokens = await seedResolveTokens(clientNumbers, scenario.targets);
     scenarios[scenario.name] = await runScenario(context, scenario);
@@ -471,6 +482,18 @@ async function main() {
   // Memory right after the last scenario, as always: the event delay's writes come after it.
   const memory = children.residentMemory(service.handle.child.pid);
   const eventDelayResults = params.eventDelay ? await measureEventDelaySafely(context, clientNumbers) : undefined;
+  // Last: the fleet grows the tables and the cache, which the figures above were never measured with.
+  const fleetResults = params.fleet.enabled
+    ? await fleet.runFleetSafely({
+        ...context,
+        fleetParams: params.fleet,
+        urls: URLS,
+        // The bench runs the service without OPS_PORT: /metrics is on its API port (not rate-limited).
+        metricsUrl: `${URLS.service}/metrics`,
+        databaseUrl: DATABASE_URL,
+        clientNumbers,
+      })
+    : undefined;
   await children.stopAllChildren();
 
   const startup = {
@@ -480,32 +503,42 @@ async function main() {
     ...(sqliteError && { sqliteError }),
   };
   const targets = report.evaluateTargets({ scenarios, memory, sqliteStartMs: startup.sqliteMedianMs });
-  console.log(report.toMarkdown({ params, scenarios, targets, memory, startup }));
+  if (params.singleKey) console.log(report.toMarkdown({ params, scenarios, targets, memory, startup }));
   if (eventDelayResults) console.log(`\n${eventDelay.toMarkdown(eventDelayResults)}`);
+  const fleetProblems = fleetResults ? fleet.problemsOf(fleetResults) : { errors: [], warnings: [] };
+  if (fleetResults) console.log(`${params.singleKey ? '\n' : ''}${fleetReport.toMarkdown(fleetResults, params, fleetProblems)}`);
   if (profileDirs) {
     printProfiles(scenarios, profileDirs);
     return;
   }
-  writeResults({
+  writeResults(params.resultsFile, {
     machine: machineInfo(),
     date: new Date().toISOString(),
-    params: { ...params, serviceEntry: path.relative(ROOT, params.serviceEntry) },
-    startup,
-    memory,
-    serviceLog: service.handle.logFile,
-    smsConfigClientKeys: keyPool.keys.length,
-    ...(context.resolveTokens && {
-      resolvePool: { clients: RESOLVE_CLIENTS, smsConfigsPerTarget: RESOLVE_CLIENTS * RESOLVE_CONFIGS_PER_CLIENT },
+    params: { ...params, serviceEntry: path.relative(ROOT, params.serviceEntry), resultsFile: path.relative(ROOT, params.resultsFile) },
+    ...(params.singleKey && {
+      startup,
+      memory,
+      serviceLog: service.handle.logFile,
+      smsConfigClientKeys: keyPool.keys.length,
+      ...(context.resolveTokens && {
+        resolvePool: { clients: RESOLVE_CLIENTS, smsConfigsPerTarget: RESOLVE_CLIENTS * RESOLVE_CONFIGS_PER_CLIENT },
+      }),
+      scenarios,
+      targets: Object.fromEntries(targets.map(({ name, value, limit, pass }) => [name, { value, limit, pass }])),
     }),
-    scenarios,
-    targets: Object.fromEntries(targets.map(({ name, value, limit, pass }) => [name, { value, limit, pass }])),
+    ...(!params.singleKey && { serviceLog: service.handle.logFile }),
     ...(eventDelayResults && { eventDelay: eventDelayResults }),
+    ...(fleetResults && { fleet: fleetResults }),
   });
-  if (params.strict && !targets.every((target) => target.pass)) process.exitCode = 1;
+  if (params.strict && params.singleKey && !targets.every((target) => target.pass)) process.exitCode = 1;
   // A sampled write that failed, or whose event never came, is a failure whatever BENCH_STRICT says.
   const eventProblems = eventDelayResults ? eventDelay.problemsOf(eventDelayResults) : [];
   for (const problem of eventProblems) progress(`ERROR: event delay: ${problem}`);
   if (eventProblems.length > 0) process.exitCode = 3;
+  // A fleet key the service did not answer with a 200 is a failure whatever BENCH_STRICT says.
+  for (const problem of fleetProblems.errors) progress(`ERROR: fleet: ${problem}`);
+  for (const problem of fleetProblems.warnings) progress(`WARNING: fleet: ${problem}`);
+  if (fleetProblems.errors.length > 0) process.exitCode = 4;
 }
 
 main()

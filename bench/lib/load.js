@@ -78,9 +78,11 @@ function summarize(result) {
   };
 }
 
-async function runLoad(autocannon, { url, connections, seconds, options }) {
-  const result = await autocannon({ url, connections, pipelining: 1, duration: seconds, ...options });
-  return summarize(result);
+/** onResponse(client, statusCode, bytes, ms), if given: autocannon's per-answer event (lib/fleet.js tells kinds apart). */
+async function runLoad(autocannon, { url, connections, seconds, options, onResponse }) {
+  const tracker = autocannon({ url, connections, pipelining: 1, duration: seconds, ...options });
+  if (onResponse) tracker.on('response', onResponse);
+  return summarize(await tracker);
 }
 
 module.exports = { SCENARIOS, requestOptions, runLoad };

@@ -140,4 +140,4 @@ function toMarkdown({ params, scenarios, targets, memory, startup }) {
   ].join('\n');
 }
 
-module.exports = { median, summarizeRounds, ratios, evaluateTargets, toMarkdown };
+module.exports = { median, summarizeRounds, ratios, evaluateTargets, markdownTable, toMarkdown };

@@ -99,6 +99,7 @@ module.exports = {
   DISPATCHER_API_KEY,
   SMS_CONFIG_BODY,
   clientBody,
+  mapConcurrently,
   addClients,
   addSmsConfig,
   addSmsConfigTokens,
