@@ -75,13 +75,61 @@ function seedingLine({ clients, smsConfigs, seconds, writesPerSecond, concurrenc
   );
 }
 
-function toMarkdown({ error, params, seeding = [], scenarios = {} }, runParams, problems) {
+const megabytes = (bytes) => fixed(bytes / 2 ** 20);
+
+function cacheBytesCell(cache = {}) {
+  if (!Number.isFinite(cache.bytes)) return 'n/a';
+  const budget = Number.isFinite(cache.budgetBytes) ? ` of ${megabytes(cache.budgetBytes)}` : '';
+  return `${megabytes(cache.bytes)}${budget} MB (${round(cache.entries)} entries)`;
+}
+
+/** The memory table (lib/fleet.js measureMemory) and its check; a line saying why when it was not measured. */
+function memoryLines(memory, runParams) {
+  if (!memory) return [];
+  if (memory.error) return ['', `Memory: not measured: ${memory.error}`];
+  const { emptyCache: empty, fullCache: full, check } = memory;
+  const env = Object.entries(empty.env)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ');
+  const rows = [
+    [
+      `RSS under load, cache empty (${env}): a second service, after ${runParams.durationSeconds} s of ${empty.load} over ${empty.clients} clients`,
+      fixed(empty.rssMB),
+      fixed(empty.peakRssMB),
+      cacheBytesCell(empty.cache),
+      round(empty.round.kinds.get?.rps),
+    ],
+    full
+      ? [
+          `RSS with a full cache: the service after ${full.scenario} (${full.clients} clients)`,
+          fixed(full.rssMB),
+          fixed(full.peakRssMB),
+          cacheBytesCell(full.cache),
+          '',
+        ]
+      : ['RSS with a full cache: not measured (fleet-large-uniform did not run)', 'n/a', 'n/a', 'n/a', ''],
+  ];
+  return [
+    '',
+    "Memory (the service as the image runs it: the Dockerfile's NODE_OPTIONS; VmRSS when read, VmHWM the process's peak):",
+    '',
+    markdownTable(['memory', 'VmRSS MB', 'peak VmHWM MB', 'client_cache_bytes', 'get-client req/s'], rows, 1),
+    '',
+    markdownTable(
+      ['check', 'value', 'limit', 'result'],
+      [[check.name, `${fixed(check.value)} MB`, check.limit, check.pass ? 'PASS' : 'FAIL']],
+      1,
+    ),
+  ];
+}
+
+function toMarkdown({ error, params, seeding = [], scenarios = {}, memory }, runParams, problems) {
   if (error && Object.keys(scenarios).length === 0) return `Fleet scenarios: not measured: ${error}`;
   const lines = [
     'Fleet scenarios: get-client for a fleet of clients, the key of each request drawn by the law shown (Zipf s = 1 ' +
       `over ranks given to clients in a random order, or uniform); ${runParams.rounds} x ${runParams.durationSeconds} s ` +
       `per target, interleaved A B; ${runParams.connections} connections, pipelining 1; warm-up ` +
-      `${runParams.warmupSeconds} s per target per scenario. req/s, latencies, hit ratio and CPU are medians over ` +
+      `${params.warmupSeconds} s per target per scenario. req/s, latencies, hit ratio and CPU are medians over ` +
       'rounds; req/s and latencies are those of the get-client answers (latencies: nearest rank over all of them). ' +
       'Hit ratio: client_cache_hits_total{kind="found"} / (hits + client_cache_misses_total) over each round of A (in ' +
       'fleet-mix, the key lookups of the writes count too). A from cache: 1 - client_cache_misses_total / requests of ' +
@@ -112,6 +160,7 @@ function toMarkdown({ error, params, seeding = [], scenarios = {} }, runParams, 
       summaryRows(scenarios),
       3,
     ),
+    ...memoryLines(memory, runParams),
     '',
     'Per target (medians over rounds; non-2xx and connection errors summed over the measured rounds):',
     '',

@@ -6,7 +6,12 @@
 //   env: BENCH_FLEET=0 (skip), BENCH_FLEET_ONLY=1 (only these: see run.js), BENCH_FLEET_CLIENTS (20000),
 //        BENCH_LARGE_FLEET_CLIENTS (100000, the first BENCH_FLEET_CLIENTS of them the fleet's),
 //        BENCH_FLEET_SCENARIOS (comma-separated names, all by default; for quick looks),
-//        BENCH_FLEET_SEED_CONCURRENCY (seeding tasks at a time, lib/fleet-seed.js)
+//        BENCH_FLEET_SEED_CONCURRENCY (seeding tasks at a time, lib/fleet-seed.js),
+//        BENCH_FLEET_WARMUP (s, 10: per target per scenario, unmeasured),
+//        BENCH_FLEET_MEMORY=0 (skips the memory measurement after the scenarios; the profiled run never makes it)
+// Memory, after the scenarios: the RSS of a second service whose cache holds nothing (CLIENT_CACHE_MB=0) under the
+// fleet-uniform load, beside the first's with its cache full after fleet-large-uniform: what the service costs
+// without its cache, and what the cache adds.
 
 const children = require('./children');
 const cpu = require('./cpu');
@@ -14,6 +19,7 @@ const eventDelay = require('./event-delay');
 const { SEED_CONCURRENCY, seedFleet, checkAnswers } = require('./fleet-seed');
 const { drawIndexes, describeDraws } = require('./key-draws');
 const { runLoad } = require('./load');
+const { monotonicMicros } = require('./profile');
 const { median } = require('./report');
 const { SMS_CONFIG_BODY } = require('./seed');
 
@@ -29,6 +35,10 @@ const DRAW_SEED = 0x5eed;
 // Seeding writes an audit event per write; the relay publishes them in the background, and the rounds should not pay
 // for that backlog.
 const OUTBOX_DRAIN_TIMEOUT_MS = 300000;
+// The memory measurement's second service: a cache that holds nothing, and the load it runs.
+const EMPTY_CACHE_ENV = { CLIENT_CACHE_MB: '0' };
+const MEMORY_LOAD = 'fleet-uniform';
+const EMPTY_CACHE_RSS_LIMIT_MB = 150;
 
 const SCENARIOS = [
   { name: 'fleet-zipf', fleet: 'fleet', law: 'zipf' },
@@ -47,6 +57,11 @@ function readParams(env = process.env) {
     clients: Number(env.BENCH_FLEET_CLIENTS || 20000),
     largeClients: Number(env.BENCH_LARGE_FLEET_CLIENTS || 100000),
     seedConcurrency: Number(env.BENCH_FLEET_SEED_CONCURRENCY || SEED_CONCURRENCY),
+    memory: env.BENCH_FLEET_MEMORY !== '0',
+    // Long enough for the cache to reach its steady state: with 2 s, a Zipf fleet's first round still paid its tail's
+    // first reads (92% from the cache against 99% in the next rounds), which a service that has been up for a minute
+    // no longer does.
+    warmupSeconds: Number(env.BENCH_FLEET_WARMUP || 10),
     scenarioNames: env.BENCH_FLEET_SCENARIOS ? env.BENCH_FLEET_SCENARIOS.split(',') : SCENARIOS.map(({ name }) => name),
   };
   if (!(params.clients >= 1 && params.largeClients >= params.clients)) {
@@ -91,6 +106,15 @@ function gauge(values, name) {
   return series.length > 0 ? series.reduce((total, key) => total + values[key], 0) : undefined;
 }
 
+/** The cache's size gauges, each undefined when the build has none. */
+function cacheSize(values) {
+  return {
+    bytes: gauge(values, 'client_cache_bytes'),
+    entries: gauge(values, 'client_cache_entries'),
+    budgetBytes: gauge(values, 'client_cache_budget_bytes'),
+  };
+}
+
 /**
  * The cache's hits and misses over one round (counter deltas), and its size at the round's end. The counters count
  * lookups, and one request may look up more than once (the guard, then the answer): fromCache, 1 - misses / requests,
@@ -107,9 +131,7 @@ function cacheDuring(before, after, requests) {
     misses,
     hitRatio: hits + misses > 0 ? hits / (hits + misses) : undefined,
     fromCache: requests > 0 && misses !== undefined ? 1 - misses / requests : undefined,
-    bytes: gauge(after, 'client_cache_bytes'),
-    entries: gauge(after, 'client_cache_entries'),
-    budgetBytes: gauge(after, 'client_cache_budget_bytes'),
+    ...cacheSize(after),
   };
 }
 
@@ -182,11 +204,14 @@ function requestOptions(keys, draws, writeEvery) {
   };
 }
 
+/** One run against target; its cache's figures when context.metricsUrls has its /metrics (a service's). */
 async function runOnce(context, scenario, target, seconds) {
-  const { autocannon, params, urls, pids, metricsUrl } = context;
+  const { autocannon, params, urls, pids } = context;
+  const metricsUrl = context.metricsUrls[target];
   const recorder = kindRecorder();
-  const metricsBefore = target === 'service' ? await scrapeMetrics(metricsUrl) : undefined;
+  const metricsBefore = metricsUrl ? await scrapeMetrics(metricsUrl) : undefined;
   const countCpu = cpu.startCounting({ target: pids[target], mariadb: pids.mariadb, rabbitmq: pids.rabbitmq });
+  const start = monotonicMicros();
   const result = await runLoad(autocannon, {
     url: urls[target] + GET_PATH,
     connections: params.connections,
@@ -194,9 +219,11 @@ async function runOnce(context, scenario, target, seconds) {
     options: requestOptions(scenario.keys, scenario.draws, scenario.writeEvery),
     onResponse: recorder.onResponse,
   });
+  // The profiled run counts the samples inside the measured rounds only (lib/profile.js).
+  if (params.cpuProfile) result.window = [start, monotonicMicros()];
   result.cpuMicrosPerAnswer = countCpu(result.completed);
   result.kinds = recorder.summary(result.rps);
-  if (target === 'service') {
+  if (metricsUrl) {
     const requests = Object.values(result.kinds).reduce((sum, kind) => sum + kind.answers, 0);
     result.cache = cacheDuring(metricsBefore, await scrapeMetrics(metricsUrl), requests);
   }
@@ -239,15 +266,20 @@ function summarizeTarget(results) {
   };
 }
 
-async function runScenario(context, definition, keys) {
-  const { params } = context;
-  const n = keys.length;
-  const draws = {
+/** A scenario's draws over n clients, from the start of its seeded sequence. */
+function newDraws(definition, n) {
+  return {
     next: 0,
     writes: 0,
     getKeys: drawIndexes({ n, law: definition.law, count: DRAWS, seed: DRAW_SEED }),
     writeKeys: definition.writeEvery ? drawIndexes({ n, law: 'uniform', count: DRAWS, seed: DRAW_SEED + 1 }) : undefined,
   };
+}
+
+async function runScenario(context, definition, keys) {
+  const { params } = context;
+  const n = keys.length;
+  const draws = newDraws(definition, n);
   const drawn = describeDraws(draws.getKeys, n);
   const writes = definition.writeEvery ? `, 1 request in ${definition.writeEvery} an add-sms-config` : '';
   progress(
@@ -257,7 +289,7 @@ async function runScenario(context, definition, keys) {
   const scenario = { ...definition, keys, draws };
   const warmup = {};
   for (const target of TARGETS) {
-    warmup[target] = await runOnce(context, scenario, target, params.warmupSeconds);
+    warmup[target] = await runOnce(context, scenario, target, context.fleetParams.warmupSeconds);
     progress(roundProgress(definition.name, 'warm-up', target, warmup[target]));
   }
   const rounds = Object.fromEntries(TARGETS.map((target) => [target, []]));
@@ -280,7 +312,67 @@ async function runScenario(context, definition, keys) {
     medians,
     ratio: service.get.rps / baseline.get.rps,
     p99NotWorse: service.get.p99 <= baseline.get.p99,
-    memory: children.residentMemory(context.pids.service),
+    // The cache's size read with the RSS: after fleet-large-uniform, what a full cache costs (measureMemory).
+    memory: { ...children.residentMemory(context.pids.service), cache: cacheSize((await scrapeMetrics(context.metricsUrl)) ?? {}) },
+  };
+}
+
+/**
+ * A second service (context.startServiceCopy: same build, env and database, its own port) with a cache that holds
+ * nothing: its warm-up and one round of the MEMORY_LOAD load over the fleet, then its VmRSS and VmHWM. Beside it, the
+ * first service's after fleet-large-uniform, its cache at its budget. The check is on the RSS after the round.
+ */
+async function measureMemory(context, keys, scenarios) {
+  const { params, fleetParams } = context;
+  const definition = SCENARIOS.find(({ name }) => name === MEMORY_LOAD);
+  const target = 'emptyCacheService';
+  const copy = await context.startServiceCopy('service-empty-cache', EMPTY_CACHE_ENV);
+  let emptyCache;
+  try {
+    const copyContext = {
+      ...context,
+      urls: { ...context.urls, [target]: copy.url },
+      pids: { ...context.pids, [target]: copy.handle.child.pid },
+      metricsUrls: { [target]: `${copy.url}/metrics` },
+    };
+    const n = fleetParams.clients;
+    const scenario = { ...definition, keys: keys.slice(0, n), draws: newDraws(definition, n) };
+    const label = `memory (${Object.entries(EMPTY_CACHE_ENV)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(' ')})`;
+    const warmup = await runOnce(copyContext, scenario, target, fleetParams.warmupSeconds);
+    progress(roundProgress(MEMORY_LOAD, `${label} warm-up`, 'service', warmup));
+    const round = await runOnce(copyContext, scenario, target, params.durationSeconds);
+    progress(roundProgress(MEMORY_LOAD, `${label} round`, 'service', round));
+    emptyCache = {
+      env: EMPTY_CACHE_ENV,
+      load: MEMORY_LOAD,
+      clients: n,
+      startMs: copy.startMs,
+      ...children.residentMemory(copy.handle.child.pid),
+      cache: round.cache,
+      warmup,
+      round,
+      log: copy.handle.logFile,
+    };
+  } finally {
+    await children.stopChild(copy.handle);
+  }
+  const large = scenarios['fleet-large-uniform'];
+  const fullCache = large && { scenario: 'fleet-large-uniform', clients: large.clients, ...large.memory };
+  progress(
+    `memory: cache empty ${emptyCache.rssMB.toFixed(1)} MB (peak ${emptyCache.peakRssMB.toFixed(1)}), full cache ` +
+      (fullCache ? `${fullCache.rssMB.toFixed(1)} MB (peak ${fullCache.peakRssMB.toFixed(1)})` : 'not measured (no fleet-large-uniform)'),
+  );
+  return {
+    emptyCache,
+    fullCache,
+    check: {
+      name: 'RSS under load with an empty cache',
+      value: emptyCache.rssMB,
+      limit: `<= ${EMPTY_CACHE_RSS_LIMIT_MB} MB`,
+      pass: emptyCache.rssMB <= EMPTY_CACHE_RSS_LIMIT_MB,
+    },
   };
 }
 
@@ -289,8 +381,9 @@ async function runScenario(context, definition, keys) {
  * params (run.js's: connections, durations, rounds, warm-up), fleetParams (readParams()), urls and pids of service and
  * baseline (pids.mariadb, pids.rabbitmq too), metricsUrl (the service's GET /metrics), databaseUrl, clientNumbers.
  */
-async function runFleet(context) {
-  const { fleetParams, urls, databaseUrl, clientNumbers } = context;
+async function runFleet(fleetContext) {
+  const context = { ...fleetContext, metricsUrls: { service: fleetContext.metricsUrl } };
+  const { params, fleetParams, urls, databaseUrl, clientNumbers } = context;
   const backlog = eventDelay.outboxBacklog(databaseUrl);
   const keys = [];
   const seeding = [];
@@ -321,10 +414,22 @@ async function runFleet(context) {
     const { rssMB } = scenarios[definition.name].memory;
     progress(`${definition.name}: service RSS ${rssMB.toFixed(1)} MB`);
   }
+  // Not under the profiler: it slows the service it runs in, and the second would run without it.
+  let memory;
+  if (fleetParams.memory && !params.cpuProfile) {
+    try {
+      await grow(fleetParams.clients);
+      memory = await measureMemory(context, keys, scenarios);
+    } catch (error) {
+      progress(`ERROR: fleet memory not measured: ${error.message}`);
+      memory = { error: error.message };
+    }
+  }
   return {
     params: { ...fleetParams, draws: DRAWS, drawSeed: DRAW_SEED },
     seeding,
     scenarios,
+    ...(memory && { memory }),
   };
 }
 
@@ -342,9 +447,19 @@ async function runFleetSafely(context) {
  * What must fail the bench (errors) and what must be seen (warnings): any get-client answer of the service but a 200
  * (warm-ups included), or a connection error or timeout; the baseline's failures and the writes' refusals are reported.
  */
-function problemsOf({ error, scenarios = {} }) {
+function problemsOf({ error, scenarios = {}, memory }) {
   const errors = error ? [`not measured: ${error}`] : [];
   const warnings = [];
+  if (memory?.error) warnings.push(`memory not measured: ${memory.error}`);
+  // The second service is the service too: its answers must all be 200s.
+  for (const run of memory?.emptyCache ? [memory.emptyCache.warmup, memory.emptyCache.round] : []) {
+    const notOk = Object.entries(run.kinds.get?.statusCodes ?? {}).reduce((sum, [code, n]) => sum + (code === '200' ? 0 : n), 0);
+    if (notOk > 0)
+      errors.push(`memory: the service with an empty cache answered ${notOk} get-client requests with a status other than 200`);
+    if (run.errors > 0) errors.push(`memory: the service with an empty cache: ${run.errors} connection errors or timeouts`);
+  }
+  if (memory?.emptyCache?.cache?.bytes > 0)
+    warnings.push(`memory: CLIENT_CACHE_MB=0, yet client_cache_bytes ${memory.emptyCache.cache.bytes}`);
   for (const [name, { warmup, rounds }] of Object.entries(scenarios)) {
     for (const target of TARGETS) {
       const runs = [warmup[target], ...rounds[target]];

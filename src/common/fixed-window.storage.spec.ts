@@ -52,6 +52,20 @@ describe('FixedWindowThrottlerStorage', () => {
     expect(storage.hit('made-up-0', 60_000, 5, 60_000, t0 + 200_000).totalHits).toBe(1);
   });
 
+  it('should forget a window placed again only when its latest end has passed, and not hold on to its earlier places', () => {
+    const storage = new FixedWindowThrottlerStorage(100);
+    // A busy key's window starts afresh every second for 5,000 seconds, while one-off keys come and go.
+    for (let second = 0; second < 5000; second++) {
+      const now = t0 + second * 1000;
+      expect(storage.hit('busy', 1000, 1_000_000, 1000, now).totalHits).toBe(1);
+      expect(storage.hit('busy', 1000, 1_000_000, 1000, now + 500).totalHits).toBe(2);
+      storage.hit(`one-off-${second}`, 1000, 5, 1000, now + 500);
+      expect(storage.size).toBeLessThanOrEqual(3);
+    }
+    const queued = (storage as unknown as { queue: unknown[]; head: number }).queue.length;
+    expect(queued).toBeLessThan(2 * 1024 + 10);
+  });
+
   it('should report a block without counting a hit', () => {
     const storage = new FixedWindowThrottlerStorage();
     expect(storage.blockedFor('k', t0)).toBe(0);
