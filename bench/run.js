@@ -8,8 +8,10 @@
 //        BENCH_EVENT_DELAY=0 (skips the event delay, e.g. for a build without domain events),
 //        BENCH_EVENT_WRITES (idle writes of the event delay, 2000),
 //        BENCH_CPU_PROFILE=1 (service and baseline under --cpu-prof: prints where each request's time goes, and
-//        writes no results.json, the profiler slowing both), BENCH_DATABASE (registry_bench), BENCH_PORT (3100: service, +1 baseline, +2 ceiling, +3 SQLite starts,
-//        +4 ceiling with operations), BENCH_RESULTS_FILE (bench/results.json),
+//        writes no results.json, the profiler slowing both; the single-key scenarios, or with BENCH_FLEET_ONLY=1 the
+//        fleet's), BENCH_DATABASE (registry_bench), BENCH_PORT (3100: service, +1 baseline, +2 ceiling, +3 SQLite starts,
+//        +4 ceiling with operations, +5 the fleet's second service), BENCH_RESULTS_FILE (bench/results.json),
+//        BENCH_SERVICE_ENV (more env for the service, e.g. 'CLIENT_CACHE_MB=4 LOG_LEVEL=warn'),
 //        BENCH_FLEET=0 (skips the fleet scenarios, lib/fleet.js: get-client for a fleet of clients, A beside B, after the
 //        event delay), BENCH_FLEET_ONLY=1 (only them: no SQLite starts, single-key scenarios or event delay), and the
 //        fleet's own knobs (lib/fleet.js). A service get-client answer other than 200 in them exits 4.
@@ -45,6 +47,7 @@ const PORTS = {
   ceiling: BASE_PORT + 2,
   sqliteService: BASE_PORT + 3,
   operationsCeiling: BASE_PORT + 4,
+  serviceCopy: BASE_PORT + 5,
 };
 const URLS = {
   service: `http://127.0.0.1:${PORTS.service}`,
@@ -72,8 +75,7 @@ const progress = (message) => process.stderr.write(`[bench] ${message}\n`);
 function readParams() {
   const cpuProfile = process.env.BENCH_CPU_PROFILE === '1';
   const fleetParams = fleet.readParams();
-  // The profiled run reads the single-key scenarios' rounds only: no fleet under the profiler.
-  const fleetOnly = fleetParams.enabled && fleetParams.only && !cpuProfile;
+  const fleetOnly = fleetParams.enabled && fleetParams.only;
   return {
     durationSeconds: Number(process.env.BENCH_DURATION || 10),
     rounds: Number(process.env.ROUNDS || 3),
@@ -83,12 +85,25 @@ function readParams() {
     cpuProfile,
     eventDelay: process.env.BENCH_EVENT_DELAY !== '0' && !cpuProfile && !fleetOnly,
     singleKey: !fleetOnly,
-    fleet: { ...fleetParams, enabled: fleetParams.enabled && !cpuProfile },
+    // The profiled run reads one kind of rounds: the single-key scenarios', or with BENCH_FLEET_ONLY=1 the fleet's.
+    fleet: { ...fleetParams, enabled: fleetParams.enabled && (!cpuProfile || fleetOnly) },
     resultsFile: path.resolve(ROOT, process.env.BENCH_RESULTS_FILE || 'bench/results.json'),
     eventIdleWrites: Number(process.env.BENCH_EVENT_WRITES || 2000),
     serviceEntry: path.resolve(ROOT, process.env.BENCH_SERVICE_ENTRY || 'dist/main.js'),
+    serviceExtraEnv: parseEnvList(process.env.BENCH_SERVICE_ENV),
     scenarioNames: process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',') : SCENARIOS.map(({ name }) => name),
   };
+}
+
+/** 'A=1 B=2' (or comma-separated) as { A: '1', B: '2' }: settings a quick run gives the service, e.g. a smaller cache. */
+function parseEnvList(text = '') {
+  const env = {};
+  for (const item of text.split(/[\s,]+/).filter(Boolean)) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(item);
+    if (!match) throw new Error(`BENCH_SERVICE_ENV: expected NAME=value, got ${item}`);
+    env[match[1]] = match[2];
+  }
+  return env;
 }
 
 function loadAutocannon() {
@@ -396,11 +411,18 @@ function eventDelayProgress(name, { all, load }) {
   );
 }
 
-function printProfiles(scenarios, profileDirs) {
+/** The single-key scenarios' components; the fleet's, and the service's busiest functions there (its misses' cost). */
+function printProfiles(scenarios, fleetScenarios, profileDirs) {
   const profiles = { service: profile.readProfile(profileDirs.service), baseline: profile.readProfile(profileDirs.baseline) };
   for (const [name, { rounds }] of Object.entries(scenarios)) {
     if (!rounds.service || !rounds.baseline) continue;
     console.log(`\n${profile.toMarkdown(name, profile.perRequest(profiles, { service: rounds.service, baseline: rounds.baseline }))}`);
+  }
+  for (const [name, { rounds }] of Object.entries(fleetScenarios)) {
+    const windows = { service: rounds.service, baseline: rounds.baseline };
+    console.log(`\n${profile.toMarkdown(name, profile.perRequest(profiles, windows))}`);
+    console.log(`\n${profile.toMarkdown(`${name}, by group`, profile.perRequest(profiles, windows, profile.groupOf))}`);
+    console.log(`\n${profile.topFunctionsMarkdown(`${name}, A service`, profile.topFunctions(profiles.service, rounds.service))}`);
   }
   progress('profiled run: both targets ran slower under the profiler, so bench/results.json is left as it was');
 }
@@ -445,7 +467,7 @@ async function main() {
     params.serviceEntry,
     PORTS.service,
     // No drain delay: the profile is written when the process exits, before the bench gives up waiting.
-    { DATABASE_URL, ...(profileDirs && { SHUTDOWN_DELAY_MS: '0' }) },
+    { DATABASE_URL, ...params.serviceExtraEnv, ...(profileDirs && { SHUTDOWN_DELAY_MS: '0' }) },
     profileDirs ? profile.nodeFlags(profileDirs.service) : [],
   );
   progress(`service ready in ${Math.round(service.startMs)} ms (log: ${service.handle.logFile})`);
@@ -492,6 +514,15 @@ async function main() {
         metricsUrl: `${URLS.service}/metrics`,
         databaseUrl: DATABASE_URL,
         clientNumbers,
+        // A second service beside the first, same build, env and database (lib/fleet.js measures its memory).
+        startServiceCopy: async (name, env) => {
+          const copy = await startService(name, params.serviceEntry, PORTS.serviceCopy, {
+            DATABASE_URL,
+            ...params.serviceExtraEnv,
+            ...env,
+          });
+          return { ...copy, url: `http://127.0.0.1:${PORTS.serviceCopy}` };
+        },
       })
     : undefined;
   await children.stopAllChildren();
@@ -508,7 +539,7 @@ async function main() {
   const fleetProblems = fleetResults ? fleet.problemsOf(fleetResults) : { errors: [], warnings: [] };
   if (fleetResults) console.log(`${params.singleKey ? '\n' : ''}${fleetReport.toMarkdown(fleetResults, params, fleetProblems)}`);
   if (profileDirs) {
-    printProfiles(scenarios, profileDirs);
+    printProfiles(scenarios, fleetResults?.scenarios ?? {}, profileDirs);
     return;
   }
   writeResults(params.resultsFile, {
