@@ -31,22 +31,11 @@ function optionalRequire(name) {
   }
 }
 const transitory = optionalRequire('transitory');
-
-/** mulberry32: a small seeded PRNG, so every run draws the same traces. */
-function randomSource(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const { seededRandom, zipfSampler } = require('./lib/key-draws');
 
 /** Keys (hex SHA-256 digests) and their values' weights: mostly 600–2000 B, 1% of 20–60 KB. */
 function makeClients(count) {
-  const random = randomSource(count);
+  const random = seededRandom(count);
   const keys = [];
   const values = [];
   for (let i = 0; i < count; i++) {
@@ -59,10 +48,8 @@ function makeClients(count) {
 
 /** Client indexes drawn from Zipf(s) over `count` ranks (rank i is client i), with scans of the tail when asked. */
 function makeTrace(count, s, withScans) {
-  const random = randomSource(count + 1000 * s + (withScans ? 1 : 0));
-  const cumulative = new Float64Array(count);
-  let total = 0;
-  for (let rank = 0; rank < count; rank++) cumulative[rank] = total += 1 / (rank + 1) ** s;
+  const random = seededRandom(count + 1000 * s + (withScans ? 1 : 0));
+  const rank = zipfSampler(count, s, random);
   const trace = [];
   let scanCursor = 0;
   const tailStart = Math.floor(count / 2);
@@ -70,15 +57,7 @@ function makeTrace(count, s, withScans) {
     if (withScans && i > 0 && i % SCAN_EVERY === 0) {
       for (let j = 0; j < SCAN_LENGTH; j++) trace.push(tailStart + (scanCursor++ % (count - tailStart)));
     }
-    const target = random() * total;
-    let low = 0;
-    let high = count - 1;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (cumulative[middle] < target) low = middle + 1;
-      else high = middle;
-    }
-    trace.push(low);
+    trace.push(rank());
   }
   return Int32Array.from(trace);
 }

@@ -75,4 +75,4 @@ function describeDraws(draws, n) {
   return { distinct, busiestShare: busiest / draws.length };
 }
 
-module.exports = { drawIndexes, describeDraws };
+module.exports = { drawIndexes, describeDraws, seededRandom, zipfSampler };

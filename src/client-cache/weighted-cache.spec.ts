@@ -7,16 +7,10 @@ const KB = 1024;
 /** A hex SHA-256 digest, as the service's keys are. */
 const digest = (name: string) => createHash('sha256').update(name).digest('hex');
 
-/** mulberry32: the same pseudo-random sequence on every run. */
+/** A Lehmer generator: the same pseudo-random sequence on every run. */
 function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  let state = (seed % 2147483646) + 1;
+  return () => (state = (state * 48271) % 2147483647) / 2147483647;
 }
 
 /** What the service does for a request: get, and on a miss set. */
