@@ -16,9 +16,10 @@ FROM ${NODE_IMAGE}
 # tini as PID 1: it forwards SIGTERM to node and reaps children, so node drains on a stop instead of being killed.
 RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data
-# V8 otherwise lets the heap grow far past what is live (about 45 MB): RSS after `npm run bench` 220 MB without. An
-# 8 MB young generation halves the scavenges of 4 MB (writes allocate about 75 KB each) for 8 MB more: 137 MB after it.
-ENV NODE_OPTIONS="--max-semi-space-size=8 --max-old-space-size=192"
+# V8 otherwise lets the heap grow far past what is live (about 45 MB): RSS after `npm run bench` 220 MB without. The
+# young generation is 4 MB: 8 MB halved the scavenges of the writes (about +5% on the adds) but took the service to
+# 158 MB under load with an empty cache, over its 150 MB; 4 MB measured 130-133 MB against 140-142 (BENCHMARKS.md).
+ENV NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=192"
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules

@@ -3,7 +3,7 @@
 const { ADMIN_API_KEY, DISPATCHER_API_KEY } = require('./seed');
 
 // The service runs with the V8 heap limits its Dockerfile sets (ENV NODE_OPTIONS), as in production.
-const SERVICE_NODE_OPTIONS = '--max-semi-space-size=8 --max-old-space-size=192';
+const SERVICE_NODE_OPTIONS = '--max-semi-space-size=4 --max-old-space-size=192';
 // The local RabbitMQ: the service's broker, and the one the bench's event consumer reads from.
 const AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
 

@@ -16,7 +16,7 @@ const client = (id: number, key: Partial<CachedClient> = {}): CachedClient => ({
 describe('ClientCache', () => {
   let now: number;
   const cacheWith = (options: Partial<ClientCacheOptions> = {}): ClientCache =>
-    new ClientCache({ maxBytes: 1_000_000, now: () => now, ...options });
+    new ClientCache({ maxBytes: 1_000_000, now: () => now, random: () => 0, ...options });
 
   beforeEach(() => {
     now = 1_000_000;
@@ -61,6 +61,22 @@ describe('ClientCache', () => {
     cache.store('a', client(1), cache.readToken());
     now += 60_000;
     expect(cache.lookup('a')?.found).toBe(true);
+    now += 1;
+    expect(cache.lookup('a')).toBeUndefined();
+  });
+
+  it('should give each entry its own live age limit in the last quarter of it, so entries read together expire apart', () => {
+    let draw = 0;
+    const draws = [0, 0.5, 0.999];
+    const cache = cacheWith({ liveMaxAgeMs: 60_000, random: () => draws[draw++] });
+    cache.setLive(true);
+    for (const digest of ['a', 'b', 'c']) cache.store(digest, client(1), cache.readToken());
+    now += 45_000;
+    expect(['a', 'b', 'c'].map((digest) => cache.lookup(digest)?.found)).toEqual([true, true, true]);
+    now += 7_500;
+    expect(['a', 'b', 'c'].map((digest) => cache.lookup(digest)?.found)).toEqual([true, true, undefined]);
+    now += 7_500;
+    expect(['a', 'b'].map((digest) => cache.lookup(digest)?.found)).toEqual([true, undefined]);
     now += 1;
     expect(cache.lookup('a')).toBeUndefined();
   });

@@ -33,6 +33,13 @@ export interface ClientCacheOptions {
   maxBytes: number;
   /** Age limit while invalidations from other instances are heard: bounds staleness should one ever be lost. */
   liveMaxAgeMs?: number;
+  /**
+   * Share of liveMaxAgeMs over which each entry's own limit is drawn (0.25: between 45 and 60 s), so that entries read
+   * together (a fleet's first minute, after a restart or a reconnect) do not all expire, and all miss, together.
+   */
+  liveAgeSpread?: number;
+  /** Draws in [0, 1) for the spread. */
+  random?: () => number;
   /** Age limit while they cannot be heard (broker down, or not yet subscribed): under the promised 1 s, with room for the request itself. */
   degradedMaxAgeMs?: number;
   /** How long an unknown key is answered from memory. */
@@ -50,6 +57,8 @@ interface Entry {
   owner: KeyOwner | CachedClient | null;
   hasAnswer: boolean;
   storedAt: number;
+  /** When it stops being served while invalidations are heard: storedAt plus its share of liveMaxAgeMs. */
+  liveUntil: number;
 }
 
 /** Keys whose last change is remembered; more changes in flight than this only make reads older than the oldest one wait. */
@@ -77,7 +86,8 @@ function textBytes(text: string): number {
 /**
  * The hot path's cache, keyed by the SHA-256 digest of the secret key, bounded in bytes with a frequency-aware policy
  * (W-TinyLFU: a key read once, as in a scan of the fleet's tail, does not push out the busy ones).
- * Entries are served at most `liveMaxAgeMs` old while the instance hears other instances' invalidations,
+ * Entries are served at most `liveMaxAgeMs` old (each its own limit, in the last quarter) while the instance hears other
+ * instances' invalidations,
  * and at most `degradedMaxAgeMs` old otherwise. A read that started before an invalidation is never stored,
  * so a slow query cannot put back what a write just removed.
  */
@@ -90,6 +100,8 @@ export class ClientCache implements InvalidationListener {
   private readonly entries: WeightedTinyLfuCache<string, Entry>;
   private readonly maxBytesGiven: number;
   private readonly liveMaxAgeMs: number;
+  private readonly liveAgeSpread: number;
+  private readonly random: () => number;
   private readonly degradedMaxAgeMs: number;
   private readonly unknownTtlMs: number;
   private readonly now: () => number;
@@ -112,6 +124,8 @@ export class ClientCache implements InvalidationListener {
     this.now = options.now ?? (() => performance.now());
     this.wallClock = options.wallClock ?? Date.now;
     this.liveMaxAgeMs = options.liveMaxAgeMs ?? 60_000;
+    this.liveAgeSpread = options.liveAgeSpread ?? 0.25;
+    this.random = options.random ?? Math.random;
     this.degradedMaxAgeMs = options.degradedMaxAgeMs ?? 800;
     this.unknownTtlMs = options.unknownTtlMs ?? 1000;
     // A budget of 0 holds nothing: no entry weighs a single byte.
@@ -149,7 +163,8 @@ export class ClientCache implements InvalidationListener {
 
   /** Whether an entry is young enough to serve, for a key that has not expired; anything else is deleted. */
   private isFresh(digest: string, entry: Entry): boolean {
-    const young = this.now() - entry.storedAt <= (this.live ? this.liveMaxAgeMs : this.degradedMaxAgeMs);
+    const now = this.now();
+    const young = this.live ? now <= entry.liveUntil : now - entry.storedAt <= this.degradedMaxAgeMs;
     const expiresAt = entry.owner!.keyExpiresAt;
     if (young && (expiresAt === null || this.wallClock() < expiresAt)) return true;
     this.entries.delete(digest);
@@ -165,18 +180,19 @@ export class ClientCache implements InvalidationListener {
   store(digest: string, client: CachedClient | null, token: number): void {
     const answerCurrent = this.unchangedSince(digest, token);
     const storedAt = this.now();
+    const liveUntil = storedAt + this.liveMaxAgeMs * (1 - this.liveAgeSpread * this.random());
     if (client === null) {
       // The database no longer knows the key: whoever owned it must not go on opening the SMS routes until the
       // invalidation arrives (forgetting is always safe, whatever the read's age).
-      if (answerCurrent) this.put(digest, { owner: null, hasAnswer: false, storedAt });
+      if (answerCurrent) this.put(digest, { owner: null, hasAnswer: false, storedAt, liveUntil });
       else this.entries.delete(digest);
       return;
     }
-    if (answerCurrent) return this.put(digest, { owner: client, hasAnswer: true, storedAt });
+    if (answerCurrent) return this.put(digest, { owner: client, hasAnswer: true, storedAt, liveUntil });
     // Who owns the key changes only with the key (drop()): a read that saw a write to the client's answer still says it,
     // unless a newer read already stored what it found.
     if (this.recordsNoChange(this.keyChangedAt, digest, token) && !this.entries.has(digest)) {
-      this.put(digest, { owner: ownerOf(client), hasAnswer: false, storedAt });
+      this.put(digest, { owner: ownerOf(client), hasAnswer: false, storedAt, liveUntil });
     }
   }
 
@@ -202,7 +218,7 @@ export class ClientCache implements InvalidationListener {
       if (entry?.owner === null) this.entries.delete(digest);
       return;
     }
-    this.put(digest, { owner: ownerOf(entry.owner as CachedClient), hasAnswer: false, storedAt: entry.storedAt });
+    this.put(digest, { ...entry, owner: ownerOf(entry.owner as CachedClient), hasAnswer: false });
   }
 
   /** Forgets everything about this key in this instance: its answer and who owns it. */
