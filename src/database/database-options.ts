@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '../config/app-config';
+import { DATABASE_TIMEOUT_MS } from './database-timeout';
 import { CreateClientAndSmsConfig1732240000000 as CreateMysqlSchema } from './migrations/mysql/1732240000000-CreateClientAndSmsConfig';
 import { CreateSmsConfigAddProcedure1795327283819 } from './migrations/mysql/1795327283819-CreateSmsConfigAddProcedure';
 import { SmsConfigLimitByTrigger1795400000000 as MysqlSmsConfigLimit } from './migrations/mysql/1795400000000-SmsConfigLimitByTrigger';
@@ -31,8 +32,6 @@ export const SQLITE_MIGRATIONS = [
   SqliteDomainEventOutbox,
 ];
 
-/** Every database wait is bounded, so an unreachable database answers 503 instead of hanging a request. */
-export const DATABASE_TIMEOUT_MS = 4000;
 
 /** The one source of TypeORM options: the application and ormconfig.ts (the CLI) both build from it. */
 export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {

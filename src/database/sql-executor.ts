@@ -5,7 +5,7 @@ import type { Pool, PoolConnection, ResultSetHeader } from 'mysql2';
 import { DataSource, QueryRunner } from 'typeorm';
 import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { withTimeout } from '../common/timeout';
-import { DATABASE_TIMEOUT_MS } from './database-options';
+import { DATABASE_TIMEOUT_MS } from './database-timeout';
 
 export type SqlValue = string | number | boolean | null;
 
