@@ -37,7 +37,7 @@ export class ClientController {
     return this.idempotency.once(call, async () => ({ status: 200, results: await this.clients.create(request, origin) }));
   }
 
-  /** Answered here only for what the edge leaves (src/http/get-client-at-edge.ts): unknown keys, disabled clients, bodies with fields. */
+  /** Answered here only for what the edge leaves (get-client-at-edge.ts): unknown keys, disabled clients, bodies with fields. */
   @Post('get/secretKey')
   @HttpCode(HttpStatus.OK)
   @ClientKeyLookup()

@@ -3,15 +3,20 @@ import { CLIENT_LOOKUP } from '../auth/client-lookup';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { AuditModule } from '../audit/audit.module';
 import { DatabaseModule } from '../database/database.module';
-import { ClientAnswers } from '../http/get-client-at-edge';
+import { EdgeAnswer } from '../http/edge-answer';
+import { ClientAnswers } from './client-answers';
 import { ClientAdminController } from './client-admin.controller';
 import { ClientAdminService } from './client-admin.service';
 import { ClientController } from './client.controller';
 import { ClientRepository } from './client.repository';
 import { ClientService } from './client.service';
+import { GetClientAtEdge } from './get-client-at-edge';
 import { SecretKeyController } from './secret-key.controller';
 
-/** Global for its CLIENT_LOOKUP and ClientAnswers: every feature's SecretKeyGuard, and the edge, find clients through them. */
+/**
+ * Global for its CLIENT_LOOKUP and EdgeAnswer: every feature's SecretKeyGuard finds clients through the first, and the
+ * edge (http/edge.module.ts) registers the second, get-client answered ahead of Nest's router, as its preHandler hook.
+ */
 @Global()
 @Module({
   imports: [DatabaseModule, ClientCacheModule, AuditModule],
@@ -22,7 +27,8 @@ import { SecretKeyController } from './secret-key.controller';
     ClientRepository,
     { provide: CLIENT_LOOKUP, useExisting: ClientService },
     { provide: ClientAnswers, useExisting: ClientService },
+    { provide: EdgeAnswer, useClass: GetClientAtEdge },
   ],
-  exports: [CLIENT_LOOKUP, ClientAnswers],
+  exports: [CLIENT_LOOKUP, EdgeAnswer],
 })
 export class ClientModule {}

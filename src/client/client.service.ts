@@ -6,10 +6,10 @@ import { generateSecretKey, isWellFormedSecretKey } from '../auth/secret-key';
 import { CachedClient, ClientCache, KeyOwner, answerOf } from '../client-cache/client-cache';
 import { clientCacheHits, clientCacheMisses } from '../client-cache/client-cache.metrics';
 import { toCachedClient } from './client-answer';
+import { ClientAnswers } from './client-answers';
 import { ClientRepository } from './client.repository';
 import { AddClientDto } from './dto/add-client.dto';
 import { ClientDto } from './dto/client-response.dto';
-import { ClientAnswers } from '../http/get-client-at-edge';
 
 @Injectable()
 export class ClientService implements ClientLookup, ClientAnswers {

@@ -9,19 +9,18 @@ import { HealthService } from '../health/health.service';
 import { ACCESS_LOGGER } from '../logging/root-logger';
 import { REQUEST_DURATION } from '../metrics/http-metrics';
 import { MetricsModule } from '../metrics/metrics.module';
-import { AddressAllowance } from '../rate-limit/address-allowance';
-import { CredentialRateLimit } from '../rate-limit/credential-rate-limit';
 import { registerEdge } from './edge';
-import { ClientAnswers } from './get-client-at-edge';
+import { EdgeAnswer } from './edge-answer';
 
-/** Registers the edge's hooks once the providers they call exist, before Fastify is ready. */
+/**
+ * Registers the edge's hooks once the providers they call exist, before Fastify is ready. The EdgeAnswer comes from a
+ * feature (ClientModule, global, provides get-client's), so http imports no feature.
+ */
 @Injectable()
 class EdgeHooks implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly clients: ClientAnswers,
-    private readonly rateLimit: CredentialRateLimit,
-    private readonly addresses: AddressAllowance,
+    private readonly edgeAnswer: EdgeAnswer,
     @Inject(ACCESS_LOGGER) private readonly accessLogger: pino.Logger,
     private readonly health: HealthService,
     @InjectMetric(REQUEST_DURATION.name) private readonly requestDuration: Histogram<string>,
@@ -29,12 +28,7 @@ class EdgeHooks implements OnModuleInit {
 
   onModuleInit(): void {
     registerEdge(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
-      getClientAnswers: {
-        cachedAnswer: (secretKey, digest) => this.clients.cachedAnswer(secretKey, digest),
-        loadAnswer: (secretKey, digest) => this.clients.loadAnswer(secretKey, digest),
-        withinRateLimit: (digest) => this.rateLimit.tryAcquire(digest),
-        isAddressBlocked: (ip) => this.addresses.blockedFor(ip) > 0,
-      },
+      edgeAnswer: this.edgeAnswer.preHandler,
       accessLogger: this.accessLogger,
       isDraining: () => this.health.isShuttingDown,
       requestDuration: this.requestDuration,

@@ -1,13 +1,12 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { Server } from 'node:http';
-import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
+import type { FastifyHttpOptions, FastifyInstance, preHandlerHookHandler } from 'fastify';
 import type pino from 'pino';
 import type { AppConfig } from '../config/app-config';
 import type { Histogram } from 'prom-client';
 import { logAnswer } from './access-log';
 import { addAnswerHeaders } from './answer-headers';
 import { BODY_LIMIT_BYTES } from './body-limit';
-import { GetClientAnswers, answerGetClientAtEdge } from './get-client-at-edge';
 import { acceptJsonBodiesOnly } from './json-body';
 import { answerMalformedRequest } from './malformed-request';
 import { enforceRequestDeadline } from './request-deadline';
@@ -43,7 +42,8 @@ export function createFastifyAdapter({ http, trustProxy }: Pick<AppConfig, 'http
 }
 
 export interface EdgeParts {
-  getClientAnswers: GetClientAnswers;
+  /** A feature's route answered ahead of Nest's router (EdgeAnswer: get-client, src/client/get-client-at-edge.ts). */
+  edgeAnswer: preHandlerHookHandler;
   accessLogger: pino.Logger;
   /** Whether a stop has begun (its 503s are logged at info). */
   isDraining: () => boolean;
@@ -61,7 +61,7 @@ export function registerEdge(fastify: FastifyInstance, parts: EdgeParts): void {
   // body parsing
   acceptJsonBodiesOnly(fastify);
   // preHandler, ahead of Nest's router
-  fastify.addHook('preHandler', answerGetClientAtEdge(parts.getClientAnswers));
+  fastify.addHook('preHandler', parts.edgeAnswer);
   // onResponse
   fastify.addHook('onResponse', logAnswer(parts.accessLogger, parts.isDraining));
   fastify.addHook('onResponse', timeAnswer(parts.requestDuration));

@@ -1,23 +1,14 @@
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { SECRET_KEY_FIELD } from '../auth/credential-headers';
 import { sha256Hex } from '../auth/digest';
 import { isWellFormedSecretKey } from '../auth/secret-key';
+import { EdgeAnswer } from '../http/edge-answer';
+import { AddressAllowance } from '../rate-limit/address-allowance';
+import { CredentialRateLimit } from '../rate-limit/credential-rate-limit';
+import { ClientAnswers } from './client-answers';
 
 export const GET_CLIENT_ROUTE = '/api/client/get/secretKey';
-
-/**
- * The answers of the client registry the edge sends, synchronously from the cache or after one read on a miss.
- * ClientModule provides it (ClientService), so http imports no feature.
- */
-export abstract class ClientAnswers {
-  /**
-   * From the cache: the serialized answer; null when the key is known but the full way answers it (no client has it,
-   * or its client is disabled); undefined when the cache does not know the key.
-   */
-  abstract cachedAnswer(secretKey: string, secretKeyDigest: string): string | null | undefined;
-  /** A cache miss: the answer read from the database (one read shared by concurrent misses), filling the cache; null as above. */
-  abstract loadAnswer(secretKey: string, secretKeyDigest: string): Promise<string | null>;
-}
 
 /** What the edge needs to answer get-client itself: the answers, and the rate limits the guards would apply. */
 export interface GetClientAnswers extends ClientAnswers {
@@ -61,6 +52,25 @@ export function answerGetClientAtEdge(answers: GetClientAnswers): preHandlerHook
       },
     );
   };
+}
+
+/**
+ * get-client's answer at the edge, as ClientModule provides it to the edge (EdgeAnswer): the client registry's answers,
+ * and the rate limits the guards would apply, counted in the same storages.
+ */
+@Injectable()
+export class GetClientAtEdge extends EdgeAnswer {
+  readonly preHandler: preHandlerHookHandler;
+
+  constructor(clients: ClientAnswers, rateLimit: CredentialRateLimit, addresses: AddressAllowance) {
+    super();
+    this.preHandler = answerGetClientAtEdge({
+      cachedAnswer: (secretKey, digest) => clients.cachedAnswer(secretKey, digest),
+      loadAnswer: (secretKey, digest) => clients.loadAnswer(secretKey, digest),
+      withinRateLimit: (digest) => rateLimit.tryAcquire(digest),
+      isAddressBlocked: (ip) => addresses.blockedFor(ip) > 0,
+    });
+  }
 }
 
 /** The key of a request the edge may answer: a single well-formed key, an empty body, an address not blocked. */
