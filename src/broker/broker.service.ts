@@ -2,6 +2,7 @@ import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
 import { ConflictException, Injectable } from '@nestjs/common';
 import type { Channel } from 'amqplib';
 import { AuditLog } from '../audit/audit.repository';
+import { BrokerConnection } from '../broker-connection/broker-connection';
 import { ChangeOrigin } from '../auth/actor';
 import { SqlExecutor } from '../database/sql-executor';
 import { ServiceUnavailableError } from '../common/errors/unavailable';
@@ -16,14 +17,10 @@ const PRECONDITION_FAILED = 406;
 export class BrokerService {
   constructor(
     private readonly amqp: AmqpConnection,
+    private readonly broker: BrokerConnection,
     private readonly auditLog: AuditLog,
     private readonly sql: SqlExecutor,
   ) {}
-
-  get isConnected(): boolean {
-    // Before the first connection attempt the managed connection does not exist yet.
-    return this.amqp.managedConnection?.isConnected() ?? false;
-  }
 
   /**
    * Declares a durable exchange; idempotent for the same type, 409 for an existing one of another type. The audit entry
@@ -39,7 +36,7 @@ export class BrokerService {
   }
 
   private async declare(name: string, type: ExchangeType): Promise<void> {
-    const connection = this.isConnected ? this.amqp.managedConnection.connection : undefined;
+    const connection = this.broker.isConnected ? this.amqp.managedConnection.connection : undefined;
     if (!connection) throw new ServiceUnavailableError('broker is not connected');
     const channel = await withTimeout(connection.createChannel(), BROKER_TIMEOUT_MS, 'broker');
     // A refused declaration closes the channel with an error; it is answered through the rejected promise below.

@@ -1,7 +1,7 @@
 import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { BrokerModule } from '../broker/broker.module';
+import { BrokerConnectionModule } from '../broker-connection/broker-connection.module';
 import { DatabaseModule } from '../database/database.module';
 import { AppConfig } from '../config/app-config';
 import { CacheInvalidationBus } from './cache-invalidation.bus';
@@ -13,7 +13,7 @@ import { ClientCacheInvalidation, ClientCacheInvalidator } from './client-cache-
  * invalidations between instances, the narrow interface writers invalidate through, and the edge's fast-path answer.
  */
 @Module({
-  imports: [BrokerModule, DatabaseModule],
+  imports: [BrokerConnectionModule, DatabaseModule],
   providers: [
     {
       provide: ClientCache,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
-import { BrokerModule } from '../broker/broker.module';
+import { BrokerConnectionModule } from '../broker-connection/broker-connection.module';
 import { DatabaseModule } from '../database/database.module';
 import { EventPublisher } from './event-publisher';
 import { OutboxRelay } from './outbox-relay';
@@ -8,7 +8,7 @@ import { OutboxRepository } from './outbox.repository';
 
 /** Domain events: the audit entries that change something, published on RabbitMQ from the outbox (docs/events.md). */
 @Module({
-  imports: [AuditModule, BrokerModule, DatabaseModule],
+  imports: [AuditModule, BrokerConnectionModule, DatabaseModule],
   providers: [EventPublisher, OutboxRepository, OutboxRelay],
   exports: [OutboxRepository],
 })

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { BrokerModule } from '../broker/broker.module';
+import { BrokerConnectionModule } from '../broker-connection/broker-connection.module';
 import { DatabaseModule } from '../database/database.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { DatabaseHealth } from './database-health';
@@ -9,7 +9,7 @@ import { HealthService } from './health.service';
 import { OpsServer } from './ops-server';
 
 @Module({
-  imports: [DatabaseModule, BrokerModule, MetricsModule],
+  imports: [DatabaseModule, BrokerConnectionModule, MetricsModule],
   controllers: [HealthController],
   providers: [DatabaseHealth, HealthService, GracefulShutdownService, OpsServer],
   exports: [HealthService, OpsServer],

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BrokerService } from '../broker/broker.service';
+import { BrokerConnection } from '../broker-connection/broker-connection';
 import { DatabaseHealth, DependencyState } from './database-health';
 
 export type { DependencyState } from './database-health';
@@ -17,7 +17,7 @@ export class HealthService {
 
   constructor(
     private readonly database: DatabaseHealth,
-    private readonly broker: BrokerService,
+    private readonly broker: BrokerConnection,
   ) {}
 
   /** From SIGTERM on, /health fails so load balancers stop sending while in-flight requests finish. */

@@ -1,8 +1,8 @@
 import { Inject, Module } from '@nestjs/common';
 import { getToken, makeCounterProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
 import { Gauge, GaugeConfiguration, collectDefaultMetrics, register } from 'prom-client';
-import { BrokerModule } from '../broker/broker.module';
-import { BrokerService } from '../broker/broker.service';
+import { BrokerConnection } from '../broker-connection/broker-connection';
+import { BrokerConnectionModule } from '../broker-connection/broker-connection.module';
 import { ClientCache } from '../client-cache/client-cache';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { DatabaseModule } from '../database/database.module';
@@ -96,7 +96,7 @@ function clientCacheGauges(cache: ClientCache): Gauge<string>[] {
 }
 
 @Module({
-  imports: [BrokerModule, ClientCacheModule, DatabaseModule, EventsModule],
+  imports: [BrokerConnectionModule, ClientCacheModule, DatabaseModule, EventsModule],
   controllers: [MetricsController],
   providers: [
     MetricsRenderer,
@@ -118,8 +118,8 @@ function clientCacheGauges(cache: ClientCache): Gauge<string>[] {
     },
     {
       provide: BROKER_GAUGE,
-      inject: [BrokerService],
-      useFactory: (broker: BrokerService) =>
+      inject: [BrokerConnection],
+      useFactory: (broker: BrokerConnection) =>
         freshGauge({
           name: BROKER_GAUGE,
           help: '1 while the RabbitMQ connection is up, else 0',
