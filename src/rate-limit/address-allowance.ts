@@ -1,6 +1,6 @@
 import { HttpException, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { FixedWindowThrottlerStorage } from '../common/fixed-window.storage';
+import { FixedWindowThrottlerStorage } from './fixed-window.storage';
 import { RetryLaterException } from '../common/errors/retry-later.exception';
 import { AppConfig, RateLimitConfig } from '../config/app-config';
 import { addressKeyOf } from './address-key';

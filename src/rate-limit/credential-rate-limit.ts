@@ -4,7 +4,7 @@ import { ThrottlerStorage } from '@nestjs/throttler';
 import { AppConfig, RateLimitConfig } from '../config/app-config';
 import { credentialTracker } from './credential';
 import { THROTTLER_NAME } from './credential-throttler.guard';
-import { FixedWindowThrottlerStorage } from '../common/fixed-window.storage';
+import { FixedWindowThrottlerStorage } from './fixed-window.storage';
 
 /**
  * The per-credential limit for answers given ahead of Nest's guards (get-client from the cache): counted synchronously

@@ -6,7 +6,7 @@ import { TOO_MANY_REQUESTS_MESSAGE } from './credential-throttler.guard';
 import { AddressAllowance } from './address-allowance';
 import { CredentialRateLimit } from './credential-rate-limit';
 import { CredentialThrottlerGuard } from './credential-throttler.guard';
-import { FixedWindowThrottlerStorage } from '../common/fixed-window.storage';
+import { FixedWindowThrottlerStorage } from './fixed-window.storage';
 
 @Global()
 @Module({
