@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
 import { loadAppConfig } from './src/config/app-config';
 import { loadDotEnv } from './src/config/dotenv';
 import { buildDataSourceOptions } from './src/database/database-options';
+import { RegistryDataSource } from './src/database/registry-data-source';
+import { ENTITIES } from './src/entities';
 
-/** The DataSource of the TypeORM CLI (`npm run migration:run`), built from the application's own options. */
+/** The DataSource of the TypeORM CLI (`npm run migration:run`), built from the application's own options and entities. */
 loadDotEnv();
-export default new DataSource(buildDataSourceOptions(loadAppConfig().database));
+export default new RegistryDataSource(buildDataSourceOptions(loadAppConfig().database, ENTITIES));

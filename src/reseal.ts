@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import pino from 'pino';
-import { DataSource } from 'typeorm';
 import { loadAppConfig } from './config/app-config';
 import { loadDotEnv } from './config/dotenv';
 import { SecretSealer } from './crypto/secret-sealer';
 import { buildDataSourceOptions } from './database/database-options';
+import { RegistryDataSource } from './database/registry-data-source';
 import { SqlExecutor } from './database/sql-executor';
 import { createLoggers, loggingConfigOf } from './logging/logger-options';
 import { Resealer, isComplete } from './reseal/resealer';
@@ -25,7 +25,7 @@ async function reseal(): Promise<void> {
   const logger = createLoggers(loggingConfigOf(config)).root.child({ context: 'Reseal' });
   const stop = stopOnSignals();
   try {
-    const dataSource = await new DataSource(buildDataSourceOptions(config.database)).initialize();
+    const dataSource = await new RegistryDataSource(buildDataSourceOptions(config.database)).initialize();
     try {
       const sql = new SqlExecutor(dataSource);
       const resealer = new Resealer(

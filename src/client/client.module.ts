@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { CLIENT_LOOKUP } from '../auth/client-lookup';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { AuditModule } from '../audit/audit.module';
@@ -12,6 +13,7 @@ import { ClientRepository } from './client.repository';
 import { ClientService } from './client.service';
 import { GetClientAtEdge } from './get-client-at-edge';
 import { SecretKeyController } from './secret-key.controller';
+import { Client } from './client.entity';
 
 /**
  * Global for its CLIENT_LOOKUP and EdgeAnswer: every feature's SecretKeyGuard finds clients through the first, and the
@@ -19,7 +21,7 @@ import { SecretKeyController } from './secret-key.controller';
  */
 @Global()
 @Module({
-  imports: [DatabaseModule, ClientCacheModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([Client]), DatabaseModule, ClientCacheModule, AuditModule],
   controllers: [ClientController, ClientAdminController, SecretKeyController],
   providers: [
     ClientService,

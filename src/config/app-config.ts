@@ -3,7 +3,8 @@ import { ConfigurationError, validateEnvironment } from './environment';
 import { loadDevelopmentSecrets } from './development-secrets';
 import { EncryptionKey, parseEncryptionKeys } from './encryption-keys';
 
-export type DatabaseConfig = { type: 'mysql'; url: string; poolSize: number } | { type: 'sqlite'; path: string };
+/** `mariadb://` URLs name a MariaDB server, whose schema TypeORM reads through its own dialect; `mysql://` URLs MySQL's. */
+export type DatabaseConfig = { type: 'mysql' | 'mariadb'; url: string; poolSize: number } | { type: 'sqlite'; path: string };
 
 export interface RateLimitConfig {
   windowMs: number;
@@ -183,5 +184,5 @@ function parseDatabaseUrl(url: string | undefined, dataDir: string, poolSize: nu
   } catch {
     throw new ConfigurationError('Invalid configuration: DATABASE_URL is not a valid URL');
   }
-  return { type: 'mysql', url, poolSize };
+  return { type: url.startsWith('mariadb:') ? 'mariadb' : 'mysql', url, poolSize };
 }

@@ -8,7 +8,7 @@ export function configuredSecrets({ adminApiKeys, dispatcherApiKeys, encryptionK
     ...adminApiKeys,
     ...dispatcherApiKeys,
     ...encryptionKeys.map((key) => key.key.toString('base64')),
-    ...passwordsIn(database.type === 'mysql' ? database.url : undefined),
+    ...passwordsIn(database.type === 'sqlite' ? undefined : database.url),
     ...passwordsIn(amqpUrl),
   ];
 }

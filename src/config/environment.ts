@@ -19,7 +19,9 @@ export class EnvironmentVariables {
   HOST?: string;
 
   @IsOptional()
-  @Matches(/^(mysql:\/\/.+|sqlite:.+)$/, { message: 'DATABASE_URL must be mysql://user:pass@host:port/db or sqlite:<path>' })
+  @Matches(/^((mysql|mariadb):\/\/.+|sqlite:.+)$/, {
+    message: 'DATABASE_URL must be mysql://user:pass@host:port/db (mariadb:// for MariaDB) or sqlite:<path>',
+  })
   DATABASE_URL?: string;
 
   @IsOptional()
@@ -209,7 +211,7 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
   HOST: { default: '0.0.0.0', meaning: 'address the API listens on' },
   DATABASE_URL: {
     default: 'embedded SQLite `DATA_DIR/registry.sqlite`',
-    meaning: '`mysql://user:pass@host:3306/db` (MySQL/MariaDB), or `sqlite:<path>`',
+    meaning: '`mysql://user:pass@host:3306/db` (MySQL), `mariadb://user:pass@host:3306/db` (MariaDB), or `sqlite:<path>`',
   },
   DATABASE_POOL_SIZE: { default: '10', meaning: 'MySQL connections per instance' },
   DATA_DIR: { default: './data', meaning: 'SQLite file and generated development secrets' },

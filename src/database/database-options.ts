@@ -14,6 +14,7 @@ import { SmsConfigLimitByTrigger1795400000000 as SqliteSmsConfigLimit } from './
 import { SmsConfigLimitWithoutTrigger1795600000000 as SqliteLimitWithoutTrigger } from './migrations/sqlite/1795600000000-SmsConfigLimitWithoutTrigger';
 import { ClientLifecycle1796000000000 as SqliteClientLifecycle } from './migrations/sqlite/1796000000000-ClientLifecycle';
 import { DomainEventOutbox1797000000000 as SqliteDomainEventOutbox } from './migrations/sqlite/1797000000000-DomainEventOutbox';
+import { TablesAsTypeormWritesThem1798000000000 } from './migrations/sqlite/1798000000000-TablesAsTypeormWritesThem';
 
 /** Each one may run again after failing at any statement, and none needs more than the privileges on its own database. */
 export const MYSQL_MIGRATIONS = [
@@ -30,23 +31,31 @@ export const SQLITE_MIGRATIONS = [
   SqliteLimitWithoutTrigger,
   SqliteClientLifecycle,
   SqliteDomainEventOutbox,
+  TablesAsTypeormWritesThem1798000000000,
 ];
 
+/** Entity classes, as TypeORM's options take them. */
+export type EntityList = NonNullable<DataSourceOptions['entities']>;
 
-/** The one source of TypeORM options: the application and ormconfig.ts (the CLI) both build from it. */
-export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
-  // No entities: every SQL string is a repository's (src/*/*.repository.ts), and the schema is the migrations'.
+/**
+ * The one source of TypeORM options: the application, ormconfig.ts (the CLI) and the schema scripts build from it, and
+ * open it as a RegistryDataSource (registry-data-source.ts), which reads the entities as each dialect declares them.
+ * `entities`: the application's modules register their own (TypeOrmModule.forFeature); the CLI and the schema scripts
+ * pass src/entities.ts; a DataSource that only migrates needs none.
+ */
+export function buildDataSourceOptions(database: DatabaseConfig, entities: EntityList = []): DataSourceOptions {
   const common = {
+    entities,
     synchronize: false,
     migrationsRun: false,
     migrationsTableName: 'typeorm_migrations',
     logging: false,
   } as const;
 
-  if (database.type === 'mysql') {
+  if (database.type !== 'sqlite') {
     return {
       ...common,
-      type: 'mysql',
+      type: database.type,
       url: database.url,
       migrations: MYSQL_MIGRATIONS,
       charset: 'utf8mb4_unicode_ci',

@@ -5,6 +5,7 @@ import { isUnavailableError } from '../common/errors/unavailable';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './database-options';
 import { MigrationsAtStart } from './migrations-at-start';
+import { RegistryDataSource } from './registry-data-source';
 import { SqlExecutor } from './sql-executor';
 
 @Module({
@@ -13,11 +14,14 @@ import { SqlExecutor } from './sql-executor';
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) => ({
         ...buildDataSourceOptions(config.get('database', { infer: true })),
+        // Each module registers its entities (TypeOrmModule.forFeature).
+        autoLoadEntities: true,
         retryAttempts: 10,
         retryDelay: 1000,
         // Only an unreachable database is worth waiting for; a wrong schema or option fails the start at once.
         toRetry: (error: unknown) => isUnavailableError(error),
       }),
+      dataSourceFactory: (options) => Promise.resolve(new RegistryDataSource(options!)),
     }),
   ],
   providers: [SqlExecutor, MigrationsAtStart],

@@ -9,7 +9,7 @@ const MIGRATION_LOCK_WAIT_SECONDS = 60;
  * the schema and the others find it done: MySQL's named lock (GET_LOCK), or a lock file beside a SQLite database.
  */
 export async function runMigrationsUnderLock(dataSource: DataSource): Promise<Migration[]> {
-  if (dataSource.options.type === 'mysql') return runMigrationsUnderMysqlLock(dataSource);
+  if (dataSource.options.type !== 'better-sqlite3') return runMigrationsUnderMysqlLock(dataSource);
   const release = await lock(String(dataSource.options.database), {
     lockfilePath: `${String(dataSource.options.database)}.migration-lock`,
     retries: { retries: MIGRATION_LOCK_WAIT_SECONDS * 10, minTimeout: 100, maxTimeout: 100 },

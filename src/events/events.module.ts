@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { BrokerConnectionModule } from '../broker-connection/broker-connection.module';
 import { DatabaseModule } from '../database/database.module';
 import { EventPublisher } from './event-publisher';
 import { OutboxRelay } from './outbox-relay';
 import { OutboxRepository } from './outbox.repository';
+import { OutboxRelayLock } from './outbox-relay-lock.entity';
 
 /** Domain events: the audit entries that change something, published on RabbitMQ from the outbox (docs/events.md). */
 @Module({
-  imports: [AuditModule, BrokerConnectionModule, DatabaseModule],
+  imports: [TypeOrmModule.forFeature([OutboxRelayLock]), AuditModule, BrokerConnectionModule, DatabaseModule],
   providers: [EventPublisher, OutboxRepository, OutboxRelay],
   exports: [OutboxRepository],
 })

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { AuditModule } from '../audit/audit.module';
 import { DatabaseModule } from '../database/database.module';
@@ -7,9 +8,10 @@ import { SmsConfigLifecycleController } from './sms-config-lifecycle.controller'
 import { SmsConfigController } from './sms-config.controller';
 import { SmsConfigRepository } from './sms-config.repository';
 import { SmsConfigService } from './sms-config.service';
+import { SmsConfig } from './sms-config.entity';
 
 @Module({
-  imports: [DatabaseModule, ClientCacheModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([SmsConfig]), DatabaseModule, ClientCacheModule, AuditModule],
   controllers: [SmsConfigController, CredentialResolutionController, SmsConfigLifecycleController],
   providers: [SmsConfigService, SmsConfigRepository],
 })

@@ -1,0 +1,31 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/** A request kept under its Idempotency-Key: claimed while it runs, then its answer (sealed) until it expires. */
+@Entity('idempotent_request')
+@Index('IDX_idempotent_request_expires_at', ['expiresAt'])
+export class IdempotentRequest {
+  @PrimaryColumn({ name: 'scope', type: 'varchar', length: 80, charset: 'ascii' })
+  scope!: string;
+
+  /** Compared byte for byte: keys differing only in case are different keys. */
+  @PrimaryColumn({ name: 'idempotency_key', type: 'varchar', length: 255, charset: 'ascii', collation: 'ascii_bin' })
+  idempotencyKey!: string;
+
+  @Column({ name: 'request_digest', type: 'char', length: 64, charset: 'ascii' })
+  requestDigest!: string;
+
+  @Column({ name: 'claim', type: 'char', length: 36, charset: 'ascii' })
+  claim!: string;
+
+  @Column({ name: 'claimed_until', type: 'datetime', precision: 3 })
+  claimedUntil!: Date;
+
+  @Column({ name: 'status_code', type: 'smallint', nullable: true })
+  statusCode!: number | null;
+
+  @Column({ name: 'answer_sealed', type: 'mediumtext', nullable: true })
+  answerSealed!: string | null;
+
+  @Column({ name: 'expires_at', type: 'datetime', precision: 3 })
+  expiresAt!: Date;
+}
