@@ -1,0 +1,57 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { DataSource } from 'typeorm';
+import { DatabaseConfig } from '../config/app-config';
+import { EntityList, buildDataSourceOptions } from './database-options';
+import { RegistryDataSource } from './registry-data-source';
+import { runMigrationsUnderLock } from './run-migrations';
+
+export type SchemaDialect = 'mysql' | 'sqlite';
+
+/** The statements TypeORM's schema builder would run to make the database match the entities: none when they agree. */
+export async function schemaDrift(dataSource: DataSource): Promise<string[]> {
+  const log = await dataSource.driver.createSchemaBuilder().log();
+  return log.upQueries.map((query) => query.query);
+}
+
+/**
+ * A new, empty database of the dialect with every migration applied, opened with these entities: a SQLite file in a
+ * temporary folder, or a database `name` on the MySQL server of `mysqlServerUrl` (dropped and made again). A MariaDB
+ * server is opened as `mariadb`: TypeORM's `mysql` dialect misreads MariaDB's column defaults.
+ */
+export async function migratedScratchDatabase(
+  dialect: SchemaDialect,
+  entities: EntityList,
+  { mysqlServerUrl, name }: { mysqlServerUrl: string; name: string },
+): Promise<DataSource> {
+  const database = dialect === 'sqlite' ? scratchSqlite() : await scratchMysql(mysqlServerUrl, name);
+  const dataSource = await new RegistryDataSource(buildDataSourceOptions(database, entities)).initialize();
+  try {
+    await runMigrationsUnderLock(dataSource);
+    return dataSource;
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  }
+}
+
+function scratchSqlite(): DatabaseConfig {
+  return { type: 'sqlite', path: join(mkdtempSync(join(tmpdir(), 'registry-schema-')), 'registry.sqlite') };
+}
+
+async function scratchMysql(serverUrl: string, name: string): Promise<DatabaseConfig> {
+  const connection = await createConnection(serverUrl);
+  try {
+    await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await connection.query(`CREATE DATABASE \`${name}\``);
+    const [[{ version }]] =
+      await connection.query<Array<{ version: string } & import('mysql2').RowDataPacket>>('SELECT VERSION() AS version');
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return { type: /mariadb/i.test(version) ? 'mariadb' : 'mysql', url: url.toString(), poolSize: 2 };
+  } finally {
+    await connection.end();
+  }
+}
