@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RowDataPacket } from 'mysql2';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { DatabaseConfig } from '../config/app-config';
@@ -46,8 +47,7 @@ async function scratchMysql(serverUrl: string, name: string): Promise<DatabaseCo
   try {
     await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
     await connection.query(`CREATE DATABASE \`${name}\``);
-    const [[{ version }]] =
-      await connection.query<Array<{ version: string } & import('mysql2').RowDataPacket>>('SELECT VERSION() AS version');
+    const [[{ version }]] = await connection.query<Array<{ version: string } & RowDataPacket>>('SELECT VERSION() AS version');
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     return { type: /mariadb/i.test(version) ? 'mariadb' : 'mysql', url: url.toString(), poolSize: 2 };
