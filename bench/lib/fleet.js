@@ -478,4 +478,5 @@ function problemsOf({ error, scenarios = {}, memory }) {
   return { errors, warnings };
 }
 
-module.exports = { SCENARIOS, readParams, runFleetSafely, problemsOf };
+// GET_PATH, newDraws and requestOptions: compare-builds.js sends the same fleet requests to two builds.
+module.exports = { SCENARIOS, GET_PATH, readParams, newDraws, requestOptions, runFleetSafely, problemsOf };
