@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { AuditEvent } from './audit/audit-event.entity';
 import { Client } from './client/client.entity';
 import { OutboxRelayLock } from './events/outbox-relay-lock.entity';
@@ -10,3 +11,14 @@ import { SmsConfig } from './sms-config/sms-config.entity';
  * its own with TypeOrmModule.forFeature, and a test holds the two to the same list.
  */
 export const ENTITIES = [Client, SmsConfig, AuditEvent, IdempotentRequest, OutboxRelayLock];
+
+/**
+ * A MySQL DataSource with the entities' metadata built and no connection: for unit tests of a class that writes SQL
+ * from that metadata (SqlNames).
+ */
+export async function mysqlMetadataOnly(): Promise<DataSource> {
+  const dataSource = new DataSource({ type: 'mysql', database: 'registry', entities: ENTITIES });
+  // What initialize() does after connecting; protected, as TypeORM builds it only for a connected source.
+  await (dataSource as unknown as { buildMetadatas(): Promise<void> }).buildMetadatas();
+  return dataSource;
+}

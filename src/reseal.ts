@@ -3,12 +3,11 @@ import pino from 'pino';
 import { loadAppConfig } from './config/app-config';
 import { loadDotEnv } from './config/dotenv';
 import { SecretSealer } from './crypto/secret-sealer';
-import { buildDataSourceOptions } from './database/database-options';
+import { buildDataSourceOptions, withStatementTimeout } from './database/database-options';
 import { RegistryDataSource } from './database/registry-data-source';
-import { SqlExecutor } from './database/sql-executor';
 import { createLoggers, loggingConfigOf } from './logging/logger-options';
 import { Resealer, isComplete } from './reseal/resealer';
-import { SealedColumnRepository } from './reseal/sealed-column.repository';
+import { SealedColumnRepository, resealStatements } from './reseal/sealed-column.repository';
 import { SEALED_COLUMNS } from './reseal/sealed-columns';
 import { describeStartupFailure } from './startup-failure';
 
@@ -25,9 +24,9 @@ async function reseal(): Promise<void> {
   const logger = createLoggers(loggingConfigOf(config)).root.child({ context: 'Reseal' });
   const stop = stopOnSignals();
   try {
-    const dataSource = await new RegistryDataSource(buildDataSourceOptions(config.database)).initialize();
+    const dataSource = await new RegistryDataSource(withStatementTimeout(buildDataSourceOptions(config.database))).initialize();
     try {
-      const sql = new SqlExecutor(dataSource);
+      const sql = resealStatements(dataSource);
       const resealer = new Resealer(
         SEALED_COLUMNS.map((sealedColumn) => new SealedColumnRepository(sql, sealedColumn)),
         new SecretSealer(config.encryptionKeys),

@@ -1,8 +1,7 @@
 import { SecretSealer } from '../src/crypto/secret-sealer';
 import { parseEncryptionKeys } from '../src/config/encryption-keys';
-import { SqlExecutor } from '../src/database/sql-executor';
 import { Resealer } from '../src/reseal/resealer';
-import { SealedColumnRepository } from '../src/reseal/sealed-column.repository';
+import { SealedColumnRepository, resealStatements } from '../src/reseal/sealed-column.repository';
 import { SEALED_COLUMNS } from '../src/reseal/sealed-columns';
 import {
   ADMIN_API_KEY,
@@ -63,7 +62,7 @@ describe('Retiring an encryption key', () => {
 
     // Reseal, while the instance serves.
     const lines: string[] = [];
-    const sql = new SqlExecutor(app.dataSource);
+    const sql = resealStatements(app.dataSource);
     const outcome = await new Resealer(
       SEALED_COLUMNS.map((column) => new SealedColumnRepository(sql, column)),
       new SecretSealer(parseEncryptionKeys(`${KEY_A},${KEY_B}`)),

@@ -4,7 +4,10 @@ import { DataSource } from 'typeorm';
 import { loadAppConfig } from '../src/config/app-config';
 import { buildDataSourceOptions } from '../src/database/database-options';
 import { runMigrationsUnderLock } from '../src/database/run-migrations';
-import { SqlExecutor } from '../src/database/sql-executor';
+import { RegistryDataSource } from '../src/database/registry-data-source';
+import { Transactions } from '../src/database/transactions';
+import { WriteScripts } from '../src/database/write-scripts';
+import { ENTITIES } from '../src/entities';
 import { AuditLog } from '../src/audit/audit.repository';
 import { NewSmsConfig, SmsConfigRepository } from '../src/sms-config/sms-config.repository';
 import { ADMIN_API_KEY, KEY_A, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from './helpers/test-app';
@@ -172,7 +175,9 @@ describe('Schema migrations', () => {
       await before.destroy();
     }
 
-    const after = await dataSourceFor(url).initialize();
+    const after = await new RegistryDataSource({ ...dataSourceFor(url).options, entities: ENTITIES }).initialize();
+    const transactions = new Transactions(after);
+    const scripts = new WriteScripts(after, transactions);
     try {
       await after.runMigrations();
       const triggers =
@@ -184,8 +189,7 @@ describe('Schema migrations', () => {
       expect(counts.map(({ n }) => Number(n))).toEqual([100, 3]);
 
       // The limit holds without the triggers: the repository keeps it.
-      const sql = new SqlExecutor(after);
-      const repository = new SmsConfigRepository(sql, new AuditLog(sql));
+      const repository = new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, after), after);
       const [full, other] = await after.query<Array<{ id: number }>>('SELECT id FROM client ORDER BY id');
       const add = (clientId: number) =>
         repository.add({ ...NEW_SMS_CONFIG, clientId }, { actor: 'admin:00000000', requestId: 'migration-test' });
@@ -196,6 +200,7 @@ describe('Schema migrations', () => {
       );
       expect(rows.map(({ n }) => Number(n))).toEqual([100, 4]);
     } finally {
+      await scripts.onApplicationShutdown();
       await after.destroy();
     }
   }, 60000);

@@ -1,4 +1,5 @@
-import { SqlExecutor } from '../src/database/sql-executor';
+import { DataSource } from 'typeorm';
+import { RegistryDataSource } from '../src/database/registry-data-source';
 import { DATABASE_PROBE_INTERVAL_MS, DATABASE_PROBE_TIMEOUT_MS } from '../src/health/database-health';
 import { HealthService } from '../src/health/health.service';
 import { OpsServer } from '../src/health/ops-server';
@@ -28,8 +29,7 @@ describe('GET /health, from state the service holds', () => {
   afterAll(() => t.close());
 
   it('should send no database query for 200 calls, beyond the background probes due meanwhile', async () => {
-    const executor = t.app.get(SqlExecutor);
-    const sent = jest.spyOn(executor, 'counted');
+    const sent = jest.spyOn(t.app.get<DataSource, RegistryDataSource>(DataSource).statements, 'counted');
     try {
       const started = Date.now();
       for (let call = 0; call < 200; call++) expect((await t.get('/health')).status).toBe(200);
@@ -41,7 +41,7 @@ describe('GET /health, from state the service holds', () => {
   });
 
   it('should report a database that stops answering within the probe interval and timeout, and its return', async () => {
-    const executor = t.app.get(SqlExecutor);
+    const executor = t.app.get<DataSource, RegistryDataSource>(DataSource);
     const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     const ping = jest.spyOn(executor, 'ping').mockRejectedValue(refused);
     let down: { body: unknown; ms: number };

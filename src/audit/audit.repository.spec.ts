@@ -1,26 +1,33 @@
 import { adminActor } from '../auth/actor';
-import { SqlExecutor } from '../database/sql-executor';
+import { DataSource } from 'typeorm';
+import { mysqlMetadataOnly } from '../entities';
+import { Transactions } from '../database/transactions';
 import { AuditLog } from './audit.repository';
 import { AUDIT_ACTIONS } from './audit-entry';
 
 /** An executor that records what it is asked, with a transaction whose commit the test decides. */
 function executorDouble() {
   const pendingAfterCommit: Array<() => void> = [];
+  const insert = { into: () => insert, values: () => insert, updateEntity: () => insert, execute: jest.fn(() => Promise.resolve({})) };
   const sql = {
     dialect: 'mysql',
-    execute: jest.fn(() => Promise.resolve({ affectedRows: 1, insertId: 1 })),
+    manager: { createQueryBuilder: () => ({ insert: () => insert }) },
     afterCommit: jest.fn((callback: () => void) => pendingAfterCommit.push(callback)),
   };
   const commit = () => pendingAfterCommit.splice(0).forEach((callback) => callback());
-  return { sql: sql as unknown as SqlExecutor, commit };
+  return { sql: sql as unknown as Transactions, commit };
 }
 
 describe('AuditLog as the outbox', () => {
+  let dataSource: DataSource;
+  beforeAll(async () => {
+    dataSource = await mysqlMetadataOnly();
+  });
   const origin = { actor: adminActor('ab'.repeat(32)), requestId: 'req-1' };
 
   it('should write every action but resolutions as unpublished (1), a resolution as nothing to publish (0)', () => {
     const { sql } = executorDouble();
-    const auditLog = new AuditLog(sql);
+    const auditLog = new AuditLog(sql, dataSource);
     const flags = Object.fromEntries(
       AUDIT_ACTIONS.map((action) => [action, auditLog.statement({ action, origin, clientId: 1 }).values.at(-1)]),
     );
@@ -41,7 +48,7 @@ describe('AuditLog as the outbox', () => {
 
   it('should tell its listeners once the transaction that wrote an event commits, not before, and not for a resolution', async () => {
     const { sql, commit } = executorDouble();
-    const auditLog = new AuditLog(sql);
+    const auditLog = new AuditLog(sql, dataSource);
     const heard = jest.fn();
     auditLog.onEventsCommitted(heard);
     await auditLog.record({ action: 'client.updated', origin, clientId: 1, changed: ['appUrl'] });
@@ -51,7 +58,7 @@ describe('AuditLog as the outbox', () => {
     await auditLog.record({ action: 'sms-config.credentials-resolved', origin, clientId: 1, smsConfigId: 2 });
     commit();
     expect(heard).toHaveBeenCalledTimes(1);
-    // A script's statement carries the announcement for SqlExecutor.script() to make after its commit.
+    // A script's statement carries the announcement for WriteScripts.run() to make after its commit.
     expect(auditLog.statement({ action: 'client.created', origin, clientId: 1 }).afterCommit).toEqual(expect.any(Function));
     expect(auditLog.statement({ action: 'sms-config.credentials-resolved', origin, clientId: 1 }).afterCommit).toBeUndefined();
   });

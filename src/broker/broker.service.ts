@@ -4,7 +4,7 @@ import type { Channel } from 'amqplib';
 import { AuditLog } from '../audit/audit.repository';
 import { BrokerConnection } from '../broker-connection/broker-connection';
 import { ChangeOrigin } from '../auth/actor';
-import { SqlExecutor } from '../database/sql-executor';
+import { Transactions } from '../database/transactions';
 import { ServiceUnavailableError } from '../common/errors/unavailable';
 import { withTimeout } from '../common/timeout';
 import { ExchangeType } from './dto/create-exchange.dto';
@@ -19,7 +19,7 @@ export class BrokerService {
     private readonly amqp: AmqpConnection,
     private readonly broker: BrokerConnection,
     private readonly auditLog: AuditLog,
-    private readonly sql: SqlExecutor,
+    private readonly transactions: Transactions,
   ) {}
 
   /**
@@ -29,7 +29,7 @@ export class BrokerService {
    * without its entry and the caller gets 503: declaring it again is harmless.
    */
   async declareExchange(name: string, type: ExchangeType, origin: ChangeOrigin): Promise<void> {
-    await this.sql.transaction(async () => {
+    await this.transactions.run(async () => {
       await this.auditLog.record({ action: 'exchange.declared', origin, clientId: null, changed: ['name', 'type'] });
       await this.declare(name, type);
     });

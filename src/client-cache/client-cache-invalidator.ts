@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SqlExecutor } from '../database/sql-executor';
+import { Transactions } from '../database/transactions';
 import { CacheInvalidationBus, InvalidationScope } from './cache-invalidation.bus';
 import { ClientCache } from './client-cache';
 
@@ -16,7 +16,7 @@ export class ClientCacheInvalidator implements ClientCacheInvalidation {
   constructor(
     private readonly cache: ClientCache,
     private readonly bus: CacheInvalidationBus,
-    private readonly sql: SqlExecutor,
+    private readonly transactions: Transactions,
   ) {}
 
   answerChanged(secretKeyDigests: string[]): void {
@@ -32,7 +32,7 @@ export class ClientCacheInvalidator implements ClientCacheInvalidation {
    * Other instances hear it within milliseconds; with the broker down they serve nothing older than a second anyway.
    */
   private invalidate(secretKeyDigests: string[], scope: InvalidationScope): void {
-    this.sql.afterCommit(() => {
+    this.transactions.afterCommit(() => {
       for (const digest of secretKeyDigests) {
         if (scope === 'key') this.cache.drop(digest);
         else this.cache.dropAnswer(digest);

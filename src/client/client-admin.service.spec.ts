@@ -1,5 +1,5 @@
 import { BadRequestException, ForbiddenException } from '@nestjs/common';
-import { SqlExecutor, SqlStatements } from '../database/sql-executor';
+import { Transactions } from '../database/transactions';
 import { ClientAdminService, ClientNotFoundException } from './client-admin.service';
 import { AdminClientView, ClientKeys, ClientRepository } from './client.repository';
 
@@ -35,20 +35,15 @@ describe('ClientAdminService', () => {
       rotateKey: jest.fn().mockResolvedValue(new Date()),
     };
     cache = { answerChanged: jest.fn(), keyChanged: jest.fn() };
-    const sql = {
-      transaction: (work: (statements: SqlStatements) => Promise<unknown>) => work({} as SqlStatements),
-    } as unknown as SqlExecutor;
-    service = new ClientAdminService(clients as unknown as ClientRepository, sql, cache);
+    const transactions = { run: (work: () => Promise<unknown>) => work() } as unknown as Transactions;
+    service = new ClientAdminService(clients as unknown as ClientRepository, transactions, cache);
   });
 
   it('should write only the fields that differ, audit them, and drop the answer under both keys', async () => {
     await service.update(7, { appName: 'Billing', appDescription: null }, ORIGIN);
-    expect(clients.update).toHaveBeenCalledWith(
-      7,
-      { appDescription: null },
-      [{ action: 'client.updated', origin: ORIGIN, clientId: 7, changed: ['appDescription'] }],
-      {},
-    );
+    expect(clients.update).toHaveBeenCalledWith(7, { appDescription: null }, [
+      { action: 'client.updated', origin: ORIGIN, clientId: 7, changed: ['appDescription'] },
+    ]);
     expect(cache.answerChanged).toHaveBeenCalledWith([KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest]);
     expect(cache.keyChanged).not.toHaveBeenCalled();
   });

@@ -5,8 +5,8 @@ import { sha256Hex } from '../auth/digest';
 import { generateSecretKey } from '../auth/secret-key';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
 import { DEFAULT_PAGE_LIMIT, Page, cursorPosition, pageOf } from '../common/pagination/page';
-import { SqlExecutor, SqlStatements } from '../database/sql-executor';
-import { AdminClientView, CHANGEABLE_CLIENT_COLUMNS, ClientChanges, ClientKeys, ClientRepository } from './client.repository';
+import { Transactions } from '../database/transactions';
+import { AdminClientView, CHANGEABLE_CLIENT_FIELDS, ClientChanges, ClientKeys, ClientRepository } from './client.repository';
 import { ClientListQueryDto, DeletedClientDto, UpdateClientDto } from './dto/admin-client.dto';
 import { DEFAULT_GRACE_SECONDS, RotatedSecretKeyDto } from './dto/secret-key-rotation.dto';
 
@@ -21,7 +21,7 @@ export class ClientNotFoundException extends NotFoundException {
 export class ClientAdminService {
   constructor(
     private readonly clients: ClientRepository,
-    private readonly sql: SqlExecutor,
+    private readonly transactions: Transactions,
     private readonly cache: ClientCacheInvalidation,
   ) {}
 
@@ -39,29 +39,29 @@ export class ClientAdminService {
   async update(clientId: number, request: UpdateClientDto, origin: ChangeOrigin): Promise<AdminClientView> {
     const sent = sentChanges(request);
     if (Object.keys(sent).length === 0) {
-      throw new BadRequestException(`request body must set at least one of ${Object.keys(CHANGEABLE_CLIENT_COLUMNS).join(', ')}`);
+      throw new BadRequestException(`request body must set at least one of ${CHANGEABLE_CLIENT_FIELDS.join(', ')}`);
     }
-    return this.sql.transaction(async (statements) => {
-      const keys = (await this.clients.lockKeys(clientId, statements)) ?? throwNotFound();
-      const stored = (await this.clients.findById(clientId, statements))!;
+    return this.transactions.run(async () => {
+      const keys = (await this.clients.lockKeys(clientId)) ?? throwNotFound();
+      const stored = (await this.clients.findById(clientId))!;
       const changes = Object.fromEntries(
         Object.entries(sent).filter(([field, value]) => stored[field as keyof ClientChanges] !== value),
       ) as ClientChanges;
       const changed = Object.keys(changes);
       if (changed.length === 0) return stored;
-      await this.clients.update(clientId, changes, auditEntriesOf(clientId, changed, changes, origin), statements);
+      await this.clients.update(clientId, changes, auditEntriesOf(clientId, changed, changes, origin));
       const digests = digestsOf(keys);
       if (changes.isActive !== undefined) this.cache.keyChanged(digests);
       else this.cache.answerChanged(digests);
-      return (await this.clients.findById(clientId, statements))!;
+      return (await this.clients.findById(clientId))!;
     });
   }
 
   /** Removes the client and its configurations; its keys are unknown on every instance within 1 s. */
   async delete(clientId: number, origin: ChangeOrigin): Promise<DeletedClientDto> {
-    return this.sql.transaction(async (statements) => {
-      const keys = (await this.clients.lockKeys(clientId, statements)) ?? throwNotFound();
-      await this.clients.delete(clientId, origin, statements);
+    return this.transactions.run(async () => {
+      const keys = (await this.clients.lockKeys(clientId)) ?? throwNotFound();
+      await this.clients.delete(clientId, origin);
       this.cache.keyChanged(digestsOf(keys));
       return { clientId, deleted: true };
     });
@@ -69,9 +69,9 @@ export class ClientAdminService {
 
   /** An admin acting on a leaked key: rotates whichever key is current. */
   async rotateAsAdmin(clientId: number, graceSeconds: number | undefined, origin: ChangeOrigin): Promise<RotatedSecretKeyDto> {
-    return this.sql.transaction(async (statements) => {
-      const keys = (await this.clients.lockKeys(clientId, statements)) ?? throwNotFound();
-      return this.rotate(keys, graceSeconds, origin, statements);
+    return this.transactions.run(async () => {
+      const keys = (await this.clients.lockKeys(clientId)) ?? throwNotFound();
+      return this.rotate(keys, graceSeconds, origin);
     });
   }
 
@@ -82,26 +82,21 @@ export class ClientAdminService {
     graceSeconds: number | undefined,
     origin: ChangeOrigin,
   ): Promise<RotatedSecretKeyDto> {
-    return this.sql.transaction(async (statements) => {
+    return this.transactions.run(async () => {
       // Locked, so of two rotations with one key, the second sees the first's result and is refused.
-      const keys = await this.clients.lockKeys(clientId, statements);
+      const keys = await this.clients.lockKeys(clientId);
       if (keys === null || keys.secretKeyDigest !== presentedDigest) {
         throw new ForbiddenException('Only the current secretKey may rotate; this is the previous one');
       }
-      return this.rotate(keys, graceSeconds, origin, statements);
+      return this.rotate(keys, graceSeconds, origin);
     });
   }
 
-  private async rotate(
-    keys: ClientKeys,
-    graceSeconds = DEFAULT_GRACE_SECONDS,
-    origin: ChangeOrigin,
-    statements: SqlStatements,
-  ): Promise<RotatedSecretKeyDto> {
+  private async rotate(keys: ClientKeys, graceSeconds = DEFAULT_GRACE_SECONDS, origin: ChangeOrigin): Promise<RotatedSecretKeyDto> {
     const secretKey = generateSecretKey();
     const newDigest = sha256Hex(secretKey);
     const previousKeyExpiresAt = graceSeconds === 0 ? null : new Date(Date.now() + graceSeconds * 1000);
-    await this.clients.rotateKey(keys, newDigest, previousKeyExpiresAt, origin, statements);
+    await this.clients.rotateKey(keys, newDigest, previousKeyExpiresAt, origin);
     this.cache.keyChanged([...digestsOf(keys), newDigest]);
     return { secretKey, previousKeyExpiresAt: previousKeyExpiresAt?.toISOString() ?? null };
   }
@@ -117,7 +112,7 @@ function digestsOf(keys: ClientKeys): string[] {
 
 /** The fields the request sets (class-transformer leaves the others undefined). */
 function sentChanges(request: UpdateClientDto): ClientChanges {
-  const fields = Object.keys(CHANGEABLE_CLIENT_COLUMNS) as Array<keyof ClientChanges>;
+  const fields = CHANGEABLE_CLIENT_FIELDS;
   return Object.fromEntries(fields.filter((field) => request[field] !== undefined).map((field) => [field, request[field]]));
 }
 

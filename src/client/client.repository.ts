@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditLog } from '../audit/audit.repository';
 import { AuditEntry, JUST_INSERTED } from '../audit/audit-entry';
 import { ChangeOrigin } from '../auth/actor';
-import { SqlExecutor, SqlStatements, SqlValue } from '../database/sql-executor';
-import { epochMsOf, isoTimestampOf, sqlTimestamp } from '../database/timestamps';
-import { SMS_CONFIG_SUMMARY_COLUMNS, SmsConfigSummaryRow, toSmsConfigSummary } from '../sms-config/sms-config.repository';
+import { SqlNames } from '../database/sql-names';
+import { epochMsOf, sqlTimestamp } from '../database/timestamps';
+import { Transactions } from '../database/transactions';
+import { WriteScripts } from '../database/write-scripts';
+import { SmsConfig } from '../sms-config/sms-config.entity';
+import { SMS_CONFIG_SUMMARY_PROPERTIES, SmsConfigSummaryRow, toSmsConfigSummary } from '../sms-config/sms-config.repository';
 import { SmsConfigSummaryDto } from '../sms-config/dto/sms-config-response.dto';
+import { Client } from './client.entity';
 
 /** A client to insert: its key only as the key's SHA-256, never the key itself. */
 export interface NewClient {
@@ -67,29 +73,19 @@ export interface AdminClientView {
   secretKeyRotatedAt: string | null;
 }
 
-type AdminClientRow = Omit<AdminClientView, 'isHost' | 'isActive' | 'createdAt' | 'updatedAt' | 'secretKeyRotatedAt'> & {
-  isHost: number | boolean;
-  isActive: number | boolean;
-  createdAt: Date | string;
-  updatedAt: Date | string | null;
-  secretKeyRotatedAt: Date | string | null;
-};
+/** The fields an admin may change. */
+export const CHANGEABLE_CLIENT_FIELDS = [
+  'appName',
+  'appDescription',
+  'appUrl',
+  'preferredSmsGateway',
+  'preferredEmailGateway',
+  'preferredPushNotificationGateway',
+  'isHost',
+  'isActive',
+] as const satisfies ReadonlyArray<keyof Client>;
 
-/** The fields an admin may change, and their columns. */
-export const CHANGEABLE_CLIENT_COLUMNS = {
-  appName: 'app_name',
-  appDescription: 'app_description',
-  appUrl: 'app_url',
-  preferredSmsGateway: 'preferred_sms_gateway',
-  preferredEmailGateway: 'preferred_email_gateway',
-  preferredPushNotificationGateway: 'preferred_push_notification_gateway',
-  isHost: 'is_host',
-  isActive: 'is_active',
-} as const;
-
-export type ClientChanges = Partial<{
-  [field in keyof typeof CHANGEABLE_CLIENT_COLUMNS]: field extends 'isHost' | 'isActive' ? boolean : string | null;
-}>;
+export type ClientChanges = Partial<Pick<Client, (typeof CHANGEABLE_CLIENT_FIELDS)[number]>>;
 
 /** The digests of a client's keys: what the cache must forget when the client changes. */
 export interface ClientKeys {
@@ -99,63 +95,101 @@ export interface ClientKeys {
   previousSecretKeyDigest: string | null;
 }
 
-const INSERT_SQL = `INSERT INTO client (app_name, app_description, app_url, secret_key_digest, preferred_sms_gateway, is_host, created_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?)`;
+/** The columns an add writes, in the order of its values. */
+const INSERT_PROPERTIES = [
+  'appName',
+  'appDescription',
+  'appUrl',
+  'secretKeyDigest',
+  'preferredSmsGateway',
+  'isHost',
+  'createdAt',
+] as const satisfies ReadonlyArray<keyof Client>;
 
-const CLIENT_WITH_SMS_CONFIGS_COLUMNS = `c.id AS clientId, c.app_description AS appDescription, c.app_url AS appUrl,
-    c.preferred_sms_gateway AS preferredSmsGateway, c.preferred_email_gateway AS preferredEmailGateway,
-    c.preferred_push_notification_gateway AS preferredPushNotificationGateway, c.is_host AS isHost,
-    c.is_active AS clientIsActive, c.secret_key_digest AS currentKeyDigest,
-    c.previous_secret_key_digest AS previousKeyDigest, c.previous_key_expires_at AS previousKeyExpiresAt,
-    s.id AS smsConfigId, ${SMS_CONFIG_SUMMARY_COLUMNS}
-  FROM client c LEFT JOIN sms_config s ON s.client_id = c.id`;
+const ADMIN_VIEW_SELECTION = [
+  'id',
+  'appName',
+  'appDescription',
+  'appUrl',
+  'preferredSmsGateway',
+  'preferredEmailGateway',
+  'preferredPushNotificationGateway',
+  'isHost',
+  'isActive',
+  'smsConfigCount',
+  'createdAt',
+  'updatedAt',
+  'secretKeyRotatedAt',
+].map((property) => `c.${property}`);
 
-/**
- * The hot path's one round trip: the client owning the key (as its current key, or as its previous one) and its
- * configurations, joined, selecting only what the answer shows and what the key may do. Two lookups by a unique index
- * rather than one with OR: MySQL answers each as a constant row, where the OR took an index merge and a temporary table
- * to sort (a miss cost the database 60% more than the baseline's two queries). Rows come unsorted: findWithSmsConfigsByDigest
- * sorts them.
- */
-const CLIENT_WITH_SMS_CONFIGS_SQL = `
-  SELECT 1 AS isCurrentKey, ${CLIENT_WITH_SMS_CONFIGS_COLUMNS} WHERE c.secret_key_digest = ?
-  UNION ALL
-  SELECT 0 AS isCurrentKey, ${CLIENT_WITH_SMS_CONFIGS_COLUMNS} WHERE c.previous_secret_key_digest = ?`;
-
-const ADMIN_CLIENT_COLUMNS = `c.id AS clientId, c.app_name AS appName, c.app_description AS appDescription, c.app_url AS appUrl,
-  c.preferred_sms_gateway AS preferredSmsGateway, c.preferred_email_gateway AS preferredEmailGateway,
-  c.preferred_push_notification_gateway AS preferredPushNotificationGateway, c.is_host AS isHost, c.is_active AS isActive,
-  c.sms_config_count AS smsConfigCount, c.created_at AS createdAt, c.updated_at AS updatedAt,
-  c.secret_key_rotated_at AS secretKeyRotatedAt`;
-
-const CLIENT_KEYS_SQL = `SELECT id AS clientId, is_active AS isActive, secret_key_digest AS secretKeyDigest,
-  previous_secret_key_digest AS previousSecretKeyDigest FROM client WHERE id = ?`;
+const KEYS_SELECTION = ['c.id', 'c.isActive', 'c.secretKeyDigest', 'c.previousSecretKeyDigest'];
 
 /** `!` escapes LIKE's wildcards in both dialects. */
 function likePrefix(prefix: string): string {
   return `${prefix.replace(/[!%_]/g, (character) => `!${character}`)}%`;
 }
 
+/**
+ * The hot path's one round trip, as SQL: the client owning the key (as its current key, or as its previous one) and its
+ * configurations, joined, selecting only what the answer shows and what the key may do. Two lookups by a unique index
+ * rather than one with OR: MySQL answers each as a constant row, where the OR took an index merge and a temporary table
+ * to sort (a miss cost the database 60% more than the baseline's two queries). Rows come unsorted:
+ * findWithSmsConfigsByDigest sorts them.
+ */
+function clientWithSmsConfigsSql(dataSource: DataSource): string {
+  const client = new SqlNames(dataSource, Client);
+  const smsConfig = new SqlNames(dataSource, SmsConfig);
+  const columns = `${client.selectList('c', [
+    ['id', 'clientId'],
+    'appDescription',
+    'appUrl',
+    'preferredSmsGateway',
+    'preferredEmailGateway',
+    'preferredPushNotificationGateway',
+    'isHost',
+    ['isActive', 'clientIsActive'],
+    ['secretKeyDigest', 'currentKeyDigest'],
+    ['previousSecretKeyDigest', 'previousKeyDigest'],
+    'previousKeyExpiresAt',
+  ])}, ${smsConfig.selectList('s', [['id', 'smsConfigId'], ...SMS_CONFIG_SUMMARY_PROPERTIES])}
+  FROM ${client.table} c LEFT JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}`;
+  return `SELECT 1 AS isCurrentKey, ${columns} WHERE ${client.column('secretKeyDigest', 'c')} = ?
+  UNION ALL
+  SELECT 0 AS isCurrentKey, ${columns} WHERE ${client.column('previousSecretKeyDigest', 'c')} = ?`;
+}
+
 @Injectable()
 export class ClientRepository {
-  constructor(
-    private readonly sql: SqlExecutor,
-    private readonly auditLog: AuditLog,
-  ) {}
+  private readonly withSmsConfigsSql: string;
+  private readonly insertSql: string;
 
-  /** Inserts the client with its audit entry, in one transaction and one round trip; answers its id, committed. */
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly scripts: WriteScripts,
+    private readonly auditLog: AuditLog,
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    this.withSmsConfigsSql = clientWithSmsConfigsSql(dataSource);
+    const client = new SqlNames(dataSource, Client);
+    this.insertSql = `INSERT INTO ${client.table} (${client.columns(INSERT_PROPERTIES)}) VALUES (${INSERT_PROPERTIES.map(() => '?').join(', ')})`;
+  }
+
+  private get manager(): EntityManager {
+    return this.transactions.manager;
+  }
+
+  /**
+   * Inserts the client with its audit entry, in one transaction and one round trip (a script: the entry's INSERT takes
+   * the client's new id in SQL); answers its id, committed.
+   */
   async insert(client: NewClient, origin: ChangeOrigin): Promise<number> {
-    const values = [
-      client.appName,
-      client.appDescription,
-      client.appUrl,
-      client.secretKeyDigest,
-      client.preferredSmsGateway,
-      client.isHost ? 1 : 0,
-      sqlTimestamp(new Date()),
-    ];
+    const values = INSERT_PROPERTIES.map((property) => {
+      if (property === 'createdAt') return sqlTimestamp(new Date());
+      const value = client[property];
+      return typeof value === 'boolean' ? Number(value) : value;
+    });
     const audit = this.auditLog.statement({ action: 'client.created', origin, clientId: JUST_INSERTED });
-    const [inserted] = await this.sql.script([{ sql: INSERT_SQL, values }, audit]);
+    const [inserted] = await this.scripts.run([{ sql: this.insertSql, values }, audit]);
     return inserted.insertId;
   }
 
@@ -164,7 +198,7 @@ export class ClientRepository {
    * configurations; null when no client has it.
    */
   async findWithSmsConfigsByDigest(secretKeyDigest: string): Promise<ClientWithSmsConfigs | null> {
-    const rows = await this.sql.query<ClientWithSmsConfigRow>(CLIENT_WITH_SMS_CONFIGS_SQL, [secretKeyDigest, secretKeyDigest]);
+    const rows = await this.manager.query<ClientWithSmsConfigRow[]>(this.withSmsConfigsSql, [secretKeyDigest, secretKeyDigest]);
     if (rows.length === 0) return null;
     const [client] = rows;
     if (rows.length > 1) rows.sort((a, b) => Number(a.smsConfigId) - Number(b.smsConfigId));
@@ -190,52 +224,44 @@ export class ClientRepository {
 
   /** Up to `limit + 1` clients after `afterId` by id, whose name starts with `appNamePrefix` (case-insensitively). */
   async list(afterId: number, limit: number, appNamePrefix?: string): Promise<AdminClientView[]> {
-    const values: SqlValue[] = [afterId];
-    let filter = '';
-    if (appNamePrefix !== undefined) {
-      filter = "AND c.app_name LIKE ? ESCAPE '!'";
-      values.push(likePrefix(appNamePrefix));
-    }
-    // limit is a checked integer: written into the text, as MySQL prepares LIMIT placeholders only for some types.
-    const rows = await this.sql.query<AdminClientRow>(
-      `SELECT ${ADMIN_CLIENT_COLUMNS} FROM client c WHERE c.id > ? ${filter} ORDER BY c.id LIMIT ${Math.trunc(limit) + 1}`,
-      values,
-    );
-    return rows.map(toAdminClientView);
+    const query = this.clients(ADMIN_VIEW_SELECTION).where('c.id > :afterId', { afterId });
+    if (appNamePrefix !== undefined) query.andWhere("c.appName LIKE :prefix ESCAPE '!'", { prefix: likePrefix(appNamePrefix) });
+    const clients = await query
+      .orderBy('c.id')
+      .limit(limit + 1)
+      .getMany();
+    return clients.map(toAdminClientView);
   }
 
-  async findById(clientId: number, statements: SqlStatements = this.sql): Promise<AdminClientView | null> {
-    const [row] = await statements.query<AdminClientRow>(`SELECT ${ADMIN_CLIENT_COLUMNS} FROM client c WHERE c.id = ?`, [clientId]);
-    return row === undefined ? null : toAdminClientView(row);
+  async findById(clientId: number): Promise<AdminClientView | null> {
+    const client = await this.clients(ADMIN_VIEW_SELECTION).where({ id: clientId }).getOne();
+    return client === null ? null : toAdminClientView(client);
   }
 
   /** The client's key digests, its row locked until the transaction ends (MySQL; SQLite transactions take turns anyway). */
-  async lockKeys(clientId: number, statements: SqlStatements): Promise<ClientKeys | null> {
-    const lock = this.sql.dialect === 'mysql' ? ' FOR UPDATE' : '';
-    const [row] = await statements.query<ClientKeys>(CLIENT_KEYS_SQL + lock, [clientId]);
-    return row === undefined ? null : { ...row, clientId: Number(row.clientId), isActive: Boolean(Number(row.isActive)) };
+  async lockKeys(clientId: number): Promise<ClientKeys | null> {
+    const query = this.clients(KEYS_SELECTION).where({ id: clientId });
+    if (this.transactions.dialect === 'mysql') query.setLock('pessimistic_write');
+    const client = await query.getOne();
+    if (client === null) return null;
+    return {
+      clientId: client.id,
+      isActive: client.isActive,
+      secretKeyDigest: client.secretKeyDigest,
+      previousSecretKeyDigest: client.previousSecretKeyDigest,
+    };
   }
 
   /** Applies the changes (fields that differ from the stored ones, already worked out) with the audit entries given. */
-  async update(clientId: number, changes: ClientChanges, audit: AuditEntry[], statements: SqlStatements): Promise<void> {
-    const fields = Object.keys(changes) as Array<keyof ClientChanges>;
-    const assignments = fields.map((field) => `${CHANGEABLE_CLIENT_COLUMNS[field]} = ?`);
-    const values = fields.map((field) => {
-      const value = changes[field]!;
-      return typeof value === 'boolean' ? (value ? 1 : 0) : value;
-    });
-    await statements.execute(`UPDATE client SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE id = ?`, [
-      ...values,
-      sqlTimestamp(new Date()),
-      clientId,
-    ]);
+  async update(clientId: number, changes: ClientChanges, audit: AuditEntry[]): Promise<void> {
+    await this.updateRow(clientId, { ...changes, updatedAt: new Date() });
     for (const entry of audit) await this.auditLog.record(entry);
   }
 
   /** Removes the client and its configurations, with the audit entry. */
-  async delete(clientId: number, origin: ChangeOrigin, statements: SqlStatements): Promise<void> {
-    await statements.execute('DELETE FROM sms_config WHERE client_id = ?', [clientId]);
-    await statements.execute('DELETE FROM client WHERE id = ?', [clientId]);
+  async delete(clientId: number, origin: ChangeOrigin): Promise<void> {
+    await this.manager.delete(SmsConfig, { clientId });
+    await this.manager.delete(Client, { id: clientId });
     await this.auditLog.record({ action: 'client.deleted', origin, clientId });
   }
 
@@ -243,46 +269,42 @@ export class ClientRepository {
    * Makes `newDigest` the current key; the current one becomes the previous key until `previousKeyExpiresAt` (null: it
    * is revoked at once). An earlier previous key ends here.
    */
-  async rotateKey(
-    keys: ClientKeys,
-    newDigest: string,
-    previousKeyExpiresAt: Date | null,
-    origin: ChangeOrigin,
-    statements: SqlStatements,
-  ): Promise<Date> {
+  async rotateKey(keys: ClientKeys, newDigest: string, previousKeyExpiresAt: Date | null, origin: ChangeOrigin): Promise<Date> {
     const now = new Date();
-    await statements.execute(
-      `UPDATE client SET secret_key_digest = ?, previous_secret_key_digest = ?, previous_key_expires_at = ?,
-         secret_key_rotated_at = ?, updated_at = ? WHERE id = ?`,
-      [
-        newDigest,
-        previousKeyExpiresAt === null ? null : keys.secretKeyDigest,
-        previousKeyExpiresAt === null ? null : sqlTimestamp(previousKeyExpiresAt),
-        sqlTimestamp(now),
-        sqlTimestamp(now),
-        keys.clientId,
-      ],
-    );
+    await this.updateRow(keys.clientId, {
+      secretKeyDigest: newDigest,
+      previousSecretKeyDigest: previousKeyExpiresAt === null ? null : keys.secretKeyDigest,
+      previousKeyExpiresAt,
+      secretKeyRotatedAt: now,
+      updatedAt: now,
+    });
     await this.auditLog.record({ action: 'client.secret-key.rotated', origin, clientId: keys.clientId, changed: ['secretKey'] });
     return now;
   }
+
+  private async updateRow(clientId: number, values: Partial<Client>): Promise<void> {
+    await this.manager.createQueryBuilder().update(Client).set(values).where({ id: clientId }).updateEntity(false).execute();
+  }
+
+  private clients(selection: string[]) {
+    return this.manager.getRepository(Client).createQueryBuilder('c').select(selection);
+  }
 }
 
-function toAdminClientView(row: AdminClientRow): AdminClientView {
-  const createdAt = isoTimestampOf(row.createdAt)!;
+function toAdminClientView(client: Client): AdminClientView {
   return {
-    clientId: Number(row.clientId),
-    appName: row.appName,
-    appDescription: row.appDescription,
-    appUrl: row.appUrl,
-    preferredSmsGateway: row.preferredSmsGateway,
-    preferredEmailGateway: row.preferredEmailGateway,
-    preferredPushNotificationGateway: row.preferredPushNotificationGateway,
-    isHost: Boolean(Number(row.isHost)),
-    isActive: Boolean(Number(row.isActive)),
-    smsConfigCount: Number(row.smsConfigCount),
-    createdAt,
-    updatedAt: isoTimestampOf(row.updatedAt) ?? createdAt,
-    secretKeyRotatedAt: isoTimestampOf(row.secretKeyRotatedAt),
+    clientId: client.id,
+    appName: client.appName,
+    appDescription: client.appDescription,
+    appUrl: client.appUrl,
+    preferredSmsGateway: client.preferredSmsGateway,
+    preferredEmailGateway: client.preferredEmailGateway,
+    preferredPushNotificationGateway: client.preferredPushNotificationGateway,
+    isHost: client.isHost,
+    isActive: client.isActive,
+    smsConfigCount: client.smsConfigCount,
+    createdAt: client.createdAt.toISOString(),
+    updatedAt: (client.updatedAt ?? client.createdAt).toISOString(),
+    secretKeyRotatedAt: client.secretKeyRotatedAt?.toISOString() ?? null,
   };
 }

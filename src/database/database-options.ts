@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DataSourceOptions } from 'typeorm';
+import { AdvancedConsoleLogger, DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '../config/app-config';
 import { DATABASE_TIMEOUT_MS } from './database-timeout';
 import { CreateClientAndSmsConfig1732240000000 as CreateMysqlSchema } from './migrations/mysql/1732240000000-CreateClientAndSmsConfig';
@@ -34,6 +34,23 @@ export const SQLITE_MIGRATIONS = [
   TablesAsTypeormWritesThem1798000000000,
 ];
 
+/**
+ * TypeORM's default logger, without its "query is slow" warning: every statement that takes longer than the timeout
+ * fails, and the failure is what gets logged (as JSON), never a statement's text and values.
+ */
+class NoSlowStatementLogger extends AdvancedConsoleLogger {
+  override logQuerySlow(): void {}
+}
+
+/**
+ * The options, every MySQL statement bounded by mysql2's per-query timeout (TypeORM sets it from maxQueryExecutionTime):
+ * for the service and the tools that run beside it. Not for the TypeORM CLI, whose logger this replaces.
+ */
+export function withStatementTimeout(options: DataSourceOptions): DataSourceOptions {
+  if (options.type !== 'mysql' && options.type !== 'mariadb') return options;
+  return { ...options, maxQueryExecutionTime: DATABASE_TIMEOUT_MS, enableQueryTimeout: true, logger: new NoSlowStatementLogger(false) };
+}
+
 /** Entity classes, as TypeORM's options take them. */
 export type EntityList = NonNullable<DataSourceOptions['entities']>;
 
@@ -61,8 +78,6 @@ export function buildDataSourceOptions(database: DatabaseConfig, entities: Entit
       charset: 'utf8mb4_unicode_ci',
       timezone: 'Z',
       poolSize: database.poolSize,
-      // SqlExecutor.script() sends a transaction's statements in one round trip; values always go through placeholders.
-      multipleStatements: true,
       connectTimeout: DATABASE_TIMEOUT_MS,
       extra: {
         enableKeepAlive: true,

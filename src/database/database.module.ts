@@ -3,17 +3,18 @@ import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { isUnavailableError } from '../common/errors/unavailable';
 import { AppConfig } from '../config/app-config';
-import { buildDataSourceOptions } from './database-options';
+import { buildDataSourceOptions, withStatementTimeout } from './database-options';
 import { MigrationsAtStart } from './migrations-at-start';
 import { RegistryDataSource } from './registry-data-source';
-import { SqlExecutor } from './sql-executor';
+import { Transactions } from './transactions';
+import { WriteScripts } from './write-scripts';
 
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) => ({
-        ...buildDataSourceOptions(config.get('database', { infer: true })),
+        ...withStatementTimeout(buildDataSourceOptions(config.get('database', { infer: true }))),
         // Each module registers its entities (TypeOrmModule.forFeature).
         autoLoadEntities: true,
         retryAttempts: 10,
@@ -24,7 +25,7 @@ import { SqlExecutor } from './sql-executor';
       dataSourceFactory: (options) => Promise.resolve(new RegistryDataSource(options!)),
     }),
   ],
-  providers: [SqlExecutor, MigrationsAtStart],
-  exports: [SqlExecutor],
+  providers: [Transactions, WriteScripts, MigrationsAtStart],
+  exports: [Transactions, WriteScripts],
 })
 export class DatabaseModule {}

@@ -1,5 +1,7 @@
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSource, DataSourceOptions, QueryRunner, ReplicationMode } from 'typeorm';
 import { EntityMetadata } from 'typeorm/metadata/EntityMetadata';
+import { SqliteTurns } from './sqlite-turns';
+import { StatementTally } from './statement-tally';
 
 /** On SQLite the outbox index holds only the unpublished entries (a partial index), which MySQL cannot make. */
 const SQLITE_PARTIAL_INDEXES: Record<string, { columns: string[]; where: string }> = {
@@ -12,14 +14,41 @@ const SQLITE_PARTIAL_INDEXES: Record<string, { columns: string[]; where: string 
  * decorator cannot say for both dialects: CHAR(n) (a type SQLite takes but TypeORM's list lacks), TEXT for MEDIUMTEXT,
  * DATETIME without a fraction (SQLite keeps the text written), no character set or collation (SQLite compares bytes), INTEGER for the BIGINT key (AUTOINCREMENT needs it), NO
  * ACTION for RESTRICT, and the partial outbox index. Schema checks and generated migrations see each dialect as it is.
+ *
+ * Every statement of every query runner is counted (`statements`), and on SQLite takes its turn (`sqliteTurns`).
  */
 export class RegistryDataSource extends DataSource {
+  readonly statements = new StatementTally();
+  readonly sqliteTurns?: SqliteTurns;
+  private readonly watchedRunners = new WeakSet<QueryRunner>();
+
   constructor(options: DataSourceOptions) {
     super(options);
     if (this.isSqlite) {
       this.driver.supportedDataTypes.push('char', 'mediumtext');
       this.driver.withLengthColumnTypes.push('char');
+      this.sqliteTurns = new SqliteTurns();
     }
+  }
+
+  /** Whether the database answers at all (the health probe). */
+  async ping(): Promise<void> {
+    await this.query('SELECT 1');
+  }
+
+  /** TypeORM's runner (on SQLite its one shared runner), its statements counted and, on SQLite, taking turns. */
+  override createQueryRunner(mode?: ReplicationMode): QueryRunner {
+    const runner = super.createQueryRunner(mode);
+    if (this.watchedRunners.has(runner)) return runner;
+    this.watchedRunners.add(runner);
+    const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+    const turns = this.sqliteTurns;
+    const statements = this.statements;
+    const sent = turns
+      ? (...args: unknown[]) => statements.counted(() => turns.statement(() => query(...args)))
+      : (...args: unknown[]) => statements.counted(() => query(...args));
+    runner.query = sent as QueryRunner['query'];
+    return runner;
   }
 
   private get isSqlite(): boolean {

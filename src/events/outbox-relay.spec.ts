@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { AuditLog } from '../audit/audit.repository';
 import { AuditEventDto } from '../audit/dto/audit-event.dto';
-import { SqlStatements } from '../database/sql-executor';
+import { EntityManager } from 'typeorm';
 import { EventPublisher } from './event-publisher';
 import { OutboxRelay, RELAY_BATCH_SIZE } from './outbox-relay';
 import { OutboxEvent, OutboxRepository, RELAY_LOCK_BUSY } from './outbox.repository';
@@ -19,7 +19,7 @@ class OutboxDouble {
   failNext?: Error;
   lockAttempts = 0;
 
-  asOnlyRelay = jest.fn(async (work: (statements: SqlStatements) => Promise<unknown>) => {
+  asOnlyRelay = jest.fn(async (work: (manager: EntityManager) => Promise<unknown>) => {
     this.lockAttempts++;
     if (this.failNext) {
       const error = this.failNext;
@@ -27,10 +27,10 @@ class OutboxDouble {
       throw error;
     }
     if (this.lockHeldElsewhere) return RELAY_LOCK_BUSY;
-    return work({} as SqlStatements);
+    return work({} as EntityManager);
   });
-  unpublished = jest.fn((_statements: SqlStatements, limit: number) => Promise.resolve(this.waiting.slice(0, limit)));
-  markPublished = jest.fn((_statements: SqlStatements, positions: number[]) => {
+  unpublished = jest.fn((_manager: EntityManager, limit: number) => Promise.resolve(this.waiting.slice(0, limit)));
+  markPublished = jest.fn((_manager: EntityManager, positions: number[]) => {
     this.marked.push(positions);
     this.waiting = this.waiting.filter(({ position }) => !positions.includes(position));
     return Promise.resolve();

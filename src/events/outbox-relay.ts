@@ -73,12 +73,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     if (!this.publisher.isReady) return RELAY_POLL_MS;
     try {
       while (!this.stopping) {
-        const published = await this.outbox.asOnlyRelay(async (statements) => {
-          const waiting = await this.outbox.unpublished(statements, RELAY_BATCH_SIZE);
+        const published = await this.outbox.asOnlyRelay(async (manager) => {
+          const waiting = await this.outbox.unpublished(manager, RELAY_BATCH_SIZE);
           if (waiting.length === 0) return 0;
           await this.publisher.publish(waiting.map(({ event }) => event));
           await this.outbox.markPublished(
-            statements,
+            manager,
             waiting.map(({ position }) => position),
           );
           return waiting.length;

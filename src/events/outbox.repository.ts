@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AUDIT_EVENT_COLUMNS, AuditEventRow, toAuditEvent } from '../audit/audit.repository';
+import { EntityManager } from 'typeorm';
+import { AuditEvent } from '../audit/audit-event.entity';
+import { toAuditEvent } from '../audit/audit.repository';
 import { AuditEventDto } from '../audit/dto/audit-event.dto';
-import { SqlExecutor, SqlStatements } from '../database/sql-executor';
-import { epochMsOf, sqlTimestamp } from '../database/timestamps';
+import { Transactions } from '../database/transactions';
+import { OutboxRelayLock } from './outbox-relay-lock.entity';
 
 /** An entry waiting in the outbox, with its place in the log. */
 export interface OutboxEvent {
@@ -16,13 +18,16 @@ export interface OutboxBacklog {
   oldestOccurredAt: number | null;
 }
 
+/** Written out, not bound: SQLite reads its partial index of the unpublished entries only for this very condition. */
+const UNPUBLISHED = 'e.unpublished = 1';
+
 /** Another instance's relay holds the lock: it publishes what waits. */
 export const RELAY_LOCK_BUSY = Symbol('RELAY_LOCK_BUSY');
 
 /** The audit entries the relay publishes (audit_event.unpublished = 1), read through the index on the unpublished ones. */
 @Injectable()
 export class OutboxRepository {
-  constructor(private readonly sql: SqlExecutor) {}
+  constructor(private readonly transactions: Transactions) {}
 
   /**
    * Runs `work` as the only relay. MySQL: in a transaction holding the lock row, taken with SKIP LOCKED so a relay that
@@ -30,38 +35,46 @@ export class OutboxRepository {
    * its connection. SQLite: one instance runs, so `work` runs at once, outside any transaction (which would hold up
    * every other statement of the instance, SQLite's statements taking turns).
    */
-  async asOnlyRelay<T>(work: (statements: SqlStatements) => Promise<T>): Promise<T | typeof RELAY_LOCK_BUSY> {
-    if (this.sql.dialect === 'sqlite') return work(this.sql);
-    return this.sql.isolatedTransaction(async (statements) => {
-      const lock = await statements.query("SELECT name FROM outbox_relay_lock WHERE name = 'relay' FOR UPDATE SKIP LOCKED");
-      return lock.length === 0 ? RELAY_LOCK_BUSY : work(statements);
+  async asOnlyRelay<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | typeof RELAY_LOCK_BUSY> {
+    if (this.transactions.dialect === 'sqlite') return work(this.transactions.manager);
+    return this.transactions.isolated(async (manager) => {
+      const lock = await manager
+        .getRepository(OutboxRelayLock)
+        .createQueryBuilder('l')
+        .where('l.name = :name', { name: 'relay' })
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .getRawMany();
+      return lock.length === 0 ? RELAY_LOCK_BUSY : work(manager);
     });
   }
 
   /** The oldest `limit` unpublished entries, in the order they were written. */
-  async unpublished(statements: SqlStatements, limit: number): Promise<OutboxEvent[]> {
-    // limit is a constant integer: written into the text, as MySQL prepares LIMIT placeholders only for some types.
-    const rows = await statements.query<AuditEventRow>(
-      `SELECT ${AUDIT_EVENT_COLUMNS} FROM audit_event WHERE unpublished = 1 ORDER BY id LIMIT ${Math.trunc(limit)}`,
-    );
-    return rows.map((row) => ({ position: Number(row.position), event: toAuditEvent(row) }));
+  async unpublished(manager: EntityManager, limit: number): Promise<OutboxEvent[]> {
+    const events = await manager
+      .getRepository(AuditEvent)
+      .createQueryBuilder('e')
+      .where(UNPUBLISHED)
+      .orderBy('e.id')
+      .limit(limit)
+      .getMany();
+    return events.map((event) => ({ position: Number(event.id), event: toAuditEvent(event) }));
   }
 
-  async markPublished(statements: SqlStatements, positions: number[]): Promise<void> {
-    const placeholders = positions.map(() => '?').join(', ');
-    await statements.execute(`UPDATE audit_event SET unpublished = 0, published_at = ? WHERE id IN (${placeholders})`, [
-      sqlTimestamp(new Date()),
-      ...positions,
-    ]);
+  async markPublished(manager: EntityManager, positions: number[]): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(AuditEvent)
+      .set({ unpublished: false, publishedAt: new Date() })
+      .where('id IN (:...positions)', { positions })
+      .updateEntity(false)
+      .execute();
   }
 
   async backlog(): Promise<OutboxBacklog> {
-    const [count] = await this.sql.query<{ unpublished: number | string }>(
-      'SELECT COUNT(*) AS unpublished FROM audit_event WHERE unpublished = 1',
-    );
-    const [oldest] = await this.sql.query<{ occurredAt: Date | string }>(
-      'SELECT occurred_at AS occurredAt FROM audit_event WHERE unpublished = 1 ORDER BY id LIMIT 1',
-    );
-    return { unpublished: Number(count.unpublished), oldestOccurredAt: oldest ? epochMsOf(oldest.occurredAt) : null };
+    const events = this.transactions.manager.getRepository(AuditEvent);
+    const unpublished = await events.createQueryBuilder('e').where(UNPUBLISHED).getCount();
+    const oldest = await events.createQueryBuilder('e').select('e.occurredAt').where(UNPUBLISHED).orderBy('e.id').limit(1).getOne();
+    return { unpublished, oldestOccurredAt: oldest ? oldest.occurredAt.getTime() : null };
   }
 }

@@ -1,4 +1,5 @@
-import { SqlExecutor, StatementOutcomeObserver } from '../database/sql-executor';
+import { RegistryDataSource } from '../database/registry-data-source';
+import { StatementOutcomeObserver } from '../database/statement-tally';
 import { DATABASE_PROBE_INTERVAL_MS, DATABASE_PROBE_TIMEOUT_MS, DatabaseHealth, FAILURE_PROBE_GAP_MS } from './database-health';
 
 const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
@@ -8,9 +9,9 @@ const duplicate = () => Object.assign(new Error("Duplicate entry 'x' for key 'uq
 function databaseHealth(ping: jest.Mock<Promise<void>, []>) {
   let observer: StatementOutcomeObserver | undefined;
   const executor = {
-    observeStatements: (given: StatementOutcomeObserver) => (observer = given),
+    statements: { observe: (given: StatementOutcomeObserver) => (observer = given) },
     ping,
-  } as unknown as SqlExecutor;
+  } as unknown as RegistryDataSource;
   const health = new DatabaseHealth(executor);
   health.onModuleInit();
   return { health, statements: () => observer! };

@@ -1,11 +1,13 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { isUnavailableError } from '../common/errors/unavailable';
 import { withTimeout } from '../common/timeout';
-import { SqlExecutor, StatementOutcomeObserver } from '../database/sql-executor';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { RegistryDataSource } from '../database/registry-data-source';
+import { StatementOutcomeObserver } from '../database/statement-tally';
 
 export type DependencyState = 'up' | 'down';
 
-/** How often the database is pinged (SqlExecutor.ping), and how long the answer may take before it is down. */
+/** How often the database is pinged (RegistryDataSource.ping), and how long the answer may take before it is down. */
 export const DATABASE_PROBE_INTERVAL_MS = 2000;
 export const DATABASE_PROBE_TIMEOUT_MS = 2000;
 /** A statement failing for want of the database brings the next probe forward, at most this often. */
@@ -25,14 +27,14 @@ export class DatabaseHealth implements StatementOutcomeObserver, OnModuleInit, O
   private lastProbeAt = Number.NEGATIVE_INFINITY;
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly database: SqlExecutor) {}
+  constructor(@InjectDataSource() private readonly database: RegistryDataSource) {}
 
   get current(): DependencyState {
     return this.state;
   }
 
   onModuleInit(): void {
-    this.database.observeStatements(this);
+    this.database.statements.observe(this);
     // unref: the probe alone never keeps the process alive.
     this.timer = setInterval(() => this.probe(), DATABASE_PROBE_INTERVAL_MS).unref();
   }

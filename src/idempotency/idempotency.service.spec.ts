@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SecretSealer } from '../crypto/secret-sealer';
-import { SqlExecutor } from '../database/sql-executor';
+import { Transactions } from '../database/transactions';
 import { idempotentAnswerSealContext } from './idempotent-answer-seal-context';
 import { IdempotentRequest, IdempotentRequestRepository } from './idempotent-request.repository';
 import {
@@ -38,7 +38,7 @@ describe('IdempotencyService', () => {
       complete: jest.fn().mockResolvedValue(true),
       release: jest.fn().mockResolvedValue(undefined),
     };
-    service = new IdempotencyService(repository as unknown as IdempotentRequestRepository, sealer, {} as SqlExecutor);
+    service = new IdempotencyService(repository as unknown as IdempotentRequestRepository, sealer, {} as Transactions);
   });
 
   it('should claim a new key for 1 minute and keep it for 24 h', async () => {

@@ -1,7 +1,7 @@
 import { ConflictException, HttpStatus, Injectable, Logger, UnprocessableEntityException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { SecretSealer } from '../crypto/secret-sealer';
-import { SqlExecutor } from '../database/sql-executor';
+import { Transactions } from '../database/transactions';
 import { REPLAYED_HEADER } from './idempotency-key';
 import { IdempotentCall } from './idempotent-call';
 import { idempotentAnswerSealContext } from './idempotent-answer-seal-context';
@@ -43,7 +43,7 @@ export class IdempotencyService {
   constructor(
     private readonly requests: IdempotentRequestRepository,
     private readonly sealer: SecretSealer,
-    private readonly sql: SqlExecutor,
+    private readonly transactions: Transactions,
   ) {}
 
   /**
@@ -59,7 +59,7 @@ export class IdempotencyService {
       return start.answer;
     }
     try {
-      return await this.sql.transaction(async () => {
+      return await this.transactions.run(async () => {
         const answer = await work();
         // Fastify sends an object as JSON.stringify writes it: the kept answer is the bytes the caller gets.
         await this.finish(scope, key, start.claim, HttpStatus.OK, JSON.stringify(answer));

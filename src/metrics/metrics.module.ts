@@ -6,7 +6,8 @@ import { BrokerConnectionModule } from '../broker-connection/broker-connection.m
 import { ClientCache } from '../client-cache/client-cache';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { DatabaseModule } from '../database/database.module';
-import { SqlExecutor } from '../database/sql-executor';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { RegistryDataSource } from '../database/registry-data-source';
 import { EventsModule } from '../events/events.module';
 import { OutboxBacklog, OutboxRepository } from '../events/outbox.repository';
 import { withTimeout } from '../common/timeout';
@@ -106,13 +107,13 @@ function clientCacheGauges(cache: ClientCache): Gauge<string>[] {
     makeHistogramProvider(REQUEST_DURATION),
     {
       provide: DB_QUERIES_GAUGE,
-      inject: [SqlExecutor],
-      useFactory: (database: SqlExecutor) =>
+      inject: [getDataSourceToken()],
+      useFactory: (database: RegistryDataSource) =>
         freshGauge({
           name: DB_QUERIES_GAUGE,
           help: 'Database statements sent and not answered yet; above DATABASE_POOL_SIZE they wait for a connection',
           collect() {
-            this.set(database.queriesInFlight);
+            this.set(database.statements.inFlight);
           },
         }),
     },

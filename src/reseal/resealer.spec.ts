@@ -7,11 +7,11 @@ import { EncryptionKey } from '../config/encryption-keys';
 import { SealContext, SecretSealer } from '../crypto/secret-sealer';
 import { buildDataSourceOptions } from '../database/database-options';
 import { runMigrationsUnderLock } from '../database/run-migrations';
-import { SqlExecutor, SqlValue } from '../database/sql-executor';
+import { SqlValue } from '../database/write-scripts';
 import { idempotentAnswerSealContext } from '../idempotency/idempotent-answer-seal-context';
 import { apiKeySealContext, passwordSealContext } from '../sms-config/sms-config-seal-context';
 import { ResealOutcome, Resealer, isComplete } from './resealer';
-import { ResealStatements, SealedColumnRepository } from './sealed-column.repository';
+import { ResealStatements, SealedColumnRepository, resealStatements } from './sealed-column.repository';
 import { SEALED_COLUMNS } from './sealed-columns';
 
 const K1: EncryptionKey = { id: 'k1', key: randomBytes(32) };
@@ -35,7 +35,7 @@ interface Stored {
 describe('Resealer, on a SQLite database made by the real migrations', () => {
   let directory: string;
   let dataSource: DataSource;
-  let sql: SqlExecutor;
+  let sql: ResealStatements;
   let clientId: number;
   let stored: Stored[];
 
@@ -43,7 +43,7 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     directory = mkdtempSync(join(tmpdir(), 'reseal-spec-'));
     dataSource = await new DataSource(buildDataSourceOptions({ type: 'sqlite', path: join(directory, 'registry.sqlite') })).initialize();
     await runMigrationsUnderLock(dataSource);
-    sql = new SqlExecutor(dataSource);
+    sql = resealStatements(dataSource);
     clientId = await addClient('a');
     stored = [];
   });

@@ -1,9 +1,36 @@
+import { DataSource } from 'typeorm';
 import { retryDeadlockVictims } from '../database/deadlock-retry';
-import { SqlDialect, SqlStatements, SqlValue } from '../database/sql-executor';
+import { SqlValue, WriteResult, writeResultOf } from '../database/write-scripts';
 import { RowColumns, SealedColumn } from './sealed-columns';
 
-/** The statements the walk needs, in either dialect (SqlExecutor). */
-export type ResealStatements = SqlStatements & { readonly dialect: SqlDialect };
+type SqlDialect = 'mysql' | 'sqlite';
+
+/**
+ * The statements the walk needs, in either dialect: SQL, as one walk serves every sealed column of every table (a
+ * compare-and-set byte for byte, a count per key id that is a text function of the column).
+ */
+export interface ResealStatements {
+  readonly dialect: SqlDialect;
+  query<T>(sql: string, values?: SqlValue[]): Promise<T[]>;
+  /** An INSERT, UPDATE or DELETE. */
+  execute(sql: string, values: SqlValue[]): Promise<WriteResult>;
+}
+
+/** The walk's statements on a DataSource. */
+export function resealStatements(dataSource: DataSource): ResealStatements {
+  return {
+    dialect: dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
+    query: (sql, values = []) => dataSource.query(sql, values),
+    async execute(sql, values) {
+      const runner = dataSource.createQueryRunner();
+      try {
+        return writeResultOf(await runner.query(sql, values, true));
+      } finally {
+        await runner.release();
+      }
+    },
+  };
+}
 
 /** A sealed value as read, with its row's key and context columns. */
 export interface SealedRow {

@@ -1,10 +1,12 @@
 import { AuditLog } from '../audit/audit.repository';
 import { DomainError } from '../common/errors/domain.error';
 import { DEADLOCK_ATTEMPTS } from '../database/deadlock-retry';
-import { SqlExecutor, SqlStatement, WriteResult } from '../database/sql-executor';
+import { mysqlMetadataOnly } from '../entities';
+import { Transactions } from '../database/transactions';
+import { ScriptStatement, WriteResult, WriteScripts } from '../database/write-scripts';
 import { toEnvelope } from '../http/envelope';
 import { MAX_SMS_CONFIGS_PER_CLIENT } from './sms-config-limit';
-import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
+import { NewSmsConfig, SmsConfigRepository, toSmsConfigSummary } from './sms-config.repository';
 
 const NEW_SMS_CONFIG: NewSmsConfig = {
   clientId: 42,
@@ -30,8 +32,7 @@ const deadlock = () => driverError('Deadlock found when trying to get lock; try 
 const ORIGIN = { actor: 'client:42', requestId: 'req-1' };
 
 describe('SmsConfigRepository', () => {
-  let script: jest.Mock<Promise<WriteResult[]>, [SqlStatement[]]>;
-  let query: jest.Mock<Promise<unknown[]>, [string, unknown[]]>;
+  let script: jest.Mock<Promise<WriteResult[]>, [ScriptStatement[]]>;
   let repository: SmsConfigRepository;
 
   /** Each script ends with these outcomes, one per run, the last one for every later run. */
@@ -47,12 +48,15 @@ describe('SmsConfigRepository', () => {
     });
   }
 
-  beforeEach(() => {
+  beforeEach(async () => {
     script = jest.fn();
-    query = jest.fn();
+    const dataSource = await mysqlMetadataOnly();
+    const transactions = { dialect: 'mysql', active: false, manager: {} } as unknown as Transactions;
     repository = new SmsConfigRepository(
-      { query, script, dialect: 'mysql' } as unknown as SqlExecutor,
-      new AuditLog({ dialect: 'mysql' } as SqlExecutor),
+      transactions,
+      { run: script } as unknown as WriteScripts,
+      new AuditLog(transactions, dataSource),
+      dataSource,
     );
   });
 
@@ -62,10 +66,10 @@ describe('SmsConfigRepository', () => {
     expect(script).toHaveBeenCalledTimes(1);
     const [[countIn, insert, audit]] = script.mock.calls[0];
     expect(countIn).toEqual({
-      sql: expect.stringMatching(/^UPDATE client SET sms_config_count = sms_config_count \+ 1 /),
+      sql: expect.stringMatching(/^UPDATE `client` SET `sms_config_count` = `sms_config_count` \+ 1 /),
       values: [42, MAX_SMS_CONFIGS_PER_CLIENT],
     });
-    expect(insert.sql).toMatch(/^INSERT INTO sms_config .* WHERE ROW_COUNT\(\) = 1$/s);
+    expect(insert.sql).toMatch(/^INSERT INTO `sms_config` .* WHERE ROW_COUNT\(\) = 1$/s);
     expect(insert.values).toEqual([
       42,
       'Twilio',
@@ -82,7 +86,7 @@ describe('SmsConfigRepository', () => {
       1,
       expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/),
     ]);
-    expect(audit.sql).toMatch(/^INSERT INTO audit_event .* LAST_INSERT_ID\(\).* WHERE ROW_COUNT\(\) = 1$/s);
+    expect(audit.sql).toMatch(/^INSERT INTO `audit_event` .* LAST_INSERT_ID\(\).* WHERE ROW_COUNT\(\) = 1$/s);
     expect(audit.values).toEqual([expect.any(String), expect.any(String), 'sms-config.created', 'client:42', 42, 'req-1', '[]', 1]);
   });
 
@@ -113,16 +117,17 @@ describe('SmsConfigRepository', () => {
     expect(script).toHaveBeenCalledTimes(1);
   });
 
-  it('should list a client’s configurations as the API shows them: numbers and booleans, whatever the driver returns', async () => {
+  it('should show a configuration as the API shows it: numbers and booleans, whatever the driver returns', () => {
+    // get-client's joined read is SQL (docs/architecture.md): its rows come as the driver returns them.
     const row = { providerUrl: null, username: null, senderId: null, smsType: null, smsApi: 'https://a.example', balanceUrl: null };
-    query.mockResolvedValue([
-      { ...row, smsConfigId: '3', providerName: 'a', balance: '12.500000', perSmsCost: '0.012500', isActive: 1 },
-      { ...row, smsConfigId: 4, providerName: 'b', balance: 0, perSmsCost: 1, isActive: 0 },
+    expect(
+      [
+        { ...row, providerName: 'a', balance: '12.500000', perSmsCost: '0.012500', isActive: 1 },
+        { ...row, providerName: 'b', balance: 0, perSmsCost: 1, isActive: 0 },
+      ].map(toSmsConfigSummary),
+    ).toEqual([
+      { ...row, providerName: 'a', balance: 12.5, perSmsCost: 0.0125, isActive: true },
+      { ...row, providerName: 'b', balance: 0, perSmsCost: 1, isActive: false },
     ]);
-    await expect(repository.listByClient(42)).resolves.toEqual([
-      { ...row, smsConfigId: 3, providerName: 'a', balance: 12.5, perSmsCost: 0.0125, isActive: true },
-      { ...row, smsConfigId: 4, providerName: 'b', balance: 0, perSmsCost: 1, isActive: false },
-    ]);
-    expect(query).toHaveBeenCalledWith(expect.stringMatching(/WHERE s\.client_id = \? ORDER BY s\.id$/), [42]);
   });
 });

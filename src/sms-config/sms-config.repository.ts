@@ -1,74 +1,62 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { JUST_INSERTED } from '../audit/audit-entry';
 import { AuditLog } from '../audit/audit.repository';
 import { ChangeOrigin } from '../auth/actor';
 import { retryDeadlockVictims } from '../database/deadlock-retry';
-import { SqlDialect, SqlExecutor, SqlStatements, SqlValue } from '../database/sql-executor';
+import { SqlNames } from '../database/sql-names';
 import { sqlTimestamp } from '../database/timestamps';
+import { Transactions } from '../database/transactions';
+import { SqlValue, WriteScripts } from '../database/write-scripts';
 import { SmsConfigDto, SmsConfigSummaryDto } from './dto/sms-config-response.dto';
 import { MAX_SMS_CONFIGS_PER_CLIENT, smsConfigLimitReached } from './sms-config-limit';
+import { SmsConfig } from './sms-config.entity';
 
 /** A row to insert: the provider's password and apiKey arrive sealed (SecretSealer), never in plaintext. */
-export interface NewSmsConfig {
-  clientId: number;
-  providerName: string;
-  providerUrl: string | null;
-  username: string | null;
-  passwordSealed: string | null;
-  apiKeySealed: string | null;
-  senderId: string | null;
-  smsType: string | null;
-  smsApi: string;
-  balanceUrl: string | null;
-  balance: number;
-  perSmsCost: number;
-  isActive: boolean;
-}
+export type NewSmsConfig = Omit<SmsConfig, 'id' | 'client' | 'createdAt' | 'updatedAt'>;
 
-/** The columns of a configuration as its client's answer shows it (no id, never a secret), named as the API names them. */
-export const SMS_CONFIG_SUMMARY_COLUMNS = `s.provider_name AS providerName, s.provider_url AS providerUrl, s.username AS username,
-  s.sender_id AS senderId, s.sms_type AS smsType, s.sms_api AS smsApi, s.balance_url AS balanceUrl,
-  s.balance AS balance, s.per_sms_cost AS perSmsCost, s.is_active AS isActive`;
+/** What a configuration's client's answer shows of it (no id, never a secret). */
+export const SMS_CONFIG_SUMMARY_PROPERTIES = [
+  'providerName',
+  'providerUrl',
+  'username',
+  'senderId',
+  'smsType',
+  'smsApi',
+  'balanceUrl',
+  'balance',
+  'perSmsCost',
+  'isActive',
+] as const satisfies ReadonlyArray<keyof SmsConfig>;
 
-/** Those columns as both drivers return them. */
-export interface SmsConfigSummaryRow {
-  providerName: string;
-  providerUrl: string | null;
-  username: string | null;
-  senderId: string | null;
-  smsType: string | null;
-  smsApi: string;
-  balanceUrl: string | null;
+/** Those columns as read: entities, or raw rows (both drivers return booleans as 0/1, mysql2 DECIMAL as text). */
+export type SmsConfigSummaryRow = Omit<
+  Pick<SmsConfig, (typeof SMS_CONFIG_SUMMARY_PROPERTIES)[number]>,
+  'balance' | 'perSmsCost' | 'isActive'
+> & {
   balance: string | number;
   perSmsCost: string | number;
   isActive: number | boolean;
-}
+};
 
-const LIST_SQL = `SELECT s.id AS smsConfigId, ${SMS_CONFIG_SUMMARY_COLUMNS} FROM sms_config s WHERE s.client_id = ? ORDER BY s.id`;
-const ONE_SQL = `SELECT s.id AS smsConfigId, ${SMS_CONFIG_SUMMARY_COLUMNS} FROM sms_config s WHERE s.id = ? AND s.client_id = ?`;
-const SEALED_SQL = `SELECT s.id AS smsConfigId, s.client_id AS clientId, s.password_sealed AS passwordSealed, s.api_key_sealed AS apiKeySealed
-  FROM sms_config s WHERE s.id = ? AND s.client_id = ?`;
-const RESOLVE_SQL = `SELECT s.id AS smsConfigId, s.client_id AS clientId, c.is_active AS clientIsActive, ${SMS_CONFIG_SUMMARY_COLUMNS},
-    s.password_sealed AS passwordSealed, s.api_key_sealed AS apiKeySealed
-  FROM sms_config s JOIN client c ON c.id = s.client_id WHERE s.id = ? AND s.client_id = ?`;
-
-/** The fields a configuration's owner may change, and their columns (the secrets arrive sealed). */
-export const CHANGEABLE_SMS_CONFIG_COLUMNS = {
-  providerName: 'provider_name',
-  providerUrl: 'provider_url',
+/** The fields a configuration's owner may change, and their properties (the secrets arrive sealed). */
+export const CHANGEABLE_SMS_CONFIG_FIELDS = {
+  providerName: 'providerName',
+  providerUrl: 'providerUrl',
   username: 'username',
-  password: 'password_sealed',
-  apiKey: 'api_key_sealed',
-  senderId: 'sender_id',
-  smsType: 'sms_type',
-  smsApi: 'sms_api',
-  balanceUrl: 'balance_url',
+  password: 'passwordSealed',
+  apiKey: 'apiKeySealed',
+  senderId: 'senderId',
+  smsType: 'smsType',
+  smsApi: 'smsApi',
+  balanceUrl: 'balanceUrl',
   balance: 'balance',
-  perSmsCost: 'per_sms_cost',
-  isActive: 'is_active',
-} as const;
+  perSmsCost: 'perSmsCost',
+  isActive: 'isActive',
+} as const satisfies Record<string, keyof SmsConfig>;
 
-export type SmsConfigChanges = Partial<Record<keyof typeof CHANGEABLE_SMS_CONFIG_COLUMNS, SqlValue>>;
+export type SmsConfigChanges = Partial<Record<keyof typeof CHANGEABLE_SMS_CONFIG_FIELDS, SqlValue>>;
 
 /** A configuration's sealed secrets, as stored. */
 export interface SealedSecrets {
@@ -83,25 +71,62 @@ export interface SmsConfigToResolve extends SmsConfigDto, SealedSecrets {
   clientIsActive: boolean;
 }
 
-const INSERT_COLUMNS = `client_id, provider_name, provider_url, username, password_sealed, api_key_sealed, sender_id, sms_type,
-  sms_api, balance_url, balance, per_sms_cost, is_active, created_at`;
-const INSERT_VALUES = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?';
+/** The columns an add writes, in the order of its values. */
+const ADD_PROPERTIES = [
+  'clientId',
+  'providerName',
+  'providerUrl',
+  'username',
+  'passwordSealed',
+  'apiKeySealed',
+  'senderId',
+  'smsType',
+  'smsApi',
+  'balanceUrl',
+  'balance',
+  'perSmsCost',
+  'isActive',
+  'createdAt',
+] as const satisfies ReadonlyArray<keyof SmsConfig>;
 
-/** Inserts the configuration only when the UPDATE just before it counted it in (in the same script). */
-const INSERT_IF_COUNTED_SQL: Record<SqlDialect, string> = {
-  mysql: `INSERT INTO sms_config (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} FROM DUAL WHERE ROW_COUNT() = 1`,
-  sqlite: `INSERT INTO sms_config (${INSERT_COLUMNS}) SELECT ${INSERT_VALUES} WHERE changes() = 1`,
-};
+const SEALED_PROPERTIES = ['s.id', 's.clientId', 's.passwordSealed', 's.apiKeySealed'];
+const SUMMARY_SELECTION = ['s.id', ...SMS_CONFIG_SUMMARY_PROPERTIES.map((property) => `s.${property}`)];
 
-/** Counts the configuration in, when the client has room: the UPDATE locks the client's row until the commit. */
-const COUNT_IN_SQL = 'UPDATE client SET sms_config_count = sms_config_count + 1 WHERE id = ? AND sms_config_count < ?';
+/** The client's columns this repository reads and writes; named, not imported: client/ reads sms-config/, never the other way. */
+interface ClientCounter {
+  id: number;
+  smsConfigCount: number;
+  isActive: boolean;
+}
 
 @Injectable()
 export class SmsConfigRepository {
+  /**
+   * The add's two statements, which the query builder cannot write: counting the configuration in while the client has
+   * room (the UPDATE locks the client's row until the commit), then inserting it only if that UPDATE changed the row.
+   */
+  private readonly countInSql: string;
+  private readonly insertIfCountedSql: string;
+  private readonly smsConfigCount: string;
+
   constructor(
-    private readonly sql: SqlExecutor,
+    private readonly transactions: Transactions,
+    private readonly scripts: WriteScripts,
     private readonly auditLog: AuditLog,
-  ) {}
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    const client = new SqlNames<ClientCounter>(dataSource, 'Client');
+    const smsConfig = new SqlNames(dataSource, SmsConfig);
+    this.smsConfigCount = client.column('smsConfigCount');
+    this.countInSql = `UPDATE ${client.table} SET ${this.smsConfigCount} = ${this.smsConfigCount} + 1 WHERE ${client.column('id')} = ? AND ${this.smsConfigCount} < ?`;
+    const placeholders = ADD_PROPERTIES.map(() => '?').join(', ');
+    const changedOne = transactions.dialect === 'mysql' ? 'FROM DUAL WHERE ROW_COUNT() = 1' : 'WHERE changes() = 1';
+    this.insertIfCountedSql = `INSERT INTO ${smsConfig.table} (${smsConfig.columns(ADD_PROPERTIES)}) SELECT ${placeholders} ${changedOne}`;
+  }
+
+  private get manager(): EntityManager {
+    return this.transactions.manager;
+  }
 
   /**
    * Inserts the configuration and answers its id, committed; past the limit a DomainError (answered 409). One
@@ -110,22 +135,11 @@ export class SmsConfigRepository {
    * different clients do not wait on each other. A transaction chosen as a deadlock victim is run again whole.
    */
   async add(smsConfig: NewSmsConfig, origin: ChangeOrigin): Promise<number> {
-    const values = [
-      smsConfig.clientId,
-      smsConfig.providerName,
-      smsConfig.providerUrl,
-      smsConfig.username,
-      smsConfig.passwordSealed,
-      smsConfig.apiKeySealed,
-      smsConfig.senderId,
-      smsConfig.smsType,
-      smsConfig.smsApi,
-      smsConfig.balanceUrl,
-      smsConfig.balance,
-      smsConfig.perSmsCost,
-      smsConfig.isActive ? 1 : 0,
-      sqlTimestamp(new Date()),
-    ];
+    const values: SqlValue[] = ADD_PROPERTIES.map((property) => {
+      if (property === 'createdAt') return sqlTimestamp(new Date());
+      const value = smsConfig[property];
+      return typeof value === 'boolean' ? Number(value) : value;
+    });
     const audit = this.auditLog.statement({
       action: 'sms-config.created',
       origin,
@@ -133,26 +147,26 @@ export class SmsConfigRepository {
       smsConfigId: JUST_INSERTED,
     });
     const add = () =>
-      this.sql.script([
-        { sql: COUNT_IN_SQL, values: [smsConfig.clientId, MAX_SMS_CONFIGS_PER_CLIENT] },
-        { sql: INSERT_IF_COUNTED_SQL[this.sql.dialect], values },
+      this.scripts.run([
+        { sql: this.countInSql, values: [smsConfig.clientId, MAX_SMS_CONFIGS_PER_CLIENT] },
+        { sql: this.insertIfCountedSql, values },
         audit,
       ]);
     // Inside a larger transaction (Idempotency-Key), a deadlock rolls all of it back: it is answered, not retried here.
-    const [countedIn, inserted] = await (this.sql.inTransaction ? add() : retryDeadlockVictims(add));
+    const [countedIn, inserted] = await (this.transactions.active ? add() : retryDeadlockVictims(add));
     if (countedIn.affectedRows === 0 || inserted.affectedRows === 0) throw smsConfigLimitReached();
     return inserted.insertId;
   }
 
   /** One configuration of the client; null when it has none with this id. */
-  async findOne(smsConfigId: number, clientId: number, statements: SqlStatements = this.sql): Promise<SmsConfigDto | null> {
-    const [row] = await statements.query<SmsConfigSummaryRow & { smsConfigId: number }>(ONE_SQL, [smsConfigId, clientId]);
-    return row === undefined ? null : { smsConfigId: Number(row.smsConfigId), ...toSmsConfigSummary(row) };
+  async findOne(smsConfigId: number, clientId: number): Promise<SmsConfigDto | null> {
+    const found = await this.smsConfigs(SUMMARY_SELECTION).where({ id: smsConfigId, clientId }).getOne();
+    return found === null ? null : { smsConfigId: found.id, ...toSmsConfigSummary(found) };
   }
 
   /** The configuration's sealed secrets. */
   findSealed(smsConfigId: number, clientId: number): Promise<SealedSecrets | null> {
-    return this.sealedSecrets(SEALED_SQL, smsConfigId, clientId, this.sql);
+    return this.sealedSecrets(smsConfigId, clientId, false);
   }
 
   /**
@@ -160,65 +174,70 @@ export class SmsConfigRepository {
    * of a client or its configurations takes this lock first: a client's changes then commit one after another, so
    * their audit entries are numbered in the order they commit, which is the order the relay publishes them in.
    */
-  async lockOwner(clientId: number, statements: SqlStatements): Promise<void> {
-    if (this.sql.dialect === 'mysql') await statements.query('SELECT id FROM client WHERE id = ? FOR UPDATE', [clientId]);
+  async lockOwner(clientId: number): Promise<void> {
+    if (this.transactions.dialect !== 'mysql') return;
+    await this.manager
+      .createQueryBuilder('Client', 'c')
+      .select('c.id')
+      .where('c.id = :clientId', { clientId })
+      .setLock('pessimistic_write')
+      .getRawOne();
   }
 
   /** The same, its row locked until the transaction ends (MySQL; SQLite transactions take turns anyway). */
-  lockSealed(smsConfigId: number, clientId: number, statements: SqlStatements): Promise<SealedSecrets | null> {
-    return this.sealedSecrets(SEALED_SQL + (this.sql.dialect === 'mysql' ? ' FOR UPDATE' : ''), smsConfigId, clientId, statements);
+  lockSealed(smsConfigId: number, clientId: number): Promise<SealedSecrets | null> {
+    return this.sealedSecrets(smsConfigId, clientId, true);
   }
 
-  private async sealedSecrets(
-    sql: string,
-    smsConfigId: number,
-    clientId: number,
-    statements: SqlStatements,
-  ): Promise<SealedSecrets | null> {
-    const [row] = await statements.query<SealedSecrets>(sql, [smsConfigId, clientId]);
-    return row === undefined ? null : { ...row, smsConfigId: Number(row.smsConfigId), clientId: Number(row.clientId) };
+  private async sealedSecrets(smsConfigId: number, clientId: number, lock: boolean): Promise<SealedSecrets | null> {
+    const query = this.smsConfigs(SEALED_PROPERTIES).where({ id: smsConfigId, clientId });
+    if (lock && this.transactions.dialect === 'mysql') query.setLock('pessimistic_write');
+    const found = await query.getOne();
+    return found === null ? null : toSealedSecrets(found);
   }
 
   /** Everything a resolution answers, with the state of the client. */
   async findToResolve(smsConfigId: number, clientId: number): Promise<SmsConfigToResolve | null> {
-    type Row = SmsConfigSummaryRow & SealedSecrets & { clientIsActive: number | boolean };
-    const [row] = await this.sql.query<Row>(RESOLVE_SQL, [smsConfigId, clientId]);
-    if (row === undefined) return null;
+    const found = await this.smsConfigs([...SUMMARY_SELECTION, ...SEALED_PROPERTIES])
+      .innerJoin('s.client', 'c')
+      .addSelect(['c.id', 'c.isActive'])
+      .where({ id: smsConfigId, clientId })
+      .getOne();
+    if (found === null) return null;
     return {
-      ...toSmsConfigSummary(row),
-      smsConfigId: Number(row.smsConfigId),
-      clientId: Number(row.clientId),
-      clientIsActive: Boolean(Number(row.clientIsActive)),
-      passwordSealed: row.passwordSealed,
-      apiKeySealed: row.apiKeySealed,
+      ...toSmsConfigSummary(found),
+      ...toSealedSecrets(found),
+      clientIsActive: (found.client as ClientCounter).isActive,
     };
   }
 
   /** Applies the changes with the audit entry naming them. */
-  async update(
-    smsConfigId: number,
-    clientId: number,
-    changes: SmsConfigChanges,
-    origin: ChangeOrigin,
-    statements: SqlStatements,
-  ): Promise<void> {
+  async update(smsConfigId: number, clientId: number, changes: SmsConfigChanges, origin: ChangeOrigin): Promise<void> {
     const fields = Object.keys(changes) as Array<keyof SmsConfigChanges>;
-    const assignments = [...fields.map((field) => `${CHANGEABLE_SMS_CONFIG_COLUMNS[field]} = ?`), 'updated_at = ?'];
-    await statements.execute(`UPDATE sms_config SET ${assignments.join(', ')} WHERE id = ?`, [
-      ...fields.map((field) => changes[field]!),
-      sqlTimestamp(new Date()),
-      smsConfigId,
-    ]);
+    const values = Object.fromEntries(fields.map((field) => [CHANGEABLE_SMS_CONFIG_FIELDS[field], changes[field]]));
+    await this.manager
+      .createQueryBuilder()
+      .update(SmsConfig)
+      .set({ ...values, updatedAt: new Date() })
+      .where({ id: smsConfigId })
+      .updateEntity(false)
+      .execute();
     await this.auditLog.record({ action: 'sms-config.updated', origin, clientId, smsConfigId, changed: fields });
   }
 
   /** Removes the configuration and counts it out of its client's; false when the client has none with this id. */
   async delete(smsConfigId: number, clientId: number, origin: ChangeOrigin): Promise<boolean> {
-    return this.sql.transaction(async (statements) => {
-      await this.lockOwner(clientId, statements);
-      const { affectedRows } = await statements.execute('DELETE FROM sms_config WHERE id = ? AND client_id = ?', [smsConfigId, clientId]);
-      if (affectedRows === 0) return false;
-      await statements.execute('UPDATE client SET sms_config_count = sms_config_count - 1 WHERE id = ?', [clientId]);
+    return this.transactions.run(async (manager) => {
+      await this.lockOwner(clientId);
+      const { affected } = await manager.delete(SmsConfig, { id: smsConfigId, clientId });
+      if (affected === 0) return false;
+      await manager
+        .createQueryBuilder()
+        .update('Client')
+        .set({ smsConfigCount: () => `${this.smsConfigCount} - 1` })
+        .where('id = :clientId', { clientId })
+        .updateEntity(false)
+        .execute();
       await this.auditLog.record({ action: 'sms-config.deleted', origin, clientId, smsConfigId });
       return true;
     });
@@ -231,9 +250,22 @@ export class SmsConfigRepository {
 
   /** The client's configurations, ordered by id. */
   async listByClient(clientId: number): Promise<SmsConfigDto[]> {
-    const rows = await this.sql.query<SmsConfigSummaryRow & { smsConfigId: number }>(LIST_SQL, [clientId]);
-    return rows.map((row) => ({ smsConfigId: Number(row.smsConfigId), ...toSmsConfigSummary(row) }));
+    const found = await this.smsConfigs(SUMMARY_SELECTION).where({ clientId }).orderBy('s.id').getMany();
+    return found.map((smsConfig) => ({ smsConfigId: smsConfig.id, ...toSmsConfigSummary(smsConfig) }));
   }
+
+  private smsConfigs(selection: string[]) {
+    return this.manager.getRepository(SmsConfig).createQueryBuilder('s').select(selection);
+  }
+}
+
+function toSealedSecrets(smsConfig: SmsConfig): SealedSecrets {
+  return {
+    smsConfigId: smsConfig.id,
+    clientId: smsConfig.clientId,
+    passwordSealed: smsConfig.passwordSealed,
+    apiKeySealed: smsConfig.apiKeySealed,
+  };
 }
 
 /** Both drivers return booleans as 0/1 and mysql2 returns DECIMAL as strings: the API promises booleans and numbers. */

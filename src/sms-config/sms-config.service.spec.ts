@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ForbiddenException } from '@nestjs/common';
 import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
-import { SqlExecutor } from '../database/sql-executor';
+import { Transactions } from '../database/transactions';
 import { smsConfigLimitReached } from './sms-config-limit';
 import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
 import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
@@ -30,7 +30,7 @@ describe('SmsConfigService', () => {
       { add } as unknown as SmsConfigRepository,
       sealer,
       { answerChanged: invalidate, keyChanged: jest.fn() },
-      {} as SqlExecutor,
+      {} as Transactions,
     );
   });
 

@@ -4,12 +4,12 @@ import { AuthenticatedClient } from '../auth/client-lookup';
 import { ClientDisabledException } from '../auth/credential-refusals';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
 import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
-import { SqlExecutor } from '../database/sql-executor';
+import { Transactions } from '../database/transactions';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { DeletedSmsConfigDto, ResolvedSmsConfigDto, UpdateSmsConfigDto, UpdatedSmsConfigDto } from './dto/sms-config-lifecycle.dto';
 import { SmsConfigDto, VerifyApiKeyDto } from './dto/sms-config-response.dto';
 import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
-import { CHANGEABLE_SMS_CONFIG_COLUMNS, SmsConfigChanges, SmsConfigRepository } from './sms-config.repository';
+import { CHANGEABLE_SMS_CONFIG_FIELDS, SmsConfigChanges, SmsConfigRepository } from './sms-config.repository';
 
 export class SmsConfigNotFoundException extends NotFoundException {
   constructor() {
@@ -18,7 +18,11 @@ export class SmsConfigNotFoundException extends NotFoundException {
 }
 
 /** What null sets a field back to: the add's default. */
-const CLEARED_VALUES: Partial<Record<keyof SmsConfigChanges, number>> = { balance: 0, perSmsCost: 0, isActive: 1 };
+const CLEARED_VALUES: Partial<Record<keyof SmsConfigChanges, number | boolean>> = {
+  balance: 0,
+  perSmsCost: 0,
+  isActive: true,
+};
 
 @Injectable()
 export class SmsConfigService {
@@ -26,7 +30,7 @@ export class SmsConfigService {
     private readonly smsConfigs: SmsConfigRepository,
     private readonly sealer: SecretSealer,
     private readonly clientCache: ClientCacheInvalidation,
-    private readonly sql: SqlExecutor,
+    private readonly transactions: Transactions,
   ) {}
 
   /** Stores the configuration for the key's client, its secrets sealed; committed before it is answered. */
@@ -71,22 +75,22 @@ export class SmsConfigService {
     request: UpdateSmsConfigDto,
     origin: ChangeOrigin,
   ): Promise<UpdatedSmsConfigDto> {
-    const fields = (Object.keys(CHANGEABLE_SMS_CONFIG_COLUMNS) as Array<keyof SmsConfigChanges>).filter(
+    const fields = (Object.keys(CHANGEABLE_SMS_CONFIG_FIELDS) as Array<keyof SmsConfigChanges>).filter(
       (field) => request[field] !== undefined,
     );
     if (fields.length === 0) {
-      throw new BadRequestException(`request body must set at least one of ${Object.keys(CHANGEABLE_SMS_CONFIG_COLUMNS).join(', ')}`);
+      throw new BadRequestException(`request body must set at least one of ${Object.keys(CHANGEABLE_SMS_CONFIG_FIELDS).join(', ')}`);
     }
-    return this.sql.transaction(async (statements) => {
-      await this.smsConfigs.lockOwner(owner.id, statements);
-      const stored = (await this.smsConfigs.lockSealed(smsConfigId, owner.id, statements)) ?? throwNotFound();
+    return this.transactions.run(async () => {
+      await this.smsConfigs.lockOwner(owner.id);
+      const stored = (await this.smsConfigs.lockSealed(smsConfigId, owner.id)) ?? throwNotFound();
       const changes = Object.fromEntries(
         fields.map((field) => [field, this.columnValue(field, request[field]!, owner.id)]),
       ) as SmsConfigChanges;
-      await this.smsConfigs.update(smsConfigId, owner.id, changes, origin, statements);
+      await this.smsConfigs.update(smsConfigId, owner.id, changes, origin);
       this.clientCache.answerChanged(owner.keyDigests);
       const apiKey = request.apiKey !== undefined ? request.apiKey : this.openApiKey(stored.apiKeySealed, owner.id);
-      const updated = (await this.smsConfigs.findOne(smsConfigId, owner.id, statements))!;
+      const updated = (await this.smsConfigs.findOne(smsConfigId, owner.id))!;
       return { ...updated, verifyApiKey: this.verifyApiKeyFor(smsConfigId, owner.id, apiKey) };
     });
   }
@@ -151,13 +155,12 @@ export class SmsConfigService {
     return this.sealer.sealVerifyApiKey({ smsConfigId, clientId, apiKeyFingerprint: this.sealer.fingerprint(apiKey ?? '') });
   }
 
-  /** A field as its column stores it: secrets sealed, booleans as 0/1, null as the add's default where there is one. */
-  private columnValue(field: keyof SmsConfigChanges, value: unknown, clientId: number): string | number | null {
+  /** A field as its entity keeps it: secrets sealed, null as the add's default where there is one. */
+  private columnValue(field: keyof SmsConfigChanges, value: unknown, clientId: number): string | number | boolean | null {
     if (value === null) return CLEARED_VALUES[field] ?? null;
     if (field === 'password') return this.sealer.seal(value as string, passwordSealContext(clientId));
     if (field === 'apiKey') return this.sealer.seal(value as string, apiKeySealContext(clientId));
-    if (typeof value === 'boolean') return value ? 1 : 0;
-    return value as string | number;
+    return value as string | number | boolean;
   }
 }
 

@@ -1,0 +1,107 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, DataSourceOptions, QueryResult, QueryRunner } from 'typeorm';
+import { RegistryDataSource } from './registry-data-source';
+import { Transactions } from './transactions';
+
+export type SqlValue = string | number | boolean | null;
+
+/** One statement of a script, its values through placeholders, never in its text. */
+export interface ScriptStatement {
+  sql: string;
+  values: SqlValue[];
+  /** Run once the script's transaction (or the one it joins) is committed: see Transactions.afterCommit(). */
+  afterCommit?: () => void;
+}
+
+/** What a write reports: the rows it changed and, for an INSERT, the new row's id. */
+export interface WriteResult {
+  affectedRows: number;
+  insertId: number;
+}
+
+/**
+ * Statements run as one transaction, in one round trip on MySQL: a multi-statement text query. Each round trip costs the
+ * service a socket write and read, a third of an add's time when there were four. Later statements decide from
+ * earlier ones in SQL (MySQL's ROW_COUNT(), SQLite's changes()).
+ *
+ * Multi-statement queries go through a pool of their own, a DataSource opened with `multipleStatements` and holding up
+ * to DATABASE_POOL_SIZE connections: the pool that serves every other statement never takes a stacked one. Inside an
+ * open transaction (Idempotency-Key) and on SQLite, the statements run one by one in that transaction.
+ */
+@Injectable()
+export class WriteScripts implements OnApplicationShutdown {
+  private scriptSource?: Promise<DataSource>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: RegistryDataSource,
+    private readonly transactions: Transactions,
+  ) {}
+
+  /** Answers each statement's WriteResult: all are committed, or, one failing, none is. */
+  async run(statements: ScriptStatement[]): Promise<WriteResult[]> {
+    if (this.dataSource.sqliteTurns || this.transactions.active) {
+      return this.transactions.run(async (manager) => {
+        const results: WriteResult[] = [];
+        for (const { sql, values, afterCommit } of statements) {
+          results.push(writeResultOf(await manager.queryRunner!.query(sql, values, true)));
+          if (afterCommit) this.transactions.afterCommit(afterCommit);
+        }
+        return results;
+      });
+    }
+    const runner = (await this.openScriptSource()).createQueryRunner();
+    const sql = ['START TRANSACTION', ...statements.map((statement) => statement.sql), 'COMMIT'].join(';\n');
+    try {
+      const results = await this.dataSource.statements.counted(
+        () =>
+          runner.query(
+            sql,
+            statements.flatMap((statement) => statement.values),
+          ) as Promise<QueryResult['raw'][]>,
+      );
+      for (const { afterCommit } of statements) afterCommit?.();
+      return results.slice(1, -1).map((header: { affectedRows: number; insertId: number }) => ({
+        affectedRows: header.affectedRows,
+        insertId: Number(header.insertId),
+      }));
+    } catch (error) {
+      // MySQL stops at the failing statement: the transaction is still open on this connection.
+      await rollBack(runner);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const source = await this.scriptSource?.catch(() => undefined);
+    if (source?.isInitialized) await source.destroy();
+  }
+
+  /** Opened at the first script; one that could not open is tried again at the next. */
+  private openScriptSource(): Promise<DataSource> {
+    this.scriptSource ??= new DataSource({
+      ...this.dataSource.options,
+      entities: [],
+      migrations: [],
+      multipleStatements: true,
+    } as DataSourceOptions)
+      .initialize()
+      .catch((error: unknown) => {
+        this.scriptSource = undefined;
+        throw error;
+      });
+    return this.scriptSource;
+  }
+}
+
+async function rollBack(runner: QueryRunner): Promise<void> {
+  await runner.query('ROLLBACK').catch(() => undefined);
+}
+
+/** TypeORM's structured result: the rows changed, and the new row's id (mysql2's header, better-sqlite3's rowid). */
+export function writeResultOf(result: QueryResult): WriteResult {
+  const raw = result.raw as { insertId?: number } | number | bigint;
+  return { affectedRows: result.affected ?? 0, insertId: Number(typeof raw === 'object' ? raw.insertId : raw) };
+}
