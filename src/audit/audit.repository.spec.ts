@@ -8,10 +8,9 @@ import { AUDIT_ACTIONS } from './audit-entry';
 /** An executor that records what it is asked, with a transaction whose commit the test decides. */
 function executorDouble() {
   const pendingAfterCommit: Array<() => void> = [];
-  const insert = { into: () => insert, values: () => insert, updateEntity: () => insert, execute: jest.fn(() => Promise.resolve({})) };
   const sql = {
     dialect: 'mysql',
-    manager: { createQueryBuilder: () => ({ insert: () => insert }) },
+    manager: { query: jest.fn(() => Promise.resolve({ affectedRows: 1, insertId: 1 })) },
     afterCommit: jest.fn((callback: () => void) => pendingAfterCommit.push(callback)),
   };
   const commit = () => pendingAfterCommit.splice(0).forEach((callback) => callback());

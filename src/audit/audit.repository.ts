@@ -16,7 +16,8 @@ export interface AuditFilter {
   action?: AuditAction;
 }
 
-const SCRIPT_COLUMNS = [
+/** The columns an entry is written with, in the order of its values. */
+const ENTRY_COLUMNS = [
   'eventId',
   'occurredAt',
   'action',
@@ -36,8 +37,8 @@ const SCRIPT_COLUMNS = [
 export class AuditLog {
   private readonly committedListeners: Array<() => void> = [];
   private readonly announceCommitted = () => this.committedListeners.forEach((listener) => listener());
-  /** The INSERT ... SELECT of a script's entry, which the query builder cannot write: its start, and its condition. */
-  private readonly scriptInsert: string;
+  /** The INSERT of an entry, and the INSERT ... SELECT of a script's entry, which the query builder cannot write. */
+  private readonly insert: string;
   private readonly lastInsertId: string;
   private readonly previousChanged: string;
 
@@ -46,7 +47,7 @@ export class AuditLog {
     @InjectDataSource() dataSource: DataSource,
   ) {
     const names = new SqlNames(dataSource, AuditEvent);
-    this.scriptInsert = `INSERT INTO ${names.table} (${names.columns(SCRIPT_COLUMNS)}) SELECT`;
+    this.insert = `INSERT INTO ${names.table} (${names.columns(ENTRY_COLUMNS)})`;
     const mysql = dataSource.options.type !== 'better-sqlite3';
     this.lastInsertId = mysql ? 'LAST_INSERT_ID()' : 'last_insert_rowid()';
     this.previousChanged = mysql ? 'FROM DUAL WHERE ROW_COUNT() = 1' : 'WHERE changes() = 1';
@@ -57,31 +58,19 @@ export class AuditLog {
     this.committedListeners.push(listener);
   }
 
-  /** Records the entry, inside the current transaction as part of it. */
+  /**
+   * Records the entry, inside the current transaction as part of it. SQL, not the query builder: every resolution
+   * writes one, and the builder's INSERT costs the process twice the CPU (docs/architecture.md).
+   */
   async record(entry: AuditEntry): Promise<void> {
-    await this.transactions.manager
-      .createQueryBuilder()
-      .insert()
-      .into(AuditEvent)
-      .values({
-        eventId: randomUUID(),
-        occurredAt: new Date(),
-        action: entry.action,
-        actor: entry.origin.actor,
-        clientId: entry.clientId as number | null,
-        smsConfigId: (entry.smsConfigId ?? null) as number | null,
-        requestId: entry.origin.requestId,
-        changed: JSON.stringify(entry.changed ?? []),
-        unpublished: isPublished(entry.action),
-      })
-      .updateEntity(false)
-      .execute();
-    if (isPublished(entry.action)) this.transactions.afterCommit(this.announceCommitted);
+    const { sql, values, afterCommit } = this.statement(entry);
+    await this.transactions.manager.query(sql, values);
+    if (afterCommit) this.transactions.afterCommit(afterCommit);
   }
 
   /**
-   * The INSERT of an entry for a script (WriteScripts), after the statement that inserted its client or configuration:
-   * JUST_INSERTED ids are that statement's, and the entry is written only if that statement changed a row.
+   * The INSERT of an entry, alone or in a script (WriteScripts). In a script, JUST_INSERTED ids come from the statement
+   * before, and the entry is written only if that statement changed a row.
    */
   statement(entry: AuditEntry): ScriptStatement {
     const values: SqlValue[] = [randomUUID(), sqlTimestamp(new Date()), entry.action, entry.origin.actor];
@@ -97,7 +86,10 @@ export class AuditLog {
     const published = isPublished(entry.action);
     values.push(entry.origin.requestId, JSON.stringify(entry.changed ?? []), published ? 1 : 0);
     placeholders.push('?', '?', '?');
-    const sql = `${this.scriptInsert} ${placeholders.join(', ')} ${this.previousChanged}`;
+    const afterInsert = [entry.clientId, entry.smsConfigId].includes(JUST_INSERTED);
+    const sql = afterInsert
+      ? `${this.insert} SELECT ${placeholders.join(', ')} ${this.previousChanged}`
+      : `${this.insert} VALUES (${placeholders.join(', ')})`;
     return published ? { sql, values, afterCommit: this.announceCommitted } : { sql, values };
   }
 

@@ -213,7 +213,7 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
     default: 'embedded SQLite `DATA_DIR/registry.sqlite`',
     meaning: '`mysql://user:pass@host:3306/db` (MySQL), `mariadb://user:pass@host:3306/db` (MariaDB), or `sqlite:<path>`',
   },
-  DATABASE_POOL_SIZE: { default: '10', meaning: 'MySQL connections per instance' },
+  DATABASE_POOL_SIZE: { default: '10', meaning: 'MySQL connections per pool; an instance has two (statements, and the adds)' },
   DATA_DIR: { default: './data', meaning: 'SQLite file and generated development secrets' },
   AMQP_URL: {
     default: 'amqp://guest:guest@127.0.0.1:5672',

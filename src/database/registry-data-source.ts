@@ -1,5 +1,8 @@
 import { DataSource, DataSourceOptions, QueryRunner, ReplicationMode } from 'typeorm';
+import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { EntityMetadata } from 'typeorm/metadata/EntityMetadata';
+import { withTimeout } from '../common/timeout';
+import { DATABASE_TIMEOUT_MS } from './database-timeout';
 import { SqliteTurns } from './sqlite-turns';
 import { StatementTally } from './statement-tally';
 
@@ -15,7 +18,8 @@ const SQLITE_PARTIAL_INDEXES: Record<string, { columns: string[]; where: string 
  * DATETIME without a fraction (SQLite keeps the text written), no character set or collation (SQLite compares bytes), INTEGER for the BIGINT key (AUTOINCREMENT needs it), NO
  * ACTION for RESTRICT, and the partial outbox index. Schema checks and generated migrations see each dialect as it is.
  *
- * Every statement of every query runner is counted (`statements`), and on SQLite takes its turn (`sqliteTurns`).
+ * Every statement of every query runner is counted (`statements`), and on SQLite takes its turn (`sqliteTurns`); on
+ * MySQL none waits longer than the database timeout for a connection (boundConnectionWaits).
  */
 export class RegistryDataSource extends DataSource {
   readonly statements = new StatementTally();
@@ -29,6 +33,7 @@ export class RegistryDataSource extends DataSource {
       this.driver.withLengthColumnTypes.push('char');
       this.sqliteTurns = new SqliteTurns();
     }
+    boundConnectionWaits(this);
   }
 
   /** Whether the database answers at all (the health probe). */
@@ -59,6 +64,27 @@ export class RegistryDataSource extends DataSource {
     await super.buildMetadatas();
     if (this.isSqlite) this.entityMetadatas.forEach(asSqliteDeclaresIt);
   }
+}
+
+/**
+ * mysql2's pool lets a statement wait for a free connection without end: here it waits at most the database timeout,
+ * then fails (503), and does not run later; a connection that comes too late goes back to the pool.
+ */
+export function boundConnectionWaits(dataSource: DataSource): void {
+  const driver = dataSource.driver;
+  if (!(driver instanceof MysqlDriver)) return;
+  const obtain = driver.obtainMasterConnection.bind(driver);
+  driver.obtainMasterConnection = () => {
+    let late = false;
+    const connection = obtain().then((acquired: { release(): void }) => {
+      if (late) acquired.release();
+      return acquired;
+    });
+    return withTimeout(connection, DATABASE_TIMEOUT_MS, 'database').catch((error: unknown) => {
+      late = true;
+      throw error;
+    });
+  };
 }
 
 function asSqliteDeclaresIt(entity: EntityMetadata): void {

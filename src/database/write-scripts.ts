@@ -1,7 +1,9 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, DataSourceOptions, QueryResult, QueryRunner } from 'typeorm';
-import { RegistryDataSource } from './registry-data-source';
+import type { PoolConnection, ResultSetHeader } from 'mysql2';
+import { DataSource, DataSourceOptions, QueryResult } from 'typeorm';
+import { DATABASE_TIMEOUT_MS } from './database-timeout';
+import { RegistryDataSource, boundConnectionWaits } from './registry-data-source';
 import { Transactions } from './transactions';
 
 export type SqlValue = string | number | boolean | null;
@@ -50,28 +52,29 @@ export class WriteScripts implements OnApplicationShutdown {
         return results;
       });
     }
-    const runner = (await this.openScriptSource()).createQueryRunner();
     const sql = ['START TRANSACTION', ...statements.map((statement) => statement.sql), 'COMMIT'].join(';\n');
-    try {
-      const results = await this.dataSource.statements.counted(
-        () =>
-          runner.query(
-            sql,
-            statements.flatMap((statement) => statement.values),
-          ) as Promise<QueryResult['raw'][]>,
-      );
-      for (const { afterCommit } of statements) afterCommit?.();
-      return results.slice(1, -1).map((header: { affectedRows: number; insertId: number }) => ({
-        affectedRows: header.affectedRows,
-        insertId: Number(header.insertId),
-      }));
-    } catch (error) {
-      // MySQL stops at the failing statement: the transaction is still open on this connection.
-      await rollBack(runner);
-      throw error;
-    } finally {
-      await runner.release();
-    }
+    const headers = await this.dataSource.statements.counted(async () => {
+      // Straight on the pool's connection: the script is this class's own, with nothing for TypeORM to add.
+      const connection = (await (await this.openScriptSource()).driver.obtainMasterConnection()) as PoolConnection;
+      try {
+        const answered = await textQuery<ResultSetHeader[]>(
+          connection,
+          sql,
+          statements.flatMap((statement) => statement.values),
+        );
+        connection.release();
+        return answered;
+      } catch (error) {
+        // MySQL stops at the failing statement: the transaction is still open on this connection, which must not go back so.
+        await textQuery(connection, 'ROLLBACK', []).then(
+          () => connection.release(),
+          () => connection.destroy(),
+        );
+        throw error;
+      }
+    });
+    for (const { afterCommit } of statements) afterCommit?.();
+    return headers.slice(1, -1).map((header) => ({ affectedRows: header.affectedRows, insertId: Number(header.insertId) }));
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -81,23 +84,26 @@ export class WriteScripts implements OnApplicationShutdown {
 
   /** Opened at the first script; one that could not open is tried again at the next. */
   private openScriptSource(): Promise<DataSource> {
-    this.scriptSource ??= new DataSource({
-      ...this.dataSource.options,
-      entities: [],
-      migrations: [],
-      multipleStatements: true,
-    } as DataSourceOptions)
-      .initialize()
-      .catch((error: unknown) => {
+    if (!this.scriptSource) {
+      const options = { ...this.dataSource.options, entities: [], migrations: [], multipleStatements: true } as DataSourceOptions;
+      const source = new DataSource(options);
+      boundConnectionWaits(source);
+      this.scriptSource = source.initialize().catch((error: unknown) => {
         this.scriptSource = undefined;
         throw error;
       });
+    }
     return this.scriptSource;
   }
 }
 
-async function rollBack(runner: QueryRunner): Promise<void> {
-  await runner.query('ROLLBACK').catch(() => undefined);
+/** mysql2's text protocol: values escaped into the text by its placeholders, every statement of the script at once. */
+function textQuery<T>(connection: PoolConnection, sql: string, values: unknown[]): Promise<T> {
+  return new Promise((resolve, reject) =>
+    connection.query({ sql, values, timeout: DATABASE_TIMEOUT_MS }, (error: Error | null, result: unknown) =>
+      error ? reject(error) : resolve(result as T),
+    ),
+  );
 }
 
 /** TypeORM's structured result: the rows changed, and the new row's id (mysql2's header, better-sqlite3's rowid). */

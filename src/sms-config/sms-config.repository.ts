@@ -108,6 +108,8 @@ export class SmsConfigRepository {
   private readonly countInSql: string;
   private readonly insertIfCountedSql: string;
   private readonly smsConfigCount: string;
+  /** A resolution's read, SQL: the dispatcher's hot path, where the query builder's join cost 5x the CPU. */
+  private readonly toResolveSql: string;
 
   constructor(
     private readonly transactions: Transactions,
@@ -122,6 +124,15 @@ export class SmsConfigRepository {
     const placeholders = ADD_PROPERTIES.map(() => '?').join(', ');
     const changedOne = transactions.dialect === 'mysql' ? 'FROM DUAL WHERE ROW_COUNT() = 1' : 'WHERE changes() = 1';
     this.insertIfCountedSql = `INSERT INTO ${smsConfig.table} (${smsConfig.columns(ADD_PROPERTIES)}) SELECT ${placeholders} ${changedOne}`;
+    this.toResolveSql = `SELECT ${smsConfig.selectList('s', [
+      ['id', 'smsConfigId'],
+      'clientId',
+      ...SMS_CONFIG_SUMMARY_PROPERTIES,
+      'passwordSealed',
+      'apiKeySealed',
+    ])}, ${client.column('isActive', 'c')} AS clientIsActive
+      FROM ${smsConfig.table} s JOIN ${client.table} c ON ${client.column('id', 'c')} = ${smsConfig.column('clientId', 's')}
+      WHERE ${smsConfig.column('id', 's')} = ? AND ${smsConfig.column('clientId', 's')} = ?`;
   }
 
   private get manager(): EntityManager {
@@ -198,16 +209,16 @@ export class SmsConfigRepository {
 
   /** Everything a resolution answers, with the state of the client. */
   async findToResolve(smsConfigId: number, clientId: number): Promise<SmsConfigToResolve | null> {
-    const found = await this.smsConfigs([...SUMMARY_SELECTION, ...SEALED_PROPERTIES])
-      .innerJoin('s.client', 'c')
-      .addSelect(['c.id', 'c.isActive'])
-      .where({ id: smsConfigId, clientId })
-      .getOne();
-    if (found === null) return null;
+    type Row = SmsConfigSummaryRow & SealedSecrets & { clientIsActive: number | boolean };
+    const [row] = await this.manager.query<Row[]>(this.toResolveSql, [smsConfigId, clientId]);
+    if (row === undefined) return null;
     return {
-      ...toSmsConfigSummary(found),
-      ...toSealedSecrets(found),
-      clientIsActive: (found.client as ClientCounter).isActive,
+      ...toSmsConfigSummary(row),
+      smsConfigId: Number(row.smsConfigId),
+      clientId: Number(row.clientId),
+      clientIsActive: Boolean(Number(row.clientIsActive)),
+      passwordSealed: row.passwordSealed,
+      apiKeySealed: row.apiKeySealed,
     };
   }
 
