@@ -17,6 +17,7 @@ const { AuditEvent } = require('../dist/audit/audit-event.entity');
 const SERVER = 'mysql://root@127.0.0.1:3306';
 const DATABASE = process.env.BENCH_DATABASE || 'registry_statement_cost';
 const STATEMENTS = Number(process.env.STATEMENTS || 3000);
+const CONCURRENCY = 50;
 
 async function measure(name, statement) {
   for (let i = 0; i < 300; i++) await statement(i);
@@ -27,6 +28,25 @@ async function measure(name, statement) {
   const used = process.cpuUsage(cpu);
   const cpuUs = (used.user + used.system) / STATEMENTS;
   return { name, cpuUs, wallUs };
+}
+
+/** The same, CONCURRENCY statements in flight at once, as a loaded service sends them: per statement, CPU and wall. */
+async function measureConcurrent(name, statement) {
+  const runAll = async () => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < STATEMENTS) await statement(next++);
+      }),
+    );
+  };
+  await runAll();
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  await runAll();
+  const wallUs = Number(process.hrtime.bigint() - started) / 1000 / STATEMENTS;
+  const used = process.cpuUsage(cpu);
+  return { name: `${name}, ${CONCURRENCY} at once`, cpuUs: (used.user + used.system) / STATEMENTS, wallUs };
 }
 
 async function main() {
@@ -61,9 +81,18 @@ async function main() {
       '[]',
       0,
     ];
+    const { ClientRepository } = require('../dist/client/client.repository');
+    const getClientSql = new ClientRepository({}, {}, {}, dataSource).withSmsConfigsSql;
+    const digest = 'a'.repeat(64);
     let run = 0;
     const fresh = (i) => auditValues(++run * 100000 + i);
     const results = [
+      await measureConcurrent('get-client read, manager.query', () => dataSource.manager.query(getClientSql, [digest, digest])),
+      await measureConcurrent('get-client read, mysql2 prepared statement on a pool', () =>
+        pool.promise().execute(getClientSql, [digest, digest]),
+      ),
+      await measureConcurrent('resolve read, manager.query', () => dataSource.manager.query(resolveSql, [1, 1])),
+      await measureConcurrent('resolve read, mysql2 prepared statement on a pool', () => pool.promise().execute(resolveSql, [1, 1])),
       await measure('read, query builder (join, hydrated)', () =>
         dataSource.manager
           .getRepository(SmsConfig)

@@ -10,7 +10,7 @@ function executorDouble() {
   const pendingAfterCommit: Array<() => void> = [];
   const sql = {
     dialect: 'mysql',
-    manager: { query: jest.fn(() => Promise.resolve({ affectedRows: 1, insertId: 1 })) },
+    sql: jest.fn(() => Promise.resolve([])),
     afterCommit: jest.fn((callback: () => void) => pendingAfterCommit.push(callback)),
   };
   const commit = () => pendingAfterCommit.splice(0).forEach((callback) => callback());

@@ -64,7 +64,7 @@ export class AuditLog {
    */
   async record(entry: AuditEntry): Promise<void> {
     const { sql, values, afterCommit } = this.statement(entry);
-    await this.transactions.manager.query(sql, values);
+    await this.transactions.sql(sql, values);
     if (afterCommit) this.transactions.afterCommit(afterCommit);
   }
 

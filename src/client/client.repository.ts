@@ -198,7 +198,7 @@ export class ClientRepository {
    * configurations; null when no client has it.
    */
   async findWithSmsConfigsByDigest(secretKeyDigest: string): Promise<ClientWithSmsConfigs | null> {
-    const rows = await this.manager.query<ClientWithSmsConfigRow[]>(this.withSmsConfigsSql, [secretKeyDigest, secretKeyDigest]);
+    const rows = await this.transactions.sql<ClientWithSmsConfigRow>(this.withSmsConfigsSql, [secretKeyDigest, secretKeyDigest]);
     if (rows.length === 0) return null;
     const [client] = rows;
     if (rows.length > 1) rows.sort((a, b) => Number(a.smsConfigId) - Number(b.smsConfigId));

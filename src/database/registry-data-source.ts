@@ -1,3 +1,4 @@
+import type { PoolConnection } from 'mysql2';
 import { DataSource, DataSourceOptions, QueryRunner, ReplicationMode } from 'typeorm';
 import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { EntityMetadata } from 'typeorm/metadata/EntityMetadata';
@@ -34,6 +35,25 @@ export class RegistryDataSource extends DataSource {
       this.sqliteTurns = new SqliteTurns();
     }
     boundConnectionWaits(this);
+  }
+
+  /**
+   * A statement (a SELECT's rows) as a MySQL prepared statement (mysql2's execute, prepared once per connection), counted and bounded
+   * like every other: TypeORM sends text, which the server parses at every call (docs/architecture.md, the figures).
+   */
+  prepared<T>(sql: string, values: unknown[]): Promise<T[]> {
+    return this.statements.counted(async () => {
+      const connection = (await (this.driver as MysqlDriver).obtainMasterConnection()) as PoolConnection;
+      try {
+        return await new Promise<T[]>((resolve, reject) =>
+          connection.execute({ sql, values, timeout: DATABASE_TIMEOUT_MS }, (error: Error | null, rows: unknown) =>
+            error ? reject(error) : resolve(rows as T[]),
+          ),
+        );
+      } finally {
+        connection.release();
+      }
+    });
   }
 
   /** Whether the database answers at all (the health probe). */

@@ -36,6 +36,17 @@ export class Transactions {
     return this.dataSource.sqliteTurns ? 'sqlite' : 'mysql';
   }
 
+  /**
+   * A statement written as SQL, on a hot path (get-client's miss, a resolution and its audit entry): outside a
+   * transaction on MySQL, a prepared statement (RegistryDataSource.prepared); else through the current manager.
+   * Answers a SELECT's rows.
+   */
+  sql<T>(sql: string, values: unknown[]): Promise<T[]> {
+    const open = this.open.getStore();
+    if (open || this.dataSource.sqliteTurns) return (open?.manager ?? this.dataSource.manager).query<T[]>(sql, values);
+    return this.dataSource.prepared<T>(sql, values);
+  }
+
   /** Whether the current call runs inside a transaction (whose statements cannot be retried one by one). */
   get active(): boolean {
     return this.open.getStore() !== undefined;

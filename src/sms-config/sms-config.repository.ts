@@ -210,7 +210,7 @@ export class SmsConfigRepository {
   /** Everything a resolution answers, with the state of the client. */
   async findToResolve(smsConfigId: number, clientId: number): Promise<SmsConfigToResolve | null> {
     type Row = SmsConfigSummaryRow & SealedSecrets & { clientIsActive: number | boolean };
-    const [row] = await this.manager.query<Row[]>(this.toResolveSql, [smsConfigId, clientId]);
+    const [row] = await this.transactions.sql<Row>(this.toResolveSql, [smsConfigId, clientId]);
     if (row === undefined) return null;
     return {
       ...toSmsConfigSummary(row),
