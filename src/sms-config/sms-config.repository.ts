@@ -13,8 +13,13 @@ import { SmsConfigDto, SmsConfigSummaryDto } from './dto/sms-config-response.dto
 import { MAX_SMS_CONFIGS_PER_CLIENT, smsConfigLimitReached } from './sms-config-limit';
 import { SmsConfig } from './sms-config.entity';
 
+/** The properties of T, those that may be null also left out (written as null). */
+type NullableOptional<T> = { [K in keyof T as null extends T[K] ? K : never]?: T[K] } & {
+  [K in keyof T as null extends T[K] ? never : K]: T[K];
+};
+
 /** A row to insert: the provider's password and apiKey arrive sealed (SecretSealer), never in plaintext. */
-export type NewSmsConfig = Omit<SmsConfig, 'id' | 'client' | 'createdAt' | 'updatedAt'>;
+export type NewSmsConfig = NullableOptional<Omit<SmsConfig, 'id' | 'client' | 'createdAt' | 'updatedAt'>>;
 
 /** What a configuration's client's answer shows of it (no id, never a secret). */
 export const SMS_CONFIG_SUMMARY_PROPERTIES = [
@@ -148,7 +153,7 @@ export class SmsConfigRepository {
   async add(smsConfig: NewSmsConfig, origin: ChangeOrigin): Promise<number> {
     const values: SqlValue[] = ADD_PROPERTIES.map((property) => {
       if (property === 'createdAt') return sqlTimestamp(new Date());
-      const value = smsConfig[property];
+      const value = smsConfig[property] ?? null;
       return typeof value === 'boolean' ? Number(value) : value;
     });
     const audit = this.auditLog.statement({
