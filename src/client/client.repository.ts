@@ -106,21 +106,10 @@ const INSERT_PROPERTIES = [
   'createdAt',
 ] as const satisfies ReadonlyArray<keyof Client>;
 
-const ADMIN_VIEW_SELECTION = [
-  'id',
-  'appName',
-  'appDescription',
-  'appUrl',
-  'preferredSmsGateway',
-  'preferredEmailGateway',
-  'preferredPushNotificationGateway',
-  'isHost',
-  'isActive',
-  'smsConfigCount',
-  'createdAt',
-  'updatedAt',
-  'secretKeyRotatedAt',
-].map((property) => `c.${property}`);
+/** What an admin sees: what an admin may change, and what the service keeps about the client. */
+const ADMIN_VIEW_SELECTION = ['id', ...CHANGEABLE_CLIENT_FIELDS, 'smsConfigCount', 'createdAt', 'updatedAt', 'secretKeyRotatedAt'].map(
+  (property) => `c.${property}`,
+);
 
 const KEYS_SELECTION = ['c.id', 'c.isActive', 'c.secretKeyDigest', 'c.previousSecretKeyDigest'];
 
