@@ -67,17 +67,6 @@ function sideEnv(name) {
   );
 }
 
-/** Numbers for new clients, so that every app name differs: take(count) answers the first of them. */
-function clientNumbering(first) {
-  let next = first;
-  return {
-    take(count) {
-      next += count;
-      return next - count;
-    },
-  };
-}
-
 async function startBuild(name, entry, port, encryptionKey) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compare-data-'));
   const env = serviceEnv({ port, encryptionKey, dataDir, DATABASE_URL, ...sideEnv(name) });
@@ -180,7 +169,7 @@ async function compareOnce(autocannon, [first, second]) {
   const targets = [await startBuild(first.name, first.entry, BASE_PORT, encryptionKey)];
   targets.push(await startBuild(second.name, second.entry, BASE_PORT + 1, encryptionKey));
   try {
-    const clientNumbers = clientNumbering(0);
+    const clientNumbers = seed.clientNumbering(0);
     const scenarios = {};
     const rss = Object.fromEntries(targets.map(({ name }) => [name, []]));
     await runSingleKeyScenarios(autocannon, targets, clientNumbers, scenarios, rss);

@@ -220,17 +220,6 @@ async function checkGetClientAnswers(getClientKey) {
   }
 }
 
-/** Numbers for the clients added after the seeding, so that every app name is different: take(count) answers the first. */
-function clientNumbering(first) {
-  let next = first;
-  return {
-    take(count) {
-      next += count;
-      return next - count;
-    },
-  };
-}
-
 /** Keeps enough unused client keys for the next add-sms-config run (see lib/key-pool.js). */
 function createAddKeySupply(keyPool, params, clientNumbers) {
   let estimatedRps = 500;
@@ -485,7 +474,7 @@ async function main() {
 
   const keyPool = new KeyPool(KEY_USES);
   keyPool.add(seeded.otherKeys);
-  const clientNumbers = clientNumbering(SEEDED_CLIENTS);
+  const clientNumbers = seed.clientNumbering(SEEDED_CLIENTS);
   const context = {
     autocannon,
     params,

@@ -94,7 +94,19 @@ function getClient(baseUrl, secretKey) {
   return post(`${baseUrl}/api/client/get/secretKey`, { headers: { secretKey } });
 }
 
+/** Numbers for new clients, so that every app name differs: take(count) answers the first of them. */
+function clientNumbering(first) {
+  let next = first;
+  return {
+    take(count) {
+      next += count;
+      return next - count;
+    },
+  };
+}
+
 module.exports = {
+  clientNumbering,
   ADMIN_API_KEY,
   DISPATCHER_API_KEY,
   SMS_CONFIG_BODY,

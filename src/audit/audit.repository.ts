@@ -48,7 +48,7 @@ export class AuditLog {
   ) {
     const names = new SqlNames(dataSource, AuditEvent);
     this.insert = `INSERT INTO ${names.table} (${names.columns(ENTRY_COLUMNS)})`;
-    const mysql = dataSource.options.type !== 'better-sqlite3';
+    const mysql = transactions.dialect === 'mysql';
     this.lastInsertId = mysql ? 'LAST_INSERT_ID()' : 'last_insert_rowid()';
     this.previousChanged = mysql ? 'FROM DUAL WHERE ROW_COUNT() = 1' : 'WHERE changes() = 1';
   }
