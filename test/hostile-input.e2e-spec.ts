@@ -236,6 +236,11 @@ describe('Hostile input', () => {
       'http://[fc00::1]/',
       'http://[::]/',
       'http://[::ffff:10.0.0.1]/',
+      // IPv6 addresses that embed an IPv4 one, judged as that IPv4 address.
+      'http://[::127.0.0.1]/',
+      'http://[::ffff:0:127.0.0.1]/',
+      'http://[64:ff9b::7f00:1]/',
+      'http://[64:ff9b::a9fe:a9fe]/latest/meta-data/',
       'http://0x7f000001/',
       'http://localhost:3000/send',
       'http://sms.localhost/send',
@@ -264,6 +269,16 @@ describe('Hostile input', () => {
         smsApi: 'http://sms.internal/send',
         providerUrl: 'http://8.8.8.8/',
         balanceUrl: 'http://[2001:4860:4860::8888]/balance',
+      });
+      expect((await addSmsConfig(secretKey, body)).status).toBe(200);
+    });
+
+    it('should accept IPv6 addresses that embed a public IPv4 one', async () => {
+      const secretKey = await t.addClient();
+      const body = validSmsConfig({
+        smsApi: 'http://[::8.8.8.8]/send',
+        providerUrl: 'http://[64:ff9b::808:808]/',
+        balanceUrl: 'http://[::ffff:8.8.8.8]/balance',
       });
       expect((await addSmsConfig(secretKey, body)).status).toBe(200);
     });
