@@ -25,6 +25,7 @@ const MIGRATIONS = [
   'ClientLifecycle1796000000000',
   'DomainEventOutbox1797000000000',
   ...(process.env.TEST_DATABASE === 'mysql' ? [] : ['TablesAsTypeormWritesThem1798000000000']),
+  'CredentialCustody1798000000001',
 ];
 
 /** Only MySQL has the relay's lock row: on SQLite one instance runs. */

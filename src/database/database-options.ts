@@ -15,6 +15,8 @@ import { SmsConfigLimitWithoutTrigger1795600000000 as SqliteLimitWithoutTrigger 
 import { ClientLifecycle1796000000000 as SqliteClientLifecycle } from './migrations/sqlite/1796000000000-ClientLifecycle';
 import { DomainEventOutbox1797000000000 as SqliteDomainEventOutbox } from './migrations/sqlite/1797000000000-DomainEventOutbox';
 import { TablesAsTypeormWritesThem1798000000000 } from './migrations/sqlite/1798000000000-TablesAsTypeormWritesThem';
+import { CredentialCustody1798000000001 as MysqlCredentialCustody } from './migrations/mysql/1798000000001-CredentialCustody';
+import { CredentialCustody1798000000001 as SqliteCredentialCustody } from './migrations/sqlite/1798000000001-CredentialCustody';
 
 /** Each one may run again after failing at any statement, and none needs more than the privileges on its own database. */
 export const MYSQL_MIGRATIONS = [
@@ -24,6 +26,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlLimitWithoutTrigger,
   MysqlClientLifecycle,
   MysqlDomainEventOutbox,
+  MysqlCredentialCustody,
 ];
 export const SQLITE_MIGRATIONS = [
   CreateSqliteSchema,
@@ -32,6 +35,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteClientLifecycle,
   SqliteDomainEventOutbox,
   TablesAsTypeormWritesThem1798000000000,
+  SqliteCredentialCustody,
 ];
 
 /**

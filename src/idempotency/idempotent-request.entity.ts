@@ -11,8 +11,13 @@ export class IdempotentRequest {
   @PrimaryColumn({ name: 'idempotency_key', type: 'varchar', length: 255, charset: 'ascii', collation: 'ascii_bin' })
   idempotencyKey!: string;
 
+  /** HMAC-SHA256 (hex) of the request under the idempotency subkey of `requestDigestKeyId`. */
   @Column({ name: 'request_digest', type: 'char', length: 64, charset: 'ascii' })
   requestDigest!: string;
+
+  /** The encryption key whose subkey made requestDigest; null on rows kept before it was keyed (a plain SHA-256). */
+  @Column({ name: 'request_digest_key_id', type: 'varchar', length: 32, charset: 'ascii', nullable: true })
+  requestDigestKeyId!: string | null;
 
   @Column({ name: 'claim', type: 'char', length: 36, charset: 'ascii' })
   claim!: string;

@@ -52,6 +52,13 @@ export class SmsConfig {
   @Column({ name: 'is_active', type: 'boolean', width: 1, default: true })
   isActive!: boolean;
 
+  /**
+   * Goes up with every change of where the credentials are sent (smsApi, providerUrl, balanceUrl, username) or of the
+   * credentials themselves: a verifyApiKey names the version it was issued for, and an earlier one is stale.
+   */
+  @Column({ name: 'credential_version', type: 'int', default: 0 })
+  credentialVersion!: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 6 })
   createdAt!: Date;
 
