@@ -3,7 +3,8 @@ import { EncryptionKey } from '../config/encryption-keys';
 
 /**
  * One configured key and the subkeys derived from it, one per purpose (HKDF-SHA256), so a sealed field, a verifyApiKey
- * token and a fingerprint are never made with the same key. Derived once, when the sealer is built.
+ * token, a fingerprint and a kept request's digest are never made with the same key. Derived once, when the sealer (or
+ * RequestDigests) is built.
  */
 export interface DerivedKeys {
   id: string;
@@ -12,6 +13,8 @@ export interface DerivedKeys {
   field: Buffer;
   token: Buffer;
   fingerprint: Buffer;
+  /** HMAC key of the digest that recognises a request retried with its Idempotency-Key (request-digests.ts). */
+  requestDigest: Buffer;
 }
 
 export function deriveKeys(key: EncryptionKey): DerivedKeys {
@@ -22,6 +25,7 @@ export function deriveKeys(key: EncryptionKey): DerivedKeys {
     token: derive(key.key, 'registry:verify-api-key:v2'),
     // Unchanged since v1: the fingerprints inside tokens already issued were made with it.
     fingerprint: derive(key.key, 'registry:api-key-fingerprint'),
+    requestDigest: derive(key.key, 'registry:idempotent-request-digest:v1'),
   };
 }
 
