@@ -5,6 +5,27 @@ const ADMIN = { 'x-api-key': ADMIN_API_KEY };
 const ADMIN_ACTOR = `admin:${createHash('sha256').update(ADMIN_API_KEY).digest('hex').slice(0, 8)}`;
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
+/** Query strings whose limit is refused: out of range, or not written as plain decimal digits. */
+const BAD_LIMITS = ['0', '201', 'abc', '1.5', '0x10', '1e2', '%2B5', '%205', '5%20', '-1', '', '1&limit=2'].map(
+  (limit) => `limit=${limit}`,
+);
+
+/** A cursor in canonical base64url over `after:<text>`: what a caller who decoded one could write. */
+const cursorOf = (text: string): string => Buffer.from(`after:${text}`).toString('base64url');
+/** after:3 ('YWZ0ZXI6Mw') in spellings the base64url decoder reads as the same bytes, and numbers Number() reads as 3. */
+const FORGED_CURSORS = [
+  'YWZ0ZXI6Mw==',
+  'YWZ0ZXI6M+',
+  'YWZ0ZXI6M/',
+  'YWZ0ZXI6M-',
+  cursorOf('03'),
+  cursorOf('+3'),
+  cursorOf(' 3'),
+  cursorOf('3.0'),
+];
+/** Other spellings of an issued cursor's bytes: padded, and with a trailing character the decoder ignores. */
+const otherSpellingsOf = (cursor: string): string[] => [`${cursor}=`, `${cursor}==`, `${cursor}A`];
+
 describe('Client administration (/api/v1/clients)', () => {
   let t: TestApp;
 
@@ -65,14 +86,28 @@ describe('Client administration (/api/v1/clients)', () => {
       for (let i = 0; i < 51; i++) await t.addClient({ appName: `many-${i}` });
       expect((await t.get('/api/v1/clients', ADMIN)).body.results.items).toHaveLength(50);
       expect((await t.get('/api/v1/clients?limit=200', ADMIN)).body.results.items).toHaveLength(51);
-      for (const limit of ['0', '201', 'abc', '1.5']) {
-        const answer = await t.get(`/api/v1/clients?limit=${limit}`, ADMIN);
-        expect({ limit, status: answer.status }).toEqual({ limit, status: 400 });
-        expect(answer.body.error).toMatch(/^limit must /);
+      for (const query of BAD_LIMITS) {
+        const answer = await t.get(`/api/v1/clients?${query}`, ADMIN);
+        expect({ query, body: answer.body }).toEqual({ query, body: { status: 400, error: 'limit must be an integer from 1 to 200' } });
       }
       const forged = await t.get('/api/v1/clients?cursor=bm90LWEtY3Vyc29y', ADMIN);
       expect(forged.body).toEqual({ status: 400, error: 'cursor is not valid' });
       expect((await t.get('/api/v1/clients?unknown=1', ADMIN)).body).toEqual({ status: 400, error: 'property unknown should not exist' });
+    });
+
+    it('should accept a cursor only as the service spelled it', async () => {
+      const ids: number[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await addClient({ appName: `spelled-${i}` })).clientId);
+      const { nextCursor } = (await t.get('/api/v1/clients?limit=1', ADMIN)).body.results;
+      const second = await t.get(`/api/v1/clients?limit=1&cursor=${nextCursor}`, ADMIN);
+      expect(second.body.results.items.map((client: { clientId: number }) => client.clientId)).toEqual([ids[1]]);
+
+      for (const cursor of [...otherSpellingsOf(nextCursor), ...FORGED_CURSORS]) {
+        const answer = await t.get(`/api/v1/clients?cursor=${encodeURIComponent(cursor)}`, ADMIN);
+        expect({ cursor, body: answer.body }).toEqual({ cursor, body: { status: 400, error: 'cursor is not valid' } });
+      }
+      const twice = await t.get(`/api/v1/clients?cursor=${nextCursor}&cursor=${nextCursor}`, ADMIN);
+      expect(twice.body).toEqual({ status: 400, error: 'cursor is not valid' });
     });
 
     it('should filter by appName prefix, case-insensitively, taking % and _ literally', async () => {
@@ -285,6 +320,22 @@ describe('Client administration (/api/v1/clients)', () => {
       expect(next.nextCursor).toBeNull();
       expect((await t.get('/api/v1/audit-events?action=client.nope', ADMIN)).status).toBe(400);
       expect((await t.get('/api/v1/audit-events?clientId=0', ADMIN)).status).toBe(400);
+    });
+
+    it('should refuse a limit that is not plain digits from 1 to 200, and a cursor not as the service spelled it', async () => {
+      await addClient();
+      await addClient();
+      const { nextCursor } = (await t.get('/api/v1/audit-events?limit=1', ADMIN)).body.results;
+      expect((await t.get(`/api/v1/audit-events?limit=1&cursor=${nextCursor}`, ADMIN)).body.results.items).toHaveLength(1);
+
+      for (const query of BAD_LIMITS) {
+        const answer = await t.get(`/api/v1/audit-events?${query}`, ADMIN);
+        expect({ query, body: answer.body }).toEqual({ query, body: { status: 400, error: 'limit must be an integer from 1 to 200' } });
+      }
+      for (const cursor of [...otherSpellingsOf(nextCursor), ...FORGED_CURSORS]) {
+        const answer = await t.get(`/api/v1/audit-events?cursor=${encodeURIComponent(cursor)}`, ADMIN);
+        expect({ cursor, body: answer.body }).toEqual({ cursor, body: { status: 400, error: 'cursor is not valid' } });
+      }
     });
 
     it('should record exchange.declared without a client', async () => {

@@ -1,24 +1,29 @@
 import { BadRequestException } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 200;
 
+/** One message for every limit refused, whichever rule it failed. */
+const LIMIT_RULE = { message: `limit must be an integer from 1 to ${MAX_PAGE_LIMIT}` };
+const INVALID_CURSOR = 'cursor is not valid';
+
 /** `?limit=&cursor=` of every list: keyset pagination, so a page never repeats or skips a row when others are inserted. */
 export class PageQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT, type: Number })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_LIMIT)
+  // Only ASCII digits become a number: Number() would also read '0x10', '1e2', '+5' and ' 5'.
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : value))
+  @IsInt(LIMIT_RULE)
+  @Min(1, LIMIT_RULE)
+  @Max(MAX_PAGE_LIMIT, LIMIT_RULE)
   limit?: number;
 
   @ApiPropertyOptional({ description: 'nextCursor of the previous page, as it was given' })
   @IsOptional()
-  @IsString()
+  @IsString({ message: INVALID_CURSOR })
   cursor?: string;
 }
 
@@ -30,18 +35,22 @@ export interface Page<T> {
 
 const CURSOR_PREFIX = 'after:';
 
-/** The row id a page starts after; the cursor is opaque to callers, so its form may change. */
+/**
+ * The row id a page starts after; the cursor is opaque to callers, so its form may change. Only the spelling
+ * cursorAfter() gives is accepted: the base64url decoder also reads padding, `+`, `/` and unused trailing bits, and
+ * Number() reads `010` and `+5`, so other spellings of a position would pass as if the service had issued them.
+ */
 export function cursorPosition(cursor: string | undefined): number | undefined {
   if (cursor === undefined) return undefined;
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const position = Number(text.slice(CURSOR_PREFIX.length));
-  if (!text.startsWith(CURSOR_PREFIX) || !Number.isSafeInteger(position) || position < 0) {
-    throw new BadRequestException('cursor is not valid');
+  if (!Number.isSafeInteger(position) || position < 0 || cursorAfter(position) !== cursor) {
+    throw new BadRequestException(INVALID_CURSOR);
   }
   return position;
 }
 
-function cursorAfter(position: number): string {
+export function cursorAfter(position: number): string {
   return Buffer.from(`${CURSOR_PREFIX}${position}`).toString('base64url');
 }
 
