@@ -2,6 +2,8 @@ import { ADMIN_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const BAD_GRACE_SECONDS: unknown[] = [-1, 604_801, 1.5, '10', '60', '', true, null, [10], { seconds: 10 }];
+const GRACE_SECONDS_REFUSED = { status: 400, error: 'graceSeconds must be an integer from 0 to 604800' };
 
 describe('Secret key rotation', () => {
   let t: TestApp;
@@ -76,20 +78,23 @@ describe('Secret key rotation', () => {
     expect((await getClient(third)).status).toBe(200);
   });
 
-  it('should refuse graceSeconds outside 0–604800, not an integer, or other fields', async () => {
+  it('should refuse graceSeconds outside 0–604800 or not an integer with one message naming the rule, and other fields', async () => {
     const key = await t.addClient();
-    for (const body of [
-      { graceSeconds: -1 },
-      { graceSeconds: 604_801 },
-      { graceSeconds: 1.5 },
-      { graceSeconds: '60' },
-      { graceSeconds: null },
-      { other: 1 },
-    ]) {
-      const answer = await rotate(key, body);
-      expect({ body, status: answer.status }).toEqual({ body, status: 400 });
+    for (const graceSeconds of BAD_GRACE_SECONDS) {
+      const answer = await rotate(key, { graceSeconds });
+      expect({ graceSeconds, body: answer.body }).toEqual({ graceSeconds, body: GRACE_SECONDS_REFUSED });
     }
+    expect((await rotate(key, { other: 1 })).body).toEqual({ status: 400, error: 'property other should not exist' });
     expect((await rotate(key, { graceSeconds: 604_800 })).status).toBe(200);
+  });
+
+  it('should refuse the same graceSeconds on the admin rotation, with the same message', async () => {
+    await t.addClient({ appName: 'admin-grace' });
+    const clientId = await clientIdOf('admin-grace');
+    for (const graceSeconds of BAD_GRACE_SECONDS) {
+      const answer = await t.post(`/api/v1/clients/${clientId}/secret-key/rotate`, { headers: ADMIN, body: { graceSeconds } });
+      expect({ graceSeconds, body: answer.body }).toEqual({ graceSeconds, body: GRACE_SECONDS_REFUSED });
+    }
   });
 
   it('should leave one previous key when two rotations with the same key run at once', async () => {

@@ -4,6 +4,9 @@ import { IsInt, Max, Min, ValidateIf } from 'class-validator';
 export const DEFAULT_GRACE_SECONDS = 86_400;
 export const MAX_GRACE_SECONDS = 604_800;
 
+/** One message for every graceSeconds refused: class-validator would name only the first rule it ran ("10" failed Max). */
+const GRACE_SECONDS_RULE = { message: `graceSeconds must be an integer from 0 to ${MAX_GRACE_SECONDS}` };
+
 export class RotateSecretKeyDto {
   @ApiPropertyOptional({
     minimum: 0,
@@ -12,9 +15,9 @@ export class RotateSecretKeyDto {
     description: 'How long the previous key keeps working; 0 revokes it at once',
   })
   @ValidateIf((_object, value) => value !== undefined)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_GRACE_SECONDS)
+  @IsInt(GRACE_SECONDS_RULE)
+  @Min(0, GRACE_SECONDS_RULE)
+  @Max(MAX_GRACE_SECONDS, GRACE_SECONDS_RULE)
   graceSeconds?: number;
 }
 
