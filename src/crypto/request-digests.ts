@@ -26,6 +26,8 @@ export class RequestDigests {
   }
 
   /** The digest of `request` under the subkey of `keyId` (the first key by default); null when that key is not listed. */
+  digest(request: string): RequestDigest;
+  digest(request: string, keyId: string): RequestDigest | null;
   digest(request: string, keyId = this.currentKeyId): RequestDigest | null {
     const key = this.keysById.get(keyId);
     if (key === undefined) return null;

@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { EncryptionKey } from '../config/encryption-keys';
+import { RequestDigests } from '../crypto/request-digests';
 import { SecretSealer } from '../crypto/secret-sealer';
 import { Transactions } from '../database/transactions';
 import { idempotentAnswerSealContext } from './idempotent-answer-seal-context';
@@ -13,15 +15,21 @@ import {
 
 const SCOPE = 'client:7';
 const KEY = 'retry-1';
-const DIGEST = 'a'.repeat(64);
+const REQUEST = 'POST /api/sms-config/add\n{"providerName":"p","password":"correct horse battery staple"}';
+const OTHER_REQUEST = 'POST /api/sms-config/add\n{"providerName":"p","password":"another password"}';
+const k1: EncryptionKey = { id: 'k1', key: randomBytes(32) };
+const k2: EncryptionKey = { id: 'k2', key: randomBytes(32) };
 
 describe('IdempotencyService', () => {
-  const sealer = new SecretSealer([{ id: 'k1', key: randomBytes(32) }]);
+  const sealer = new SecretSealer([k1]);
+  const digests = new RequestDigests([k1]);
+  const DIGEST = digests.digest(REQUEST).digest;
   let repository: jest.Mocked<Pick<IdempotentRequestRepository, 'claim' | 'find' | 'takeOver' | 'complete' | 'release'>>;
   let service: IdempotencyService;
 
   const kept = (overrides: Partial<IdempotentRequest> = {}): IdempotentRequest => ({
     requestDigest: DIGEST,
+    requestDigestKeyId: 'k1',
     claim: 'earlier-claim',
     claimedUntil: Date.now() + CLAIM_MS,
     statusCode: null,
@@ -38,38 +46,78 @@ describe('IdempotencyService', () => {
       complete: jest.fn().mockResolvedValue(true),
       release: jest.fn().mockResolvedValue(undefined),
     };
-    service = new IdempotencyService(repository as unknown as IdempotentRequestRepository, sealer, {} as Transactions);
+    service = new IdempotencyService(repository as unknown as IdempotentRequestRepository, sealer, {} as Transactions, digests);
   });
+  const answered = (overrides: Partial<IdempotentRequest> = {}) =>
+    kept({ statusCode: 200, answerSealed: sealer.seal('{"status":200}', idempotentAnswerSealContext(SCOPE, KEY)), ...overrides });
+  const replayed = { kind: 'replay', statusCode: 200, answer: '{"status":200}' };
 
   it('should claim a new key for 1 minute and keep it for 24 h', async () => {
     const before = Date.now();
-    const start = await service.start(SCOPE, KEY, DIGEST);
+    const start = await service.start(SCOPE, KEY, REQUEST);
     expect(start).toEqual({ kind: 'claimed', claim: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const [, , , , claimedUntil, expiresAt] = repository.claim.mock.calls[0];
     expect(claimedUntil.getTime() - before).toBeGreaterThanOrEqual(CLAIM_MS);
     expect(expiresAt.getTime() - before).toBeGreaterThanOrEqual(KEPT_MS);
   });
 
+  it('should keep the request as its HMAC under the first key, named by it, never as its plain SHA-256', async () => {
+    await service.start(SCOPE, KEY, REQUEST);
+    const [, , kept] = repository.claim.mock.calls[0];
+    expect(kept).toEqual({ keyId: 'k1', digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(kept.digest).not.toBe(createHash('sha256').update(REQUEST).digest('hex'));
+  });
+
   it('should replay a kept answer, opened from its seal', async () => {
     repository.claim.mockResolvedValue(false);
-    repository.find.mockResolvedValue(
-      kept({ statusCode: 200, answerSealed: sealer.seal('{"status":200}', idempotentAnswerSealContext(SCOPE, KEY)) }),
-    );
-    await expect(service.start(SCOPE, KEY, DIGEST)).resolves.toEqual({ kind: 'replay', statusCode: 200, answer: '{"status":200}' });
+    repository.find.mockResolvedValue(answered());
+    await expect(service.start(SCOPE, KEY, REQUEST)).resolves.toEqual(replayed);
   });
 
   it('should refuse another request under the key (422) whether it is answered or running', async () => {
     repository.claim.mockResolvedValue(false);
-    repository.find.mockResolvedValue(kept({ requestDigest: 'b'.repeat(64) }));
-    await expect(service.start(SCOPE, KEY, DIGEST)).rejects.toBeInstanceOf(IdempotencyKeyReusedException);
+    for (const row of [answered(), kept()]) {
+      repository.find.mockResolvedValue(row);
+      await expect(service.start(SCOPE, KEY, OTHER_REQUEST)).rejects.toBeInstanceOf(IdempotencyKeyReusedException);
+    }
+  });
+
+  it('should recognise a request kept under an older key once a new key is first', async () => {
+    const rotated = new IdempotencyService(
+      repository as unknown as IdempotentRequestRepository,
+      sealer,
+      {} as Transactions,
+      new RequestDigests([k2, k1]),
+    );
+    repository.claim.mockResolvedValue(false);
+    repository.find.mockResolvedValue(answered());
+    await expect(rotated.start(SCOPE, KEY, REQUEST)).resolves.toEqual(replayed);
+    await expect(rotated.start(SCOPE, KEY, OTHER_REQUEST)).rejects.toBeInstanceOf(IdempotencyKeyReusedException);
+  });
+
+  it('should recognise a request kept before digests were keyed by its plain SHA-256', async () => {
+    repository.claim.mockResolvedValue(false);
+    repository.find.mockResolvedValue(
+      answered({ requestDigest: createHash('sha256').update(REQUEST).digest('hex'), requestDigestKeyId: null }),
+    );
+    await expect(service.start(SCOPE, KEY, REQUEST)).resolves.toEqual(replayed);
+    await expect(service.start(SCOPE, KEY, OTHER_REQUEST)).rejects.toBeInstanceOf(IdempotencyKeyReusedException);
+  });
+
+  it('should refuse (422) a request whose kept digest is under a key no longer listed: it cannot be recognised', async () => {
+    repository.claim.mockResolvedValue(false);
+    repository.find.mockResolvedValue(
+      answered({ requestDigest: new RequestDigests([k2]).digest(REQUEST).digest, requestDigestKeyId: 'k2' }),
+    );
+    await expect(service.start(SCOPE, KEY, REQUEST)).rejects.toBeInstanceOf(IdempotencyKeyReusedException);
   });
 
   it('should refuse the same request while its claim holds (409), and take a lapsed claim over', async () => {
     repository.claim.mockResolvedValue(false);
     repository.find.mockResolvedValue(kept());
-    await expect(service.start(SCOPE, KEY, DIGEST)).rejects.toBeInstanceOf(IdempotentRequestInProgressException);
+    await expect(service.start(SCOPE, KEY, REQUEST)).rejects.toBeInstanceOf(IdempotentRequestInProgressException);
     repository.find.mockResolvedValue(kept({ claimedUntil: Date.now() - 1 }));
-    await expect(service.start(SCOPE, KEY, DIGEST)).resolves.toMatchObject({ kind: 'claimed' });
+    await expect(service.start(SCOPE, KEY, REQUEST)).resolves.toMatchObject({ kind: 'claimed' });
     expect(repository.takeOver).toHaveBeenCalledWith(SCOPE, KEY, 'earlier-claim', expect.any(String), expect.any(Date));
   });
 
@@ -77,14 +125,14 @@ describe('IdempotencyService', () => {
     repository.claim.mockResolvedValue(false);
     repository.find.mockResolvedValue(kept({ claimedUntil: Date.now() - 1 }));
     repository.takeOver.mockResolvedValue(false);
-    await expect(service.start(SCOPE, KEY, DIGEST)).rejects.toBeInstanceOf(IdempotentRequestInProgressException);
+    await expect(service.start(SCOPE, KEY, REQUEST)).rejects.toBeInstanceOf(IdempotentRequestInProgressException);
     expect(repository.takeOver).toHaveBeenCalledTimes(3);
   });
 
   it('should remove an expired row and claim the key again, whatever its request was', async () => {
     repository.claim.mockResolvedValueOnce(false).mockResolvedValueOnce(true);
     repository.find.mockResolvedValue(kept({ requestDigest: 'b'.repeat(64), statusCode: 200, expiresAt: Date.now() - 1 }));
-    await expect(service.start(SCOPE, KEY, DIGEST)).resolves.toMatchObject({ kind: 'claimed' });
+    await expect(service.start(SCOPE, KEY, REQUEST)).resolves.toMatchObject({ kind: 'claimed' });
     expect(repository.release).toHaveBeenCalledWith(SCOPE, KEY, 'earlier-claim');
   });
 

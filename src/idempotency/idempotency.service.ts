@@ -1,11 +1,13 @@
 import { ConflictException, HttpStatus, Injectable, Logger, UnprocessableEntityException } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { sha256Hex } from '../auth/digest';
+import { RequestDigests } from '../crypto/request-digests';
 import { SecretSealer } from '../crypto/secret-sealer';
 import { Transactions } from '../database/transactions';
 import { REPLAYED_HEADER } from './idempotency-key';
 import { IdempotentCall } from './idempotent-call';
 import { idempotentAnswerSealContext } from './idempotent-answer-seal-context';
-import { IdempotentRequestRepository } from './idempotent-request.repository';
+import { IdempotentRequest, IdempotentRequestRepository } from './idempotent-request.repository';
 
 /** How long a request holds its key before another may take it over (its instance died): far beyond any request. */
 export const CLAIM_MS = 60_000;
@@ -44,6 +46,7 @@ export class IdempotencyService {
     private readonly requests: IdempotentRequestRepository,
     private readonly sealer: SecretSealer,
     private readonly transactions: Transactions,
+    private readonly digests: RequestDigests,
   ) {}
 
   /**
@@ -53,7 +56,7 @@ export class IdempotencyService {
   async once<T>(call: IdempotentCall | undefined, work: () => Promise<T>): Promise<T | ReplayedAnswer> {
     if (call === undefined) return work();
     const { scope, key } = call;
-    const start = await this.start(scope, key, call.requestDigest);
+    const start = await this.start(scope, key, call.request);
     if (start.kind === 'replay') {
       void call.reply.status(start.statusCode).header(REPLAYED_HEADER, 'true').header('content-type', 'application/json; charset=utf-8');
       return start.answer;
@@ -74,12 +77,16 @@ export class IdempotencyService {
     }
   }
 
-  /** Claims the key for this request, or answers what the earlier request with it answered. */
-  async start(scope: string, key: string, requestDigest: string): Promise<IdempotentStart> {
+  /**
+   * Claims the key for this request (`request`: method, path and body, kept only as its digest under the first key),
+   * or answers what the earlier request with it answered.
+   */
+  async start(scope: string, key: string, request: string): Promise<IdempotentStart> {
+    const digest = this.digests.digest(request);
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const claim = randomUUID();
       const now = Date.now();
-      if (await this.requests.claim(scope, key, requestDigest, claim, new Date(now + CLAIM_MS), new Date(now + KEPT_MS))) {
+      if (await this.requests.claim(scope, key, digest, claim, new Date(now + CLAIM_MS), new Date(now + KEPT_MS))) {
         return { kind: 'claimed', claim };
       }
       const kept = await this.requests.find(scope, key);
@@ -88,7 +95,7 @@ export class IdempotencyService {
         await this.requests.release(scope, key, kept.claim);
         continue;
       }
-      if (kept.requestDigest !== requestDigest) throw new IdempotencyKeyReusedException();
+      if (!this.isSameRequest(kept, request)) throw new IdempotencyKeyReusedException();
       if (kept.statusCode !== null) {
         return {
           kind: 'replay',
@@ -113,4 +120,21 @@ export class IdempotencyService {
   async abandon(scope: string, key: string, claim: string): Promise<void> {
     await this.requests.release(scope, key, claim);
   }
+
+  /**
+   * Whether the kept row was made for this request: its digest made again under the key that made it (so a new first
+   * key still recognises it), or, on a row kept before digests were keyed, the plain SHA-256 it holds until it expires.
+   * A digest under a key ENCRYPTION_KEYS no longer lists cannot be checked: the request is taken for a different one
+   * (422), since running it would do twice what may be the same request, and replaying would answer one not known to be.
+   */
+  private isSameRequest(kept: IdempotentRequest, request: string): boolean {
+    const digest = kept.requestDigestKeyId === null ? sha256Hex(request) : this.digests.digest(request, kept.requestDigestKeyId)?.digest;
+    return digest !== undefined && sameDigest(digest, kept.requestDigest);
+  }
+}
+
+/** Compares two hex digests in constant time: how long it takes says nothing of how much of one the other matches. */
+function sameDigest(a: string, b: string): boolean {
+  const [left, right] = [Buffer.from(a, 'ascii'), Buffer.from(b, 'ascii')];
+  return left.length === right.length && timingSafeEqual(left, right);
 }

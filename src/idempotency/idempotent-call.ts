@@ -1,7 +1,6 @@
 import { ExecutionContext, createParamDecorator } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequestWithClient } from '../auth/client-lookup';
-import { sha256Hex } from '../auth/digest';
 import type { RequestWithRawBody } from '../http/json-body';
 import { RequestWithCredential } from '../rate-limit/credential';
 import { idempotencyKeyOf } from './idempotency-key';
@@ -11,8 +10,8 @@ export interface IdempotentCall {
   /** A client's keys share its scope (a retry may come with its new key); an admin key has its own. */
   scope: string;
   key: string;
-  /** SHA-256 of method, path and body as bytes. */
-  requestDigest: string;
+  /** Method, path and body as sent: what "the same request" is, kept only as its digest (see RequestDigests). */
+  request: string;
   reply: FastifyReply;
 }
 
@@ -29,7 +28,7 @@ export const IdempotencyOf = createParamDecorator((_: unknown, context: Executio
   return {
     scope: request.client ? `client:${request.client.id}` : `admin:${request.credentialDigest}`,
     key,
-    requestDigest: sha256Hex(`${request.method} ${request.url}\n${request.rawBody ?? ''}`),
+    request: `${request.method} ${request.url}\n${request.rawBody ?? ''}`,
     reply: context.switchToHttp().getResponse<FastifyReply>(),
   };
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull, LessThanOrEqual } from 'typeorm';
+import { RequestDigest } from '../crypto/request-digests';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { Transactions } from '../database/transactions';
 import { IdempotentRequest as IdempotentRequestRow } from './idempotent-request.entity';
@@ -7,6 +8,8 @@ import { IdempotentRequest as IdempotentRequestRow } from './idempotent-request.
 /** A request kept under its Idempotency-Key: in progress (no status yet) or answered. */
 export interface IdempotentRequest {
   requestDigest: string;
+  /** The key whose subkey made requestDigest; null on a row kept before digests were keyed (a plain SHA-256). */
+  requestDigestKeyId: string | null;
   claim: string;
   claimedUntil: number;
   statusCode: number | null;
@@ -24,12 +27,20 @@ export class IdempotentRequestRepository {
   }
 
   /** Claims the key for a request; false when a row for it exists already. Committed at once, outside any transaction. */
-  async claim(scope: string, key: string, requestDigest: string, claim: string, claimedUntil: Date, expiresAt: Date): Promise<boolean> {
+  async claim(scope: string, key: string, request: RequestDigest, claim: string, claimedUntil: Date, expiresAt: Date): Promise<boolean> {
     try {
       await this.requests
         .createQueryBuilder()
         .insert()
-        .values({ scope, idempotencyKey: key, requestDigest, claim, claimedUntil, expiresAt })
+        .values({
+          scope,
+          idempotencyKey: key,
+          requestDigest: request.digest,
+          requestDigestKeyId: request.keyId,
+          claim,
+          claimedUntil,
+          expiresAt,
+        })
         .updateEntity(false)
         .execute();
       return true;
@@ -44,6 +55,7 @@ export class IdempotentRequestRepository {
     if (row === null) return null;
     return {
       requestDigest: row.requestDigest,
+      requestDigestKeyId: row.requestDigestKeyId,
       claim: row.claim,
       claimedUntil: row.claimedUntil.getTime(),
       statusCode: row.statusCode,
