@@ -1,7 +1,12 @@
+import { createHash } from 'node:crypto';
 import { IdempotencySweeper } from '../src/idempotency/idempotency-sweeper';
-import { ADMIN_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
+import { ADMIN_API_KEY, KEY_A, KEY_B, TestApp, startTestApp, testDatabaseUrl, validSmsConfig } from './helpers/test-app';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+/** Add SMS configuration with a provider password and apiKey in its body, sent with an Idempotency-Key. */
+const addSmsConfig = (t: TestApp, secretKey: string, key: string, body = validSmsConfig()) =>
+  t.post('/api/sms-config/add', { headers: { secretKey, 'idempotency-key': key }, body });
 
 describe('Idempotency-Key', () => {
   let t: TestApp;
@@ -158,11 +163,88 @@ describe('Idempotency-Key', () => {
     expect((await addClient('abandoned')).raw).toBe(taken.raw);
   });
 
+  it('should still replay, within its 24 h, a request kept before digests were keyed (a plain SHA-256, no key id)', async () => {
+    const secretKey = await t.addClient();
+    const first = await addSmsConfig(t, secretKey, 'kept-by-an-old-release');
+    // The row as the release before keyed digests wrote it.
+    const request = `POST /api/sms-config/add\n${JSON.stringify(validSmsConfig())}`;
+    await t.dataSource.query('UPDATE idempotent_request SET request_digest = ?, request_digest_key_id = NULL', [sha256Hex(request)]);
+    const retry = await addSmsConfig(t, secretKey, 'kept-by-an-old-release');
+    expect(retry.status).toBe(first.status);
+    expect(retry.raw).toBe(first.raw);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect((await addSmsConfig(t, secretKey, 'kept-by-an-old-release', validSmsConfig({ password: 'another' }))).status).toBe(422);
+    expect(await count('sms_config')).toBe(1);
+  });
+
   it('should answer 409 while a claim is held by a request still running', async () => {
     await addClient('held');
     await t.dataSource.query(
       "UPDATE idempotent_request SET status_code = NULL, answer_sealed = NULL, claimed_until = '2999-01-01 00:00:00.000'",
     );
     expect((await addClient('held')).body).toEqual({ status: 409, error: 'A request with this Idempotency-Key is in progress' });
+  });
+});
+
+/**
+ * What is kept to recognise a retry is an HMAC under a subkey of the first encryption key, never a plain hash of a body
+ * that holds a password: a copy of the database gives no way to test guesses of it.
+ */
+describe('Idempotency-Key: the kept request digest', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('should keep the same request as a different 64-hex HMAC under each key, named by it, and not as its SHA-256', async () => {
+    const body = validSmsConfig();
+    const digests: string[] = [];
+    for (const [encryptionKeys, keyId] of [
+      [KEY_A, 'keyA'],
+      [KEY_B, 'keyB'],
+    ]) {
+      t = await startTestApp({ ENCRYPTION_KEYS: encryptionKeys });
+      expect((await addSmsConfig(t, await t.addClient(), 'one-request', body)).status).toBe(200);
+      const [row] = await t.dataSource.query('SELECT request_digest AS digest, request_digest_key_id AS keyId FROM idempotent_request');
+      expect(row).toEqual({ digest: expect.stringMatching(/^[0-9a-f]{64}$/), keyId });
+      for (const plain of [JSON.stringify(body), `POST /api/sms-config/add\n${JSON.stringify(body)}`]) {
+        expect(row.digest).not.toBe(sha256Hex(plain));
+      }
+      digests.push(row.digest);
+      await t.close();
+      t = undefined;
+    }
+    expect(digests[0]).not.toBe(digests[1]);
+  });
+
+  it('should replay a request kept under the previous first key once a new key is put first, and refuse another under its key', async () => {
+    const databaseUrl = await testDatabaseUrl();
+    t = await startTestApp({ DATABASE_URL: databaseUrl, ENCRYPTION_KEYS: KEY_A });
+    const secretKey = await t.addClient();
+    const first = await addSmsConfig(t, secretKey, 'before-rotation');
+    expect(first.status).toBe(200);
+    await t.close();
+
+    t = await startTestApp({ DATABASE_URL: databaseUrl, ENCRYPTION_KEYS: `${KEY_B},${KEY_A}` }, { keepData: true });
+    const retry = await addSmsConfig(t, secretKey, 'before-rotation');
+    expect(retry.status).toBe(first.status);
+    expect(retry.raw).toBe(first.raw);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect((await addSmsConfig(t, secretKey, 'before-rotation', validSmsConfig({ password: 'another' }))).body).toEqual({
+      status: 422,
+      error: 'Idempotency-Key was used with a different request',
+    });
+    expect(Number((await t.dataSource.query('SELECT COUNT(*) AS n FROM sms_config'))[0].n)).toBe(1);
+    // A new request is kept under the new first key.
+    expect((await addSmsConfig(t, secretKey, 'after-rotation')).status).toBe(200);
+    expect(
+      await t.dataSource.query(
+        'SELECT idempotency_key AS k, request_digest_key_id AS keyId FROM idempotent_request ORDER BY idempotency_key',
+      ),
+    ).toEqual([
+      { k: 'after-rotation', keyId: 'keyB' },
+      { k: 'before-rotation', keyId: 'keyA' },
+    ]);
   });
 });
