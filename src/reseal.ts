@@ -14,7 +14,8 @@ import { describeStartupFailure } from './startup-failure';
 /**
  * Seals every stored secret again under the first key of ENCRYPTION_KEYS, so that the keys after it can be removed
  * (docs/key-retirement.md). `node dist/reseal.js`, or `npm run reseal` after a build; the environment is the service's
- * own. Its report goes to stdout, the last line `reseal: moved <n>; remaining <kid>=<n>, ...` or `... remaining none`.
+ * own. Its report goes to stdout, the last line `reseal: moved <n>; remaining <kid>=<n>, ...` naming every older key
+ * listed (`remaining none` only when a single key is listed and no value is under another).
  * Exits 0 only when no value is left under an older key; 1 when a value does not open, is under a key id that is not
  * listed, was left under an older key, or the run was stopped (SIGINT, SIGTERM: after the value in hand).
  */
@@ -30,7 +31,7 @@ async function reseal(): Promise<void> {
       const resealer = new Resealer(
         SEALED_COLUMNS.map((sealedColumn) => new SealedColumnRepository(sql, sealedColumn)),
         new SecretSealer(config.encryptionKeys),
-        new Set(config.encryptionKeys.map((key) => key.id)),
+        config.encryptionKeys.map((key) => key.id),
         (line) => process.stdout.write(`${line}\n`),
       );
       process.exitCode = isComplete(await resealer.run(stop)) ? 0 : 1;

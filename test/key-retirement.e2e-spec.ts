@@ -66,12 +66,12 @@ describe('Retiring an encryption key', () => {
     const outcome = await new Resealer(
       SEALED_COLUMNS.map((column) => new SealedColumnRepository(sql, column)),
       new SecretSealer(parseEncryptionKeys(`${KEY_A},${KEY_B}`)),
-      new Set(['keyA', 'keyB']),
+      ['keyA', 'keyB'],
       (line) => lines.push(line),
     ).run();
-    expect(outcome).toMatchObject({ failed: 0, remaining: [], stopped: false });
+    expect(outcome).toMatchObject({ failed: 0, remaining: [{ keyId: 'keyB', count: 0 }], stopped: false });
     expect(outcome.moved).toBe(3);
-    expect(lines.at(-1)).toBe('reseal: moved 3; remaining none');
+    expect(lines.at(-1)).toBe('reseal: moved 3; remaining keyB=0');
     await app.close();
 
     // B removed.

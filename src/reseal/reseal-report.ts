@@ -44,18 +44,33 @@ export function progressLine(sealedColumn: SealedColumn, tally: ColumnTally, cur
   );
 }
 
-/** Values under every key id but the current one, summed over the columns, by key id. */
-export function remainingUnderOlderKeys(counts: KeyIdCount[], currentKeyId: string): KeyIdCount[] {
-  const byKeyId = new Map<string, number>();
+/**
+ * Values under every key id but the current one, summed over the columns, by key id: first every older key
+ * ENCRYPTION_KEYS lists, in its order and with 0 when none is left (so the line says each was checked), then the key
+ * ids found that it does not list, sorted.
+ */
+export function remainingUnderOlderKeys(counts: KeyIdCount[], currentKeyId: string, listedKeyIds: readonly string[]): KeyIdCount[] {
+  const listed = new Map(listedKeyIds.filter((keyId) => keyId !== currentKeyId).map((keyId) => [keyId, 0]));
+  const unlisted = new Map<string, number>();
   for (const { keyId, count } of counts) {
     if (keyId === currentKeyId) continue;
+    const tally = listed.has(keyId) ? listed : unlisted;
     const label = keyIdLabel(keyId);
-    byKeyId.set(label, (byKeyId.get(label) ?? 0) + count);
+    tally.set(label, (tally.get(label) ?? 0) + count);
   }
-  return [...byKeyId].map(([keyId, count]) => ({ keyId, count })).sort((a, b) => (a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : 0));
+  const unlistedSorted = [...unlisted].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...listed, ...unlistedSorted].map(([keyId, count]) => ({ keyId, count }));
 }
 
-/** The last line: `reseal: moved 12; remaining k1=3, old=1`, or `reseal: moved 12; remaining none`. */
+/** Nothing left under an older key, listed or not. */
+export function noneRemaining(remaining: KeyIdCount[]): boolean {
+  return remaining.every(({ count }) => count === 0);
+}
+
+/**
+ * The last line: `reseal: moved 12; remaining k1=0`, `reseal: moved 12; remaining k1=3, old=1`, or, with a single key
+ * listed and nothing under another, `reseal: moved 12; remaining none`.
+ */
 export function summaryLine(moved: number, remaining: KeyIdCount[]): string {
   const counts = remaining.map(({ keyId, count }) => `${keyId}=${count}`).join(', ');
   return `reseal: moved ${moved}; remaining ${counts || 'none'}`;

@@ -17,6 +17,8 @@ import { SEALED_COLUMNS } from './sealed-columns';
 const K1: EncryptionKey = { id: 'k1', key: randomBytes(32) };
 const K2: EncryptionKey = { id: 'k2', key: randomBytes(32) };
 const GONE: EncryptionKey = { id: 'gone', key: randomBytes(32) };
+/** Listed last, yet first in the alphabet: the summary keeps the order of ENCRYPTION_KEYS. */
+const OLD: EncryptionKey = { id: 'aold', key: randomBytes(32) };
 /** keyA of test/helpers/test-app.ts, and a password SecretSealer v1 sealed under it (see secret-sealer.spec.ts). */
 const LEGACY: EncryptionKey = { id: 'keyA', key: Buffer.from(Array.from({ length: 32 }, (_, index) => (index * 37 + 11) % 256)) };
 const V1_PASSWORD = 'keyA:9nUVKuWTWnE-Xa2PfgFDJ1o2wPtzoQbnPKl47TKV1RuzCAXrr3yhXd31QFhxvw_7mg';
@@ -105,7 +107,7 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     const resealer = new Resealer(
       SEALED_COLUMNS.map((sealedColumn) => new SealedColumnRepository(options.statements ?? sql, sealedColumn)),
       new SecretSealer(keys),
-      new Set(keys.map((key) => key.id)),
+      keys.map((key) => key.id),
       (line) => {
         lines.push(line);
         // Asked to stop once the first batch is written, as a SIGTERM would.
@@ -135,9 +137,9 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     const { outcome, lines } = await reseal({ batchSize: 2 });
 
     // 5 values under k1 in sms_config (2 already under k2), 4 kept answers (the one in progress has none).
-    expect(outcome).toEqual({ moved: 9, failed: 0, remaining: [], stopped: false });
+    expect(outcome).toEqual({ moved: 9, failed: 0, remaining: [{ keyId: 'k1', count: 0 }], stopped: false });
     expect(isComplete(outcome)).toBe(true);
-    expect(lines.at(-1)).toBe('reseal: moved 9; remaining none');
+    expect(lines.at(-1)).toBe('reseal: moved 9; remaining k1=0');
     expect(lines).toContain('reseal: sms_config.password_sealed: 4 read, 3 moved, 1 already under k2, 0 changed meanwhile, 0 failed');
     expect(lines).toContain('reseal: idempotent_request.answer_sealed: 4 read, 4 moved, 0 already under k2, 0 changed meanwhile, 0 failed');
     for (const value of stored) {
@@ -155,9 +157,28 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     const after = await Promise.all(stored.map(sealedValueOf));
 
     const again = await reseal();
-    expect(again.outcome).toEqual({ moved: 0, failed: 0, remaining: [], stopped: false });
-    expect(again.lines.at(-1)).toBe('reseal: moved 0; remaining none');
+    expect(again.outcome).toEqual({ moved: 0, failed: 0, remaining: [{ keyId: 'k1', count: 0 }], stopped: false });
+    expect(again.lines.at(-1)).toBe('reseal: moved 0; remaining k1=0');
     expect(await Promise.all(stored.map(sealedValueOf))).toEqual(after);
+  });
+
+  it('should name every older key listed, in ENCRYPTION_KEYS order, with 0 once nothing is left under it', async () => {
+    await seedSome();
+    const { outcome, lines } = await reseal({ keys: [K2, K1, OLD] });
+    expect(outcome.remaining).toEqual([
+      { keyId: 'k1', count: 0 },
+      { keyId: 'aold', count: 0 },
+    ]);
+    expect(isComplete(outcome)).toBe(true);
+    expect(lines.at(-1)).toBe('reseal: moved 9; remaining k1=0, aold=0');
+  });
+
+  it('should answer remaining none only when a single key is listed', async () => {
+    await addSmsConfig('password', 'api-key', underK2Only);
+    const { outcome, lines } = await reseal({ keys: [K2] });
+    expect(outcome).toEqual({ moved: 0, failed: 0, remaining: [], stopped: false });
+    expect(isComplete(outcome)).toBe(true);
+    expect(lines.at(-1)).toBe('reseal: moved 0; remaining none');
   });
 
   it('should seal a value of the format before v2 again, bound to its row', async () => {
@@ -190,7 +211,7 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     const { outcome, lines } = await reseal({ statements: racing });
     expect(raced).toBe(true);
     expect(await sealedValueOf(target)).toBe(written);
-    expect(outcome).toEqual({ moved: 8, failed: 0, remaining: [], stopped: false });
+    expect(outcome).toEqual({ moved: 8, failed: 0, remaining: [{ keyId: 'k1', count: 0 }], stopped: false });
     expect(lines).toContain('reseal: sms_config.password_sealed: 4 read, 2 moved, 1 already under k2, 1 changed meanwhile, 0 failed');
   });
 
@@ -223,6 +244,7 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     const { outcome, lines } = await reseal();
     expect(outcome.failed).toBe(3);
     expect(outcome.remaining).toEqual([
+      { keyId: 'k1', count: 0 },
       { keyId: '(malformed)', count: 1 },
       { keyId: 'gone', count: 2 },
     ]);
@@ -233,7 +255,7 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     expect(lines).toContain(
       `reseal: sms_config.api_key_sealed of id ${plain}: sealed under key id (malformed), which ENCRYPTION_KEYS does not list`,
     );
-    expect(lines.at(-1)).toBe('reseal: moved 9; remaining (malformed)=1, gone=2');
+    expect(lines.at(-1)).toBe('reseal: moved 9; remaining k1=0, (malformed)=1, gone=2');
     expect(lines.join('\n')).not.toMatch(/password-gone|sk_gone|an-api-key-never-sealed/);
   });
 
@@ -244,9 +266,9 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     await sql.execute('UPDATE sms_config SET password_sealed = ? WHERE id = ?', [altered, id]);
 
     const { outcome, lines } = await reseal();
-    expect(outcome).toEqual({ moved: 0, failed: 1, remaining: [], stopped: false });
+    expect(outcome).toEqual({ moved: 0, failed: 1, remaining: [{ keyId: 'k1', count: 0 }], stopped: false });
     expect(isComplete(outcome)).toBe(false);
-    expect(lines.at(-1)).toBe('reseal: moved 0; remaining none');
+    expect(lines.at(-1)).toBe('reseal: moved 0; remaining k1=0');
   });
 
   it('should stop after the value in hand when asked, say how far it got, and finish the rest when run again', async () => {
@@ -261,7 +283,8 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     ]);
 
     const rest = await reseal({ batchSize: 2 });
-    expect(rest.outcome).toEqual({ moved: 7, failed: 0, remaining: [], stopped: false });
+    expect(rest.outcome).toEqual({ moved: 7, failed: 0, remaining: [{ keyId: 'k1', count: 0 }], stopped: false });
+    expect(rest.lines.at(-1)).toBe('reseal: moved 7; remaining k1=0');
   });
 
   it('should say so, and fail, when values under an older key remain after a whole run', async () => {

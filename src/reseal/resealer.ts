@@ -5,6 +5,7 @@ import {
   emptyTally,
   keyIdLabel,
   keyIdOf,
+  noneRemaining,
   progressLine,
   remainingUnderOlderKeys,
   rowName,
@@ -18,7 +19,7 @@ export interface ResealOutcome {
   moved: number;
   /** Values that did not open, or were sealed under a key id ENCRYPTION_KEYS does not list. */
   failed: number;
-  /** After the run, values under each key id but the current one. */
+  /** After the run, values under each key id but the current one, as remainingUnderOlderKeys() orders them. */
   remaining: KeyIdCount[];
   /** A stop was asked for (SIGINT, SIGTERM) before the last value. */
   stopped: boolean;
@@ -26,7 +27,7 @@ export interface ResealOutcome {
 
 /** Done, and the older keys may be removed: every value opened, and none is left under an older key. */
 export function isComplete(outcome: ResealOutcome): boolean {
-  return !outcome.stopped && outcome.failed === 0 && outcome.remaining.length === 0;
+  return !outcome.stopped && outcome.failed === 0 && noneRemaining(outcome.remaining);
 }
 
 type Verdict = { kind: 'current' } | { kind: 'reseal'; resealed: string } | { kind: 'failed'; reason: string };
@@ -42,7 +43,8 @@ export class Resealer {
   constructor(
     private readonly columns: SealedColumnRepository[],
     private readonly sealer: SecretSealer,
-    private readonly listedKeyIds: ReadonlySet<string>,
+    /** The ids of ENCRYPTION_KEYS, in its order. */
+    private readonly listedKeyIds: readonly string[],
     private readonly print: (line: string) => void,
     private readonly batchSize = BATCH_SIZE,
   ) {}
@@ -59,9 +61,9 @@ export class Resealer {
       if (stopped) break;
     }
     const counts = (await Promise.all(this.columns.map((repository) => repository.countByKeyId()))).flat();
-    const remaining = remainingUnderOlderKeys(counts, this.sealer.currentKeyId);
+    const remaining = remainingUnderOlderKeys(counts, this.sealer.currentKeyId, this.listedKeyIds);
     const outcome = { moved, failed, remaining, stopped };
-    if (!stopped && failed === 0 && remaining.length > 0) {
+    if (!stopped && failed === 0 && !noneRemaining(remaining)) {
       this.print(
         `reseal: values under older keys were written during the run: once every instance seals with ${this.sealer.currentKeyId} ` +
           '(first in ENCRYPTION_KEYS), run it again',
@@ -106,7 +108,7 @@ export class Resealer {
 
   private judge({ sealedColumn }: SealedColumnRepository, value: SealedRow): Verdict {
     const keyId = keyIdOf(value.sealed);
-    if (!this.listedKeyIds.has(keyId)) {
+    if (!this.listedKeyIds.includes(keyId)) {
       return { kind: 'failed', reason: `sealed under key id ${keyIdLabel(keyId)}, which ENCRYPTION_KEYS does not list` };
     }
     const context = sealedColumn.contextOf(value.row);

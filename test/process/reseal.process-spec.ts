@@ -126,7 +126,7 @@ describe('npm run reseal (node dist/reseal.js) on MySQL', () => {
 
     const first = await run('reseal.js', { DATABASE_URL: url, ENCRYPTION_KEYS: `${KEY_A},${KEY_B}` });
     expect(first.exit).toEqual({ code: 0, signal: null });
-    expect(first.stdout.at(-1)).toBe(`reseal: moved ${values}; remaining none`);
+    expect(first.stdout.at(-1)).toBe(`reseal: moved ${values}; remaining keyB=0`);
     for (const value of seeder.seeded) {
       const sealed = await seeder.sealedValueOf(value);
       expect(sealed.startsWith('keyA:')).toBe(true);
@@ -138,9 +138,10 @@ describe('npm run reseal (node dist/reseal.js) on MySQL', () => {
 
     const second = await run('reseal.js', { DATABASE_URL: url, ENCRYPTION_KEYS: `${KEY_A},${KEY_B}` });
     expect(second.exit).toEqual({ code: 0, signal: null });
-    expect(second.stdout.at(-1)).toBe('reseal: moved 0; remaining none');
+    expect(second.stdout.at(-1)).toBe('reseal: moved 0; remaining keyB=0');
     const withoutKeyB = await run('reseal.js', { DATABASE_URL: url, ENCRYPTION_KEYS: KEY_A });
     expect(withoutKeyB.exit).toEqual({ code: 0, signal: null });
+    // Only one key listed: no older key to name.
     expect(withoutKeyB.stdout.at(-1)).toBe('reseal: moved 0; remaining none');
   }, 60_000);
 
@@ -163,7 +164,7 @@ describe('npm run reseal (node dist/reseal.js) on MySQL', () => {
       'reseal: idempotent_request.answer_sealed of scope client-add, idempotency_key retry-c: ' +
         'sealed under key id keyC, which ENCRYPTION_KEYS does not list',
     );
-    expect(stdout.at(-1)).toBe(`reseal: moved ${movable}; remaining keyC=1`);
+    expect(stdout.at(-1)).toBe(`reseal: moved ${movable}; remaining keyB=0, keyC=1`);
     expect(await seeder.sealedValueOf(underC)).toMatch(/^keyC:/);
     expect(stdout.join('\n')).not.toContain('sk_under_c');
   }, 60_000);
@@ -187,6 +188,6 @@ describe('npm run reseal (node dist/reseal.js) on MySQL', () => {
 
     const rest = await run('reseal.js', env);
     expect(rest.exit).toEqual({ code: 0, signal: null });
-    expect(rest.stdout.at(-1)).toBe(`reseal: moved ${remaining}; remaining none`);
+    expect(rest.stdout.at(-1)).toBe(`reseal: moved ${remaining}; remaining keyB=0`);
   }, 120_000);
 });
