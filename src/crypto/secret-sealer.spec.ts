@@ -1,7 +1,8 @@
 import nodeCrypto, { createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { keylessVerifyApiKey } from '../../test/helpers/keyless-token';
 import { EncryptionKey } from '../config/encryption-keys';
 import { sealedFieldAad } from './seal-context';
-import { SealContext, SecretSealer, UnsealError, VerifyApiKeyClaims } from './secret-sealer';
+import { SealContext, SecretSealer, UnsealError, VerifyApiKeyClaims, VerifyApiKeyIssue } from './secret-sealer';
 
 const keyA: EncryptionKey = { id: 'kidA', key: randomBytes(32) };
 const keyB: EncryptionKey = { id: 'kidB', key: randomBytes(32) };
@@ -142,23 +143,24 @@ describe('SecretSealer', () => {
     const sealer = new SecretSealer([keyA]);
     const apiKey = 'provider-api-key-visible-0123456789';
     const claims: VerifyApiKeyClaims = { smsConfigId: 42, clientId: 7, apiKeyFingerprint: sealer.fingerprint(apiKey) };
+    const issue: VerifyApiKeyIssue = { credentialVersion: 3, issuingKeyTag: 'c0ffee'.repeat(5) + 'ab', hasApiKey: true };
 
     it('should produce a base64url token of at least 64 characters', () => {
-      const token = sealer.sealVerifyApiKey(claims);
+      const token = sealer.sealVerifyApiKey(claims, issue);
       expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(token.length).toBeGreaterThanOrEqual(64);
     });
 
     it('should return the same claims when the token is opened', () => {
-      expect(sealer.openVerifyApiKey(sealer.sealVerifyApiKey(claims))).toEqual({ ...claims, keyId: expect.any(String) });
+      expect(sealer.openVerifyApiKey(sealer.sealVerifyApiKey(claims, issue))).toEqual({ ...claims, keyId: expect.any(String), issue });
     });
 
     it('should produce a different token each time for the same claims', () => {
-      expect(sealer.sealVerifyApiKey(claims)).not.toBe(sealer.sealVerifyApiKey(claims));
+      expect(sealer.sealVerifyApiKey(claims, issue)).not.toBe(sealer.sealVerifyApiKey(claims, issue));
     });
 
     it('should throw when a character in the middle of the token is changed', () => {
-      const token = sealer.sealVerifyApiKey(claims);
+      const token = sealer.sealVerifyApiKey(claims, issue);
       const middle = Math.floor(token.length / 2);
       const replacement = token[middle] === 'A' ? 'B' : 'A';
       const altered = token.slice(0, middle) + replacement + token.slice(middle + 1);
@@ -167,7 +169,7 @@ describe('SecretSealer', () => {
     });
 
     it('should throw when any byte of the token is altered', () => {
-      const bytes = Buffer.from(sealer.sealVerifyApiKey(claims), 'base64url');
+      const bytes = Buffer.from(sealer.sealVerifyApiKey(claims, issue), 'base64url');
       for (let index = 0; index < bytes.length; index++) {
         const altered = Buffer.from(bytes);
         altered[index] ^= 0x01;
@@ -180,7 +182,7 @@ describe('SecretSealer', () => {
     });
 
     it('should not contain the apiKey or its fingerprint in clear', () => {
-      const token = sealer.sealVerifyApiKey(claims);
+      const token = sealer.sealVerifyApiKey(claims, issue);
       const decoded = Buffer.from(token, 'base64url');
       expect(token).not.toContain(apiKey);
       expect(token).not.toContain(claims.apiKeyFingerprint);
@@ -189,7 +191,7 @@ describe('SecretSealer', () => {
     });
 
     it('should not be accepted as a sealed field value, nor a sealed field as a token', () => {
-      const sealedPart = Buffer.from(sealer.sealVerifyApiKey(claims), 'base64url')
+      const sealedPart = Buffer.from(sealer.sealVerifyApiKey(claims, issue), 'base64url')
         .subarray(2 + 'kidA'.length)
         .toString('base64url');
       expect(() => sealer.open(`kidA:v2:${sealedPart}`, HERE)).toThrow(UnsealError);
@@ -201,19 +203,42 @@ describe('SecretSealer', () => {
     });
 
     it('should start with the version byte 0xf2, which no token issued before it starts with', () => {
-      const bytes = Buffer.from(sealer.sealVerifyApiKey(claims), 'base64url');
+      const bytes = Buffer.from(sealer.sealVerifyApiKey(claims, issue), 'base64url');
       expect(bytes[0]).toBe(0xf2);
       expect(bytes[1]).toBe('kidA'.length);
       expect(bytes.subarray(2, 6).toString()).toBe('kidA');
     });
 
     it('should open a token issued under [A] with a sealer holding [B, A]', () => {
-      const token = sealer.sealVerifyApiKey(claims);
-      expect(new SecretSealer([keyB, keyA]).openVerifyApiKey(token)).toEqual({ ...claims, keyId: expect.any(String) });
+      const token = sealer.sealVerifyApiKey(claims, issue);
+      expect(new SecretSealer([keyB, keyA]).openVerifyApiKey(token)).toEqual({ ...claims, keyId: expect.any(String), issue });
+    });
+
+    it('should open a token issued before tokens named their credential version and key, with no issue', () => {
+      const token = keylessVerifyApiKey(keyA, claims);
+      expect(sealer.openVerifyApiKey(token)).toEqual({ ...claims, keyId: 'kidA', issue: null });
+    });
+
+    it.each([
+      ['padded', (token: string) => `${token}${'='.repeat((4 - (token.length % 4)) % 4 || 4)}`],
+      ['with + and / for - and _', (token: string) => token.replace(/-/g, '+').replace(/_/g, '/')],
+      ['with a space inside', (token: string) => `${token.slice(0, 10)} ${token.slice(10)}`],
+      ['with a trailing newline', (token: string) => `${token}\n`],
+      ['with a trailing character that adds no byte', (token: string) => (token.length % 4 === 0 ? `${token}A` : token)],
+    ])('should refuse the same bytes spelled %s: a token has the one spelling it was issued with', (_spelling, respell) => {
+      // Ids of 1 to 8 digits: tokens of every length modulo 4.
+      const tokens = Array.from({ length: 8 }, (_, digits) => sealer.sealVerifyApiKey({ ...claims, smsConfigId: 10 ** digits }, issue));
+      const respelled = tokens.filter((token) => respell(token) !== token);
+      expect(respelled.length).toBeGreaterThan(0);
+      for (const token of respelled) {
+        // The same bytes: only the spelling check stands between this and a token that opens.
+        expect(Buffer.from(respell(token), 'base64url')).toEqual(Buffer.from(token, 'base64url'));
+        expect(() => sealer.openVerifyApiKey(respell(token))).toThrow(new UnsealError('not spelled as issued'));
+      }
     });
 
     it('should not open a token issued under [A] with a sealer holding only [B]', () => {
-      const token = sealer.sealVerifyApiKey(claims);
+      const token = sealer.sealVerifyApiKey(claims, issue);
       expect(() => new SecretSealer([keyB]).openVerifyApiKey(token)).toThrow(UnsealError);
     });
   });
@@ -278,10 +303,16 @@ describe('SecretSealer', () => {
     });
 
     it('should seal verifyApiKey tokens under the HKDF-SHA256 token subkey, not under the configured key', () => {
-      const bytes = Buffer.from(sealer.sealVerifyApiKey({ smsConfigId: 1, clientId: 2, apiKeyFingerprint: 'f' }), 'base64url');
+      const bytes = Buffer.from(
+        sealer.sealVerifyApiKey(
+          { smsConfigId: 1, clientId: 2, apiKeyFingerprint: 'f' },
+          { credentialVersion: 0, issuingKeyTag: 't', hasApiKey: false },
+        ),
+        'base64url',
+      );
       const sealed = bytes.subarray(2 + 'kidA'.length);
       const aad = Buffer.from('registry:verify-api-key:v2:kidA');
-      expect(aesGcmOpen(tokenKey, sealed, aad)).toBe('[1,2,"f"]');
+      expect(aesGcmOpen(tokenKey, sealed, aad)).toBe('[1,2,"f",0,"t",false]');
       expect(() => aesGcmOpen(keyA.key, sealed, aad)).toThrow();
       expect(() => aesGcmOpen(fieldKey, sealed, aad)).toThrow();
     });
@@ -290,11 +321,16 @@ describe('SecretSealer', () => {
       const hkdf = jest.spyOn(nodeCrypto, 'hkdfSync');
       try {
         const rotated = new SecretSealer([keyB, keyA]);
-        expect(hkdf).toHaveBeenCalledTimes(6);
+        expect(hkdf).toHaveBeenCalledTimes(8);
         hkdf.mockClear();
         for (let i = 0; i < 10; i++) {
           rotated.open(rotated.seal('hot path', HERE), HERE);
-          rotated.openVerifyApiKey(rotated.sealVerifyApiKey({ smsConfigId: i, clientId: 2, apiKeyFingerprint: rotated.fingerprint('k') }));
+          rotated.openVerifyApiKey(
+            rotated.sealVerifyApiKey(
+              { smsConfigId: i, clientId: 2, apiKeyFingerprint: rotated.fingerprint('k') },
+              { credentialVersion: 0, issuingKeyTag: 't', hasApiKey: true },
+            ),
+          );
         }
         expect(hkdf).not.toHaveBeenCalled();
       } finally {
@@ -336,6 +372,7 @@ describe('SecretSealer', () => {
         clientId: 7,
         apiKeyFingerprint: V1_API_KEY_FINGERPRINT,
         keyId: expect.any(String),
+        issue: null,
       });
       expect(new SecretSealer([keyB, legacyKey]).fingerprint('api-key-sealed-by-v1', 'keyA')).toBe(V1_API_KEY_FINGERPRINT);
     });

@@ -23,12 +23,26 @@ export class UnsealError extends Error {
 export interface VerifyApiKeyClaims {
   smsConfigId: number;
   clientId: number;
+  /** HMAC of the apiKey, or of '' when there is none (tokens before the credential version could not tell the two). */
   apiKeyFingerprint: string;
 }
 
-/** An opened token: its claims, and the key id it was sealed under (its fingerprint is checked with that key). */
+/** What a token is issued for, beyond the claims every token has had. */
+export interface VerifyApiKeyIssue {
+  /** The configuration's credential version: a change of a destination or a credential makes the token stale. */
+  credentialVersion: number;
+  /** The secret key that obtained the token (its issuingKeyTag): the token lives only while that key authenticates. */
+  issuingKeyTag: string;
+  hasApiKey: boolean;
+}
+
+/**
+ * An opened token: its claims, the key id it was sealed under (its fingerprint is checked with that key), and what it
+ * was issued for; `issue` is null on a token issued before tokens carried it.
+ */
 export interface OpenedVerifyApiKey extends VerifyApiKeyClaims {
   keyId: string;
+  issue: VerifyApiKeyIssue | null;
 }
 
 /**
@@ -80,18 +94,34 @@ export class SecretSealer {
     return createHmac('sha256', key.fingerprint).update(apiKey).digest('base64url');
   }
 
-  /** `0xf2 | keyId length | keyId | iv | tag | ciphertext`, base64url. */
-  sealVerifyApiKey(claims: VerifyApiKeyClaims): string {
+  /**
+   * `0xf2 | keyId length | keyId | iv | tag | ciphertext`, base64url. The sealed JSON array starts with the three claims
+   * the previous release reads (it ignores the rest), so a token issued here still resolves there during a rolling deploy.
+   */
+  sealVerifyApiKey(claims: VerifyApiKeyClaims, issue: VerifyApiKeyIssue): string {
     const key = this.keys[0];
-    const payload = Buffer.from(JSON.stringify([claims.smsConfigId, claims.clientId, claims.apiKeyFingerprint]));
+    const payload = Buffer.from(
+      JSON.stringify([
+        claims.smsConfigId,
+        claims.clientId,
+        claims.apiKeyFingerprint,
+        issue.credentialVersion,
+        issue.issuingKeyTag,
+        issue.hasApiKey,
+      ]),
+    );
     const keyId = Buffer.from(key.id, 'utf8');
     const sealed = encrypt(key.token, payload, Buffer.from(`${TOKEN_AAD_V2}:${key.id}`));
     return Buffer.concat([Buffer.of(TOKEN_V2_MARKER, keyId.length), keyId, sealed]).toString('base64url');
   }
 
-  /** Opens tokens of both formats: those issued before v2 (`keyId length | keyId | ...`) are in callers' hands. */
+  /**
+   * Opens tokens of both formats: those issued before v2 (`keyId length | keyId | ...`) are in callers' hands. A token has
+   * one spelling, the unpadded base64url it was issued as: any other spelling of the same bytes is refused.
+   */
   openVerifyApiKey(token: string): OpenedVerifyApiKey {
     const bytes = Buffer.from(token, 'base64url');
+    if (bytes.toString('base64url') !== token) throw new UnsealError('not spelled as issued');
     const isV2 = bytes[0] === TOKEN_V2_MARKER;
     const keyIdStart = isV2 ? 2 : 1;
     const keyIdLength = bytes[keyIdStart - 1] ?? 0;
@@ -101,8 +131,11 @@ export class SecretSealer {
     const payload = isV2
       ? decrypt(key.token, sealed, Buffer.from(`${TOKEN_AAD_V2}:${key.id}`))
       : decrypt(key.legacy, sealed, Buffer.from(`${TOKEN_AAD_V1}:${key.id}`));
-    const [smsConfigId, clientId, apiKeyFingerprint] = JSON.parse(payload.toString('utf8')) as [number, number, string];
-    return { smsConfigId, clientId, apiKeyFingerprint, keyId: key.id };
+    const [smsConfigId, clientId, apiKeyFingerprint, credentialVersion, issuingKeyTag, hasApiKey] = JSON.parse(
+      payload.toString('utf8'),
+    ) as [number, number, string, number?, string?, boolean?];
+    const issue = credentialVersion === undefined ? null : { credentialVersion, issuingKeyTag: issuingKeyTag!, hasApiKey: hasApiKey! };
+    return { smsConfigId, clientId, apiKeyFingerprint, keyId: key.id, issue };
   }
 }
 
