@@ -50,7 +50,16 @@ describe('SMS configuration lifecycle and credential resolution', () => {
       const { secretKey, smsConfigId, verifyApiKey } = await clientWithConfig();
       const answer = await t.send('PATCH', `/api/v1/sms-configs/${smsConfigId}`, {
         headers: { secretKey },
-        body: { providerName: 'vonage', username: null, balance: null, isActive: false, password: 'new-pass', senderId: 'NEW' },
+        // username is where the credentials go: clearing it takes both credentials again.
+        body: {
+          providerName: 'vonage',
+          username: null,
+          balance: null,
+          isActive: false,
+          password: 'new-pass',
+          apiKey: validSmsConfig().apiKey,
+          senderId: 'NEW',
+        },
       });
       expect(answer.status).toBe(200);
       const { verifyApiKey: freshToken, ...config } = answer.body.results;
@@ -73,8 +82,11 @@ describe('SMS configuration lifecycle and credential resolution', () => {
         [{ ...config, smsConfigId: undefined }].map(({ smsConfigId: _id, ...rest }) => rest),
       );
       expect((await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })).body.results).toEqual([config]);
-      // The apiKey did not change: the old token still resolves, with the new password.
-      const resolved = await resolve(verifyApiKey);
+      // The password changed: the old token is stale; the fresh one stands, but the configuration is inactive.
+      expect((await resolve(verifyApiKey)).body).toEqual({ status: 409, error: 'verifyApiKey is stale' });
+      expect((await resolve(freshToken)).body).toEqual({ status: 409, error: 'SMS configuration is inactive' });
+      await t.send('PATCH', `/api/v1/sms-configs/${smsConfigId}`, { headers: { secretKey }, body: { isActive: true } });
+      const resolved = await resolve(freshToken);
       expect(resolved.body.results).toMatchObject({ password: 'new-pass', apiKey: validSmsConfig().apiKey, providerName: 'vonage' });
       const [stored] = await t.dataSource.query('SELECT password_sealed AS password FROM sms_config');
       expect(stored.password).not.toContain('new-pass');

@@ -1,5 +1,6 @@
 import { RabbitMQModule } from '@golevelup/nestjs-rabbitmq';
 import { Logger, LoggerService, Module } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../config/app-config';
 import { BrokerConnection } from './broker-connection';
@@ -28,6 +29,9 @@ function libraryLogger(): LoggerService {
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) => ({
         uri: config.get('amqpUrl', { infer: true }),
+        // golevelup keeps connections by name in one registry per process, which an app's shutdown closes: under the
+        // default name a second app in the process (tests run two) replaced the first's, which then never closed.
+        name: `registry-${randomUUID()}`,
         logger: libraryLogger(),
         // Start and serve without the broker; it is connected in the background whenever it appears. Each failed
         // attempt is BrokerConnectionWatch's to log (once per change of state), not golevelup's.

@@ -33,11 +33,17 @@ export class CredentialResolutionController {
   @ApiOkResponse({ type: ResolvedSmsConfigResponseDto, headers: { 'cache-control': { schema: { type: 'string', example: 'no-store' } } } })
   @ApiBadRequestResponse({
     type: ErrorResponseDto,
-    description: 'verifyApiKey is not valid (garbled, forged, altered, or sealed under a removed key)',
+    description: 'verifyApiKey is not valid (garbled, forged, altered, spelled otherwise than issued, or sealed under a removed key)',
   })
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: "An admin key, or the configuration's client is disabled" })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'The configuration was deleted' })
-  @ApiConflictResponse({ type: ErrorResponseDto, description: 'verifyApiKey is stale: the apiKey was replaced since it was issued' })
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description:
+      '`verifyApiKey is stale`: smsApi, providerUrl, balanceUrl, username, password or apiKey changed since it was issued. ' +
+      '`verifyApiKey was issued under a secret key that is no longer valid`: the key that obtained it was rotated out ' +
+      '(its grace ended) or revoked. `SMS configuration is inactive`: isActive is false.',
+  })
   async resolve(@Body() request: ResolveCredentialsDto, @Origin() origin: ChangeOrigin): Promise<ResolvedSmsConfigResponseDto> {
     return { status: 200, results: await this.smsConfigs.resolve(request.verifyApiKey, origin) };
   }

@@ -41,7 +41,9 @@ export class SmsConfigLifecycleController {
     summary: 'Change an SMS configuration',
     description:
       'Any non-empty subset of the add fields except clientId; null clears an optional one. A new password or apiKey replaces ' +
-      'the stored one (never returned). Answers the configuration and a fresh verifyApiKey.',
+      'the stored one (never returned). A change of smsApi, providerUrl, balanceUrl or username must send every stored ' +
+      'credential again (password, and apiKey when one is stored), else 400 and nothing changes. A change of any of those ' +
+      'six makes every earlier verifyApiKey stale. Answers the configuration and a fresh verifyApiKey.',
   })
   @ApiOkResponse({ type: UpdatedSmsConfigResponseDto })
   async update(
@@ -69,7 +71,10 @@ export class SmsConfigLifecycleController {
   @ApiOperation({
     summary: 'Issue a fresh verifyApiKey',
     description:
-      'A new token under the newest encryption key; the stored credentials do not change, and older tokens keep working while their key is configured.',
+      'A new token under the newest encryption key, for the configuration as stored, living as long as the secretKey that ' +
+      'asked for it: after a rotation, ask again with the new key within the grace. The stored credentials do not change; ' +
+      'older tokens keep working while their encryption key is configured, their secretKey authenticates and the ' +
+      'credentials are unchanged.',
   })
   @ApiOkResponse({ type: AddSmsConfigResponseDto })
   async issueVerifyApiKey(

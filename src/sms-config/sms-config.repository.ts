@@ -6,20 +6,24 @@ import { AuditLog } from '../audit/audit.repository';
 import { ChangeOrigin } from '../auth/actor';
 import { retryDeadlockVictims } from '../database/deadlock-retry';
 import { SqlNames } from '../database/sql-names';
-import { sqlTimestamp } from '../database/timestamps';
+import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { SqlValue, WriteScripts } from '../database/write-scripts';
 import { SmsConfigDto, SmsConfigSummaryDto } from './dto/sms-config-response.dto';
 import { MAX_SMS_CONFIGS_PER_CLIENT, smsConfigLimitReached } from './sms-config-limit';
 import { SmsConfig } from './sms-config.entity';
+import { TokenStanding } from './verify-api-key-validity';
 
 /** The properties of T, those that may be null also left out (written as null). */
 type NullableOptional<T> = { [K in keyof T as null extends T[K] ? K : never]?: T[K] } & {
   [K in keyof T as null extends T[K] ? never : K]: T[K];
 };
 
-/** A row to insert: the provider's password and apiKey arrive sealed (SecretSealer), never in plaintext. */
-export type NewSmsConfig = NullableOptional<Omit<SmsConfig, 'id' | 'client' | 'createdAt' | 'updatedAt'>>;
+/**
+ * A row to insert: the provider's password and apiKey arrive sealed (SecretSealer), never in plaintext. Its credential
+ * version starts at the column's default, 0.
+ */
+export type NewSmsConfig = NullableOptional<Omit<SmsConfig, 'id' | 'client' | 'createdAt' | 'updatedAt' | 'credentialVersion'>>;
 
 /** What a configuration's client's answer shows of it (no id, never a secret). */
 export const SMS_CONFIG_SUMMARY_PROPERTIES = [
@@ -63,16 +67,20 @@ export const CHANGEABLE_SMS_CONFIG_FIELDS = {
 
 export type SmsConfigChanges = Partial<Record<keyof typeof CHANGEABLE_SMS_CONFIG_FIELDS, SqlValue>>;
 
-/** A configuration's sealed secrets, as stored. */
+/** A configuration's sealed secrets, as stored, and the version of its credentials a token is issued for. */
 export interface SealedSecrets {
   smsConfigId: number;
   clientId: number;
   passwordSealed: string | null;
   apiKeySealed: string | null;
+  credentialVersion: number;
 }
 
-/** A configuration with its sealed secrets and whether its client is active: what a resolution needs. */
-export interface SmsConfigToResolve extends SmsConfigDto, SealedSecrets {
+/**
+ * A configuration with its sealed secrets, and its client's state and keys (digests): what a resolution needs to tell
+ * whether the token still stands.
+ */
+export interface SmsConfigToResolve extends SmsConfigDto, SealedSecrets, Omit<TokenStanding, 'isActive' | 'credentialVersion'> {
   clientIsActive: boolean;
 }
 
@@ -94,7 +102,7 @@ const ADD_PROPERTIES = [
   'createdAt',
 ] as const satisfies ReadonlyArray<keyof SmsConfig>;
 
-const SEALED_PROPERTIES = ['s.id', 's.clientId', 's.passwordSealed', 's.apiKeySealed'];
+const SEALED_PROPERTIES = ['s.id', 's.clientId', 's.passwordSealed', 's.apiKeySealed', 's.credentialVersion'];
 const SUMMARY_SELECTION = ['s.id', ...SMS_CONFIG_SUMMARY_PROPERTIES.map((property) => `s.${property}`)];
 
 /** The client's columns this repository reads and writes; named, not imported: client/ reads sms-config/, never the other way. */
@@ -102,6 +110,10 @@ interface ClientCounter {
   id: number;
   smsConfigCount: number;
   isActive: boolean;
+  secretKeyDigest: string;
+  previousSecretKeyDigest: string | null;
+  previousKeyExpiresAt: Date | null;
+  secretKeyRotatedAt: Date | null;
 }
 
 @Injectable()
@@ -135,7 +147,14 @@ export class SmsConfigRepository {
       ...SMS_CONFIG_SUMMARY_PROPERTIES,
       'passwordSealed',
       'apiKeySealed',
-    ])}, ${client.column('isActive', 'c')} AS clientIsActive
+      'credentialVersion',
+    ])}, ${client.selectList('c', [
+      ['isActive', 'clientIsActive'],
+      ['secretKeyDigest', 'currentKeyDigest'],
+      ['previousSecretKeyDigest', 'previousKeyDigest'],
+      'previousKeyExpiresAt',
+      'secretKeyRotatedAt',
+    ])}
       FROM ${smsConfig.table} s JOIN ${client.table} c ON ${client.column('id', 'c')} = ${smsConfig.column('clientId', 's')}
       WHERE ${smsConfig.column('id', 's')} = ? AND ${smsConfig.column('clientId', 's')} = ?`;
   }
@@ -214,7 +233,14 @@ export class SmsConfigRepository {
 
   /** Everything a resolution answers, with the state of the client. */
   async findToResolve(smsConfigId: number, clientId: number): Promise<SmsConfigToResolve | null> {
-    type Row = SmsConfigSummaryRow & SealedSecrets & { clientIsActive: number | boolean };
+    type Row = SmsConfigSummaryRow &
+      SealedSecrets & {
+        clientIsActive: number | boolean;
+        currentKeyDigest: string;
+        previousKeyDigest: string | null;
+        previousKeyExpiresAt: Date | string | null;
+        secretKeyRotatedAt: Date | string | null;
+      };
     const [row] = await this.transactions.sql<Row>(this.toResolveSql, [smsConfigId, clientId]);
     if (row === undefined) return null;
     return {
@@ -224,17 +250,31 @@ export class SmsConfigRepository {
       clientIsActive: Boolean(Number(row.clientIsActive)),
       passwordSealed: row.passwordSealed,
       apiKeySealed: row.apiKeySealed,
+      credentialVersion: Number(row.credentialVersion),
+      currentKeyDigest: row.currentKeyDigest,
+      previousKeyDigest: row.previousKeyDigest,
+      previousKeyExpiresAt: epochMsOf(row.previousKeyExpiresAt),
+      secretKeyRotatedAt: epochMsOf(row.secretKeyRotatedAt),
     };
   }
 
-  /** Applies the changes with the audit entry naming them. */
-  async update(smsConfigId: number, clientId: number, changes: SmsConfigChanges, origin: ChangeOrigin): Promise<void> {
+  /**
+   * Applies the changes with the audit entry naming them; `credentialVersion`, when given, is the configuration's new
+   * credential version (the changes touch the credentials or where they are sent).
+   */
+  async update(
+    smsConfigId: number,
+    clientId: number,
+    changes: SmsConfigChanges,
+    origin: ChangeOrigin,
+    credentialVersion?: number,
+  ): Promise<void> {
     const fields = Object.keys(changes) as Array<keyof SmsConfigChanges>;
     const values = Object.fromEntries(fields.map((field) => [CHANGEABLE_SMS_CONFIG_FIELDS[field], changes[field]]));
     await this.manager
       .createQueryBuilder()
       .update(SmsConfig)
-      .set({ ...values, updatedAt: new Date() })
+      .set({ ...values, ...(credentialVersion === undefined ? {} : { credentialVersion }), updatedAt: new Date() })
       .where({ id: smsConfigId })
       .updateEntity(false)
       .execute();
@@ -281,6 +321,7 @@ function toSealedSecrets(smsConfig: SmsConfig): SealedSecrets {
     clientId: smsConfig.clientId,
     passwordSealed: smsConfig.passwordSealed,
     apiKeySealed: smsConfig.apiKeySealed,
+    credentialVersion: smsConfig.credentialVersion,
   };
 }
 

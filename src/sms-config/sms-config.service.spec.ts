@@ -59,6 +59,8 @@ describe('SmsConfigService', () => {
       clientId: 42,
       apiKeyFingerprint: sealer.fingerprint(''),
       keyId: 'k1',
+      // Version 0, the column's default; the key presented, by its tag; no apiKey, which '' is not.
+      issue: { credentialVersion: 0, issuingKeyTag: 'd'.repeat(32), hasApiKey: false },
     });
   });
 

@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { ChangeOrigin } from '../auth/actor';
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ClientDisabledException } from '../auth/credential-refusals';
@@ -9,7 +9,8 @@ import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { DeletedSmsConfigDto, ResolvedSmsConfigDto, UpdateSmsConfigDto, UpdatedSmsConfigDto } from './dto/sms-config-lifecycle.dto';
 import { SmsConfigDto, VerifyApiKeyDto } from './dto/sms-config-response.dto';
 import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
-import { CHANGEABLE_SMS_CONFIG_FIELDS, SmsConfigChanges, SmsConfigRepository } from './sms-config.repository';
+import { CHANGEABLE_SMS_CONFIG_FIELDS, SealedSecrets, SmsConfigChanges, SmsConfigRepository } from './sms-config.repository';
+import { CREDENTIAL_BOUND_FIELDS, DESTINATION_FIELDS, issuingKeyTag, tokenRefusal } from './verify-api-key-validity';
 
 export class SmsConfigNotFoundException extends NotFoundException {
   constructor() {
@@ -56,7 +57,7 @@ export class SmsConfigService {
     );
     // The client's get-client answer now lists one more configuration.
     this.clientCache.answerChanged(owner.keyDigests);
-    return { verifyApiKey: this.verifyApiKeyFor(smsConfigId, owner.id, request.apiKey ?? null) };
+    return { verifyApiKey: this.verifyApiKeyFor(owner, { smsConfigId, credentialVersion: 0 }, request.apiKey ?? null) };
   }
 
   async listForClient(ownerId: number, requestedClientId?: number): Promise<SmsConfigDto[]> {
@@ -68,7 +69,10 @@ export class SmsConfigService {
     return (await this.smsConfigs.findOne(smsConfigId, owner.id)) ?? throwNotFound();
   }
 
-  /** Changes the fields sent; a new password or apiKey replaces the sealed one. Answers a fresh verifyApiKey. */
+  /**
+   * Changes the fields sent; a new password or apiKey replaces the sealed one. A change of where the credentials are sent
+   * must carry them again, and a change of either makes earlier tokens stale. Answers a fresh verifyApiKey.
+   */
   async update(
     owner: AuthenticatedClient,
     smsConfigId: number,
@@ -84,14 +88,17 @@ export class SmsConfigService {
     return this.transactions.run(async () => {
       await this.smsConfigs.lockOwner(owner.id);
       const stored = (await this.smsConfigs.lockSealed(smsConfigId, owner.id)) ?? throwNotFound();
+      assertCredentialsFollowDestination(stored, request);
       const changes = Object.fromEntries(
         fields.map((field) => [field, this.columnValue(field, request[field]!, owner.id)]),
       ) as SmsConfigChanges;
-      await this.smsConfigs.update(smsConfigId, owner.id, changes, origin);
+      const touchesCredentials = fields.some((field) => (CREDENTIAL_BOUND_FIELDS as readonly string[]).includes(field));
+      const credentialVersion = touchesCredentials ? stored.credentialVersion + 1 : stored.credentialVersion;
+      await this.smsConfigs.update(smsConfigId, owner.id, changes, origin, touchesCredentials ? credentialVersion : undefined);
       this.clientCache.answerChanged(owner.keyDigests);
       const apiKey = request.apiKey !== undefined ? request.apiKey : this.openApiKey(stored.apiKeySealed, owner.id);
       const updated = (await this.smsConfigs.findOne(smsConfigId, owner.id))!;
-      return { ...updated, verifyApiKey: this.verifyApiKeyFor(smsConfigId, owner.id, apiKey) };
+      return { ...updated, verifyApiKey: this.verifyApiKeyFor(owner, { smsConfigId, credentialVersion }, apiKey) };
     });
   }
 
@@ -101,23 +108,28 @@ export class SmsConfigService {
     return { smsConfigId, deleted: true };
   }
 
-  /** A fresh token under the newest encryption key, for the apiKey as stored; nothing stored changes. */
+  /**
+   * A fresh token under the newest encryption key, for the configuration as stored and the key presented; nothing stored
+   * changes.
+   */
   async issueVerifyApiKey(owner: AuthenticatedClient, smsConfigId: number): Promise<VerifyApiKeyDto> {
     const stored = (await this.smsConfigs.findSealed(smsConfigId, owner.id)) ?? throwNotFound();
-    return { verifyApiKey: this.verifyApiKeyFor(smsConfigId, owner.id, this.openApiKey(stored.apiKeySealed, owner.id)) };
+    return { verifyApiKey: this.verifyApiKeyFor(owner, stored, this.openApiKey(stored.apiKeySealed, owner.id)) };
   }
 
   /**
    * The configuration a verifyApiKey names, its secrets opened, for the dispatcher: 400 for a token that does not open,
-   * 404 when the configuration is gone, 403 when its client is disabled, 409 when its apiKey changed since the token.
+   * 404 when the configuration is gone, 403 when its client is disabled, 409 when the key that obtained the token no
+   * longer authenticates, when the credentials or where they are sent changed since, or when it is inactive.
    */
   async resolve(verifyApiKey: string, origin: ChangeOrigin): Promise<ResolvedSmsConfigDto> {
-    const claims = this.openToken(verifyApiKey);
-    const found = (await this.smsConfigs.findToResolve(claims.smsConfigId, claims.clientId)) ?? throwNotFound();
+    const token = this.openToken(verifyApiKey);
+    const found = (await this.smsConfigs.findToResolve(token.smsConfigId, token.clientId)) ?? throwNotFound();
     if (!found.clientIsActive) throw new ClientDisabledException();
     const apiKey = this.openApiKey(found.apiKeySealed, found.clientId);
-    if (this.sealer.fingerprint(apiKey ?? '', claims.keyId) !== claims.apiKeyFingerprint)
-      throw new ConflictException('verifyApiKey is stale');
+    const fingerprintMatches = this.sealer.fingerprint(apiKey ?? '', token.keyId) === token.apiKeyFingerprint;
+    const refusal = tokenRefusal(token, found, fingerprintMatches, apiKey !== null);
+    if (refusal) throw refusal;
     const password = found.passwordSealed === null ? null : this.sealer.open(found.passwordSealed, passwordSealContext(found.clientId));
     await this.smsConfigs.recordResolution(found.smsConfigId, found.clientId, origin);
     return {
@@ -151,8 +163,16 @@ export class SmsConfigService {
     return apiKeySealed === null ? null : this.sealer.open(apiKeySealed, apiKeySealContext(clientId));
   }
 
-  private verifyApiKeyFor(smsConfigId: number, clientId: number, apiKey: string | null): string {
-    return this.sealer.sealVerifyApiKey({ smsConfigId, clientId, apiKeyFingerprint: this.sealer.fingerprint(apiKey ?? '') });
+  /** A token for the configuration at this credential version, obtained with the key the owner presented. */
+  private verifyApiKeyFor(
+    owner: AuthenticatedClient,
+    { smsConfigId, credentialVersion }: Pick<SealedSecrets, 'smsConfigId' | 'credentialVersion'>,
+    apiKey: string | null,
+  ): string {
+    return this.sealer.sealVerifyApiKey(
+      { smsConfigId, clientId: owner.id, apiKeyFingerprint: this.sealer.fingerprint(apiKey ?? '') },
+      { credentialVersion, issuingKeyTag: issuingKeyTag(owner.secretKeyDigest), hasApiKey: apiKey !== null },
+    );
   }
 
   /** A field as its entity keeps it: secrets sealed, null as the add's default where there is one. */
@@ -166,6 +186,23 @@ export class SmsConfigService {
 
 function throwNotFound(): never {
   throw new SmsConfigNotFoundException();
+}
+
+/**
+ * A stolen secretKey must not send the stored credentials somewhere new: a change of where they go carries every
+ * credential the configuration holds (null, removing it, counts), else nothing changes.
+ */
+function assertCredentialsFollowDestination(stored: SealedSecrets, request: UpdateSmsConfigDto): void {
+  const destinations = DESTINATION_FIELDS.filter((field) => request[field] !== undefined);
+  if (destinations.length === 0) return;
+  const held = [
+    ...(stored.passwordSealed !== null ? (['password'] as const) : []),
+    ...(stored.apiKeySealed !== null ? (['apiKey'] as const) : []),
+  ];
+  const missing = held.filter((credential) => request[credential] === undefined);
+  if (missing.length > 0) {
+    throw new BadRequestException(`${missing.join(' and ')} must be sent again to change ${destinations.join(', ')}`);
+  }
 }
 
 /** The key names the client; a clientId in the body may only repeat it. */

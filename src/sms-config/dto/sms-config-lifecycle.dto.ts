@@ -30,7 +30,11 @@ export class UpdateSmsConfigDto {
   @IsOptionalText(255)
   username?: string | null;
 
-  @IsOptionalText(1024, { description: 'Replaces the sealed password (never returned); null removes it' })
+  @IsOptionalText(1024, {
+    description:
+      'Replaces the sealed password (never returned); null removes it. Required, with a stored apiKey, to change smsApi, ' +
+      'providerUrl, balanceUrl or username. Earlier verifyApiKey tokens turn stale',
+  })
   password?: string | null;
 
   @IsOptionalText(4096, {
