@@ -206,7 +206,7 @@ export interface paths {
     head?: never;
     /**
      * Change an SMS configuration
-     * @description Any non-empty subset of the add fields except clientId; null clears an optional one. A new password or apiKey replaces the stored one (never returned). Answers the configuration and a fresh verifyApiKey.
+     * @description Any non-empty subset of the add fields except clientId; null clears an optional one. A new password or apiKey replaces the stored one (never returned). A change of smsApi, providerUrl, balanceUrl or username must send every stored credential again (password, and apiKey when one is stored), else 400 and nothing changes. A change of any of those six makes every earlier verifyApiKey stale. Answers the configuration and a fresh verifyApiKey.
      */
     patch: operations['SmsConfigLifecycleController_update'];
     trace?: never;
@@ -222,7 +222,7 @@ export interface paths {
     put?: never;
     /**
      * Issue a fresh verifyApiKey
-     * @description A new token under the newest encryption key; the stored credentials do not change, and older tokens keep working while their key is configured.
+     * @description A new token under the newest encryption key, for the configuration as stored, living as long as the secretKey that asked for it: after a rotation, ask again with the new key within the grace. The stored credentials do not change; older tokens keep working while their encryption key is configured, their secretKey authenticates and the credentials are unchanged.
      */
     post: operations['SmsConfigLifecycleController_issueVerifyApiKey'];
     delete?: never;
@@ -620,7 +620,7 @@ export interface components {
        */
       balanceUrl?: string | null;
       username?: string | null;
-      /** @description Replaces the sealed password (never returned); null removes it */
+      /** @description Replaces the sealed password (never returned); null removes it. Required, with a stored apiKey, to change smsApi, providerUrl, balanceUrl or username. Earlier verifyApiKey tokens turn stale */
       password?: string | null;
       /** @description Replaces the sealed apiKey (never returned); null removes it. Earlier verifyApiKey tokens turn stale */
       apiKey?: string | null;
@@ -1812,7 +1812,7 @@ export interface operations {
           'application/json': components['schemas']['ResolvedSmsConfigResponseDto'];
         };
       };
-      /** @description verifyApiKey is not valid (garbled, forged, altered, or sealed under a removed key) */
+      /** @description verifyApiKey is not valid (garbled, forged, altered, spelled otherwise than issued, or sealed under a removed key) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1848,7 +1848,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description verifyApiKey is stale: the apiKey was replaced since it was issued */
+      /** @description `verifyApiKey is stale`: smsApi, providerUrl, balanceUrl, username, password or apiKey changed since it was issued. `verifyApiKey was issued under a secret key that is no longer valid`: the key that obtained it was rotated out (its grace ended) or revoked. `SMS configuration is inactive`: isActive is false. */
       409: {
         headers: {
           [name: string]: unknown;
