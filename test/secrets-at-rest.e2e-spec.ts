@@ -100,6 +100,7 @@ describe('Secrets at rest', () => {
         clientId: 3,
         apiKeyFingerprint: V1_API_KEY_FINGERPRINT,
         keyId: 'keyV1',
+        issue: null,
       });
       expect(sealer.fingerprint('api-key-sealed-before-v2', 'keyV1')).toBe(V1_API_KEY_FINGERPRINT);
     }
@@ -124,6 +125,7 @@ describe('Secrets at rest', () => {
       clientId: Number(smsRow.client_id),
       apiKeyFingerprint: expect.any(String),
       keyId: 'keyA',
+      issue: { credentialVersion: 0, issuingKeyTag: expect.any(String), hasApiKey: true },
     });
     expect(sealer.fingerprint('api-key-under-A', 'keyA')).toBe(claims.apiKeyFingerprint);
 
