@@ -1,4 +1,6 @@
 import { sha256Hex } from '../../src/auth/digest';
+import { parseEncryptionKeys } from '../../src/config/encryption-keys';
+import { RequestDigests } from '../../src/crypto/request-digests';
 import { ServiceProcess } from '../helpers/service-process';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, KEY_A, validSmsConfig } from '../helpers/test-app';
 
@@ -9,6 +11,7 @@ import { ADMIN_API_KEY, DISPATCHER_API_KEY, KEY_A, validSmsConfig } from '../hel
 describe('Secrets and the log', () => {
   let t: ServiceProcess;
   const provider = validSmsConfig({ password: 'pr0vider-Passw0rd-for-logs', apiKey: 'live_api_key_for_the_log_test' });
+  const custodyProvider = validSmsConfig({ password: 'cust0dy-Passw0rd-for-logs', apiKey: 'custody_api_key_for_the_log_test' });
   const wrongAdminKey = 'wrong-admin-key-for-the-log-test';
   const wrongSecretKey = `sk_${'W'.repeat(43)}`;
 
@@ -36,6 +39,12 @@ describe('Secrets and the log', () => {
       dispatcherApiKey: DISPATCHER_API_KEY,
       replacedPassword: 'replaced-Passw0rd-for-logs',
       replacedApiKey: 'replaced_api_key_for_the_log_test',
+      custodyPassword: custodyProvider.password,
+      custodyApiKey: custodyProvider.apiKey,
+      reusedKeyPassword: 'reused-key-Passw0rd-for-logs',
+      guessedPassword: 'guessed-Passw0rd-for-the-redirect',
+      redirectedPassword: 'redirected-Passw0rd-for-logs',
+      redirectedApiKey: 'redirected_api_key_for_the_log_test',
     };
     const [{ smsConfigId }] = (await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })).body.results;
     // The one answer that holds the provider's secrets, and the lifecycle routes that take or issue them.
@@ -103,6 +112,98 @@ describe('Secrets and the log', () => {
     ]);
     // The request id that looks like a key was not kept, so it was never echoed or logged.
     expect(answers[9].headers.get('x-request-id')).not.toBe(secretKey);
+
+    // The custody paths, for a client of their own (the first one's key must still hold above). An add with the provider's
+    // secrets in its body under an Idempotency-Key, kept only as its HMAC: answered, replayed, and refused with another password.
+    const custodyKey = await t.addClient({ appName: 'Custody' });
+    const addKept = (body: Record<string, unknown>) =>
+      t.post('/api/sms-config/add', { headers: { secretKey: custodyKey, 'idempotency-key': 'log-test-add' }, body });
+    const kept = await addKept(custodyProvider);
+    const replayed = await addKept(custodyProvider);
+    const reused = await addKept({ ...custodyProvider, password: secrets.reusedKeyPassword });
+    expect([kept.status, replayed.status, reused.status]).toEqual([200, 200, 422]);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.raw).toBe(kept.raw);
+    expect(reused.body.error).toBe('Idempotency-Key was used with a different request');
+    const custodyToken = kept.body.results.verifyApiKey as string;
+    // What the service keeps of that request, and what an older release kept: neither may be written either.
+    const keptRequest = `POST /api/sms-config/add\n${JSON.stringify(custodyProvider)}`;
+    Object.assign(secrets, {
+      custodySecretKey: custodyKey,
+      custodyDigest: sha256Hex(custodyKey),
+      custodyVerifyApiKey: custodyToken,
+      keptRequestHmac: new RequestDigests(parseEncryptionKeys(KEY_A)).digest(keptRequest).digest,
+      keptRequestSha256: sha256Hex(keptRequest),
+    });
+    const [{ smsConfigId: custodyConfigId }] = (
+      await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey: custodyKey } })
+    ).body.results;
+    const patchCustody = (key: string, body: Record<string, unknown>) =>
+      t.request('PATCH', `/api/v1/sms-configs/${custodyConfigId}`, { headers: { secretKey: key }, body });
+    const resolve = (token: string) =>
+      t.post('/api/v1/sms-configs/resolve', { headers: { 'x-api-key': DISPATCHER_API_KEY }, body: { verifyApiKey: token } });
+    // A redirect of the stored credentials refused for want of the apiKey, though it carries a password; then one carrying both.
+    const refusedRedirect = await patchCustody(custodyKey, { smsApi: 'https://evil.example.net/steal', password: secrets.guessedPassword });
+    const redirected = await patchCustody(custodyKey, {
+      smsApi: 'https://moved.example.com/send',
+      password: secrets.redirectedPassword,
+      apiKey: secrets.redirectedApiKey,
+    });
+    expect([refusedRedirect.status, redirected.status]).toEqual([400, 200]);
+    expect(refusedRedirect.body.error).toBe('apiKey must be sent again to change smsApi');
+    // Tokens until one has a - or _ to swap: the other spellings hold for any. Every one of them is a secret.
+    const redirectedTokens: string[] = [redirected.body.results.verifyApiKey];
+    while (!/[-_]/.test(redirectedTokens[0]) && redirectedTokens.length < 20) {
+      const issued = await t.post(`/api/v1/sms-configs/${custodyConfigId}/verify-api-key`, { headers: { secretKey: custodyKey } });
+      expect(issued.status).toBe(200);
+      redirectedTokens.unshift(issued.body.results.verifyApiKey);
+    }
+    const [token] = redirectedTokens;
+    const respelled = {
+      padded: `${token}${'='.repeat(4 - (token.length % 4))}`,
+      plusAndSlash: token.replace(/-/g, '+').replace(/_/g, '/'),
+      spaced: `${token.slice(0, 20)} ${token.slice(20)}`,
+      trailingCharacter: `${token}A`,
+    };
+    expect(Object.values(respelled)).not.toContain(token);
+    redirectedTokens.forEach((issued, index) => Object.assign(secrets, { [`redirectedVerifyApiKey${index}`]: issued }));
+    Object.entries(respelled).forEach(([spelling, value]) => Object.assign(secrets, { [`respelledVerifyApiKey:${spelling}`]: value }));
+    const resolutions = [await resolve(custodyToken)];
+    for (const value of Object.values(respelled)) resolutions.push(await resolve(value));
+    resolutions.push(await resolve(token));
+    const deactivated = await patchCustody(custodyKey, { isActive: false });
+    resolutions.push(await resolve(token));
+    // An admin revokes the client's key at once (and retries, answered the new key again): the tokens it obtained die with it.
+    const [{ clientId: custodyClientId }] = (
+      await t.request('GET', '/api/v1/clients?appName=Custody', { headers: { 'x-api-key': ADMIN_API_KEY } })
+    ).body.results.items;
+    const revoke = () =>
+      t.post(`/api/v1/clients/${custodyClientId}/secret-key/rotate`, {
+        headers: { 'x-api-key': ADMIN_API_KEY, 'idempotency-key': 'log-test-revoke' },
+        body: { graceSeconds: 0 },
+      });
+    const revoked = await revoke();
+    const revokedAgain = await revoke();
+    expect(revokedAgain.raw).toBe(revoked.raw);
+    Object.assign(secrets, {
+      revokedForSecretKey: revoked.body.results.secretKey,
+      revokedForDigest: sha256Hex(revoked.body.results.secretKey),
+    });
+    const reactivated = await patchCustody(revoked.body.results.secretKey, { isActive: true });
+    const revokedKeyRefused = await patchCustody(custodyKey, { isActive: true });
+    resolutions.push(await resolve(token), await resolve(custodyToken));
+    expect([deactivated.status, revoked.status, revokedAgain.status, reactivated.status, revokedKeyRefused.status]).toEqual([
+      200, 200, 200, 200, 401,
+    ]);
+    expect(resolutions.map((answer) => [answer.status, answer.body.error])).toEqual([
+      [409, 'verifyApiKey is stale'],
+      ...Object.values(respelled).map(() => [400, 'verifyApiKey is not valid']),
+      [200, undefined],
+      [409, 'SMS configuration is inactive'],
+      [409, 'verifyApiKey was issued under a secret key that is no longer valid'],
+      [409, 'verifyApiKey was issued under a secret key that is no longer valid'],
+    ]);
+    expect(resolutions[5].body.results).toMatchObject({ password: secrets.redirectedPassword, apiKey: secrets.redirectedApiKey });
 
     // A turn's lines are written when it ends: the last request's line is out once the service answers another.
     await t.request('GET', '/health');
