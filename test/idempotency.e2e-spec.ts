@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
+import { parseEncryptionKeys } from '../src/config/encryption-keys';
+import { SecretSealer } from '../src/crypto/secret-sealer';
 import { IdempotencySweeper } from '../src/idempotency/idempotency-sweeper';
+import { Resealer } from '../src/reseal/resealer';
+import { SealedColumnRepository, resealStatements } from '../src/reseal/sealed-column.repository';
+import { SEALED_COLUMNS } from '../src/reseal/sealed-columns';
 import { ADMIN_API_KEY, KEY_A, KEY_B, TestApp, startTestApp, testDatabaseUrl, validSmsConfig } from './helpers/test-app';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
@@ -168,7 +173,9 @@ describe('Idempotency-Key', () => {
     const first = await addSmsConfig(t, secretKey, 'kept-by-an-old-release');
     // The row as the release before keyed digests wrote it.
     const request = `POST /api/sms-config/add\n${JSON.stringify(validSmsConfig())}`;
-    await t.dataSource.query('UPDATE idempotent_request SET request_digest = ?, request_digest_key_id = NULL', [sha256Hex(request)]);
+    await t.dataSource.query('UPDATE idempotent_request SET request_digest = ?, request_digest_key_id = NULL, request_sealed = NULL', [
+      sha256Hex(request),
+    ]);
     const retry = await addSmsConfig(t, secretKey, 'kept-by-an-old-release');
     expect(retry.status).toBe(first.status);
     expect(retry.raw).toBe(first.raw);
@@ -187,8 +194,8 @@ describe('Idempotency-Key', () => {
 });
 
 /**
- * What is kept to recognise a retry is an HMAC under a subkey of the first encryption key, never a plain hash of a body
- * that holds a password: a copy of the database gives no way to test guesses of it.
+ * What is kept to recognise a retry is an HMAC under a subkey of the first encryption key and the request's SHA-256
+ * sealed, never a plain hash of a body that holds a password: a copy of the database gives no way to test guesses of it.
  */
 describe('Idempotency-Key: the kept request digest', () => {
   let t: TestApp | undefined;
@@ -246,5 +253,43 @@ describe('Idempotency-Key: the kept request digest', () => {
       { k: 'after-rotation', keyId: 'keyB' },
       { k: 'before-rotation', keyId: 'keyA' },
     ]);
+  });
+
+  it('should replay a request kept under a key that reseal retired, through its sealed SHA-256, and refuse another under its key', async () => {
+    const databaseUrl = await testDatabaseUrl();
+    t = await startTestApp({ DATABASE_URL: databaseUrl, ENCRYPTION_KEYS: KEY_A });
+    const secretKey = await t.addClient();
+    const first = await addSmsConfig(t, secretKey, 'across-retirement');
+    expect(first.status).toBe(200);
+    await t.close();
+
+    // keyB put first, everything sealed moved to it, then keyA removed: the kept HMAC stays under keyA.
+    t = await startTestApp({ DATABASE_URL: databaseUrl, ENCRYPTION_KEYS: `${KEY_B},${KEY_A}` }, { keepData: true });
+    const sql = resealStatements(t.dataSource);
+    const outcome = await new Resealer(
+      SEALED_COLUMNS.map((column) => new SealedColumnRepository(sql, column)),
+      new SecretSealer(parseEncryptionKeys(`${KEY_B},${KEY_A}`)),
+      ['keyB', 'keyA'],
+      () => {},
+    ).run();
+    expect(outcome).toMatchObject({ failed: 0, remaining: [{ keyId: 'keyA', count: 0 }], stopped: false });
+    await t.close();
+    t = await startTestApp({ DATABASE_URL: databaseUrl, ENCRYPTION_KEYS: KEY_B }, { keepData: true });
+
+    const [row] = await t.dataSource.query('SELECT request_digest_key_id AS keyId, request_sealed AS sealed FROM idempotent_request');
+    expect(row).toEqual({ keyId: 'keyA', sealed: expect.stringMatching(/^keyB:v2:/) });
+    for (const plain of [JSON.stringify(validSmsConfig()), `POST /api/sms-config/add\n${JSON.stringify(validSmsConfig())}`]) {
+      expect(row.sealed).not.toBe(sha256Hex(plain));
+      expect(row.sealed).not.toContain(sha256Hex(plain));
+    }
+    const retry = await addSmsConfig(t, secretKey, 'across-retirement');
+    expect(retry.status).toBe(first.status);
+    expect(retry.raw).toBe(first.raw);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect((await addSmsConfig(t, secretKey, 'across-retirement', validSmsConfig({ password: 'another' }))).body).toEqual({
+      status: 422,
+      error: 'Idempotency-Key was used with a different request',
+    });
+    expect(Number((await t.dataSource.query('SELECT COUNT(*) AS n FROM sms_config'))[0].n)).toBe(1);
   });
 });

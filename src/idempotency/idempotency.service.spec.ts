@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex as sha256 } from '../auth/digest';
 import { EncryptionKey } from '../config/encryption-keys';
 import { RequestDigests } from '../crypto/request-digests';
 import { SecretSealer } from '../crypto/secret-sealer';
 import { Transactions } from '../database/transactions';
-import { idempotentAnswerSealContext } from './idempotent-answer-seal-context';
+import { idempotentAnswerSealContext, idempotentRequestSealContext } from './idempotent-answer-seal-context';
 import { IdempotentRequest, IdempotentRequestRepository } from './idempotent-request.repository';
 import {
   CLAIM_MS,
@@ -30,6 +31,7 @@ describe('IdempotencyService', () => {
   const kept = (overrides: Partial<IdempotentRequest> = {}): IdempotentRequest => ({
     requestDigest: DIGEST,
     requestDigestKeyId: 'k1',
+    requestSealed: sealer.seal(sha256(REQUEST), idempotentRequestSealContext(SCOPE, KEY)),
     claim: 'earlier-claim',
     claimedUntil: Date.now() + CLAIM_MS,
     statusCode: null,
@@ -64,8 +66,17 @@ describe('IdempotencyService', () => {
   it('should keep the request as its HMAC under the first key, named by it, never as its plain SHA-256', async () => {
     await service.start(SCOPE, KEY, REQUEST);
     const [, , kept] = repository.claim.mock.calls[0];
-    expect(kept).toEqual({ keyId: 'k1', digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(kept.digest).not.toBe(createHash('sha256').update(REQUEST).digest('hex'));
+    expect(kept).toEqual({ keyId: 'k1', digest: expect.stringMatching(/^[0-9a-f]{64}$/), sealed: expect.any(String) });
+    expect(kept.digest).not.toBe(sha256(REQUEST));
+  });
+
+  it("should keep a sealed copy of the request's SHA-256, bound to its row, which does not show it", async () => {
+    await service.start(SCOPE, KEY, REQUEST);
+    const [, , { sealed }] = repository.claim.mock.calls[0];
+    expect(sealed).toMatch(/^k1:v2:/);
+    expect(sealed).not.toContain(sha256(REQUEST));
+    expect(sealer.open(sealed, idempotentRequestSealContext(SCOPE, KEY))).toBe(sha256(REQUEST));
+    expect(() => sealer.open(sealed, idempotentAnswerSealContext(SCOPE, KEY))).toThrow();
   });
 
   it('should replay a kept answer, opened from its seal', async () => {
@@ -97,19 +108,31 @@ describe('IdempotencyService', () => {
 
   it('should recognise a request kept before digests were keyed by its plain SHA-256', async () => {
     repository.claim.mockResolvedValue(false);
-    repository.find.mockResolvedValue(
-      answered({ requestDigest: createHash('sha256').update(REQUEST).digest('hex'), requestDigestKeyId: null }),
-    );
+    repository.find.mockResolvedValue(answered({ requestDigest: sha256(REQUEST), requestDigestKeyId: null, requestSealed: null }));
     await expect(service.start(SCOPE, KEY, REQUEST)).resolves.toEqual(replayed);
     await expect(service.start(SCOPE, KEY, OTHER_REQUEST)).rejects.toBeInstanceOf(IdempotencyKeyReusedException);
   });
 
-  it('should refuse (422) a request whose kept digest is under a key no longer listed: it cannot be recognised', async () => {
-    repository.claim.mockResolvedValue(false);
-    repository.find.mockResolvedValue(
-      answered({ requestDigest: new RequestDigests([k2]).digest(REQUEST).digest, requestDigestKeyId: 'k2' }),
-    );
-    await expect(service.start(SCOPE, KEY, REQUEST)).rejects.toBeInstanceOf(IdempotencyKeyReusedException);
+  describe('a row whose digest is under a key no longer listed (k2 removed, its values resealed under k1)', () => {
+    const underRemovedKey = (overrides: Partial<IdempotentRequest> = {}) =>
+      answered({ requestDigest: new RequestDigests([k2]).digest(REQUEST).digest, requestDigestKeyId: 'k2', ...overrides });
+
+    it('should recognise the request through its sealed SHA-256: the same one replays, another is refused (422)', async () => {
+      repository.claim.mockResolvedValue(false);
+      repository.find.mockResolvedValue(underRemovedKey());
+      await expect(service.start(SCOPE, KEY, REQUEST)).resolves.toEqual(replayed);
+      await expect(service.start(SCOPE, KEY, OTHER_REQUEST)).rejects.toBeInstanceOf(IdempotencyKeyReusedException);
+    });
+
+    it('should refuse (422) a row without the sealed copy, or whose copy does not open: the request cannot be recognised', async () => {
+      repository.claim.mockResolvedValue(false);
+      const stillUnderK2 = new SecretSealer([k2]).seal(sha256(REQUEST), idempotentRequestSealContext(SCOPE, KEY));
+      const ofAnotherRow = sealer.seal(sha256(REQUEST), idempotentRequestSealContext(SCOPE, 'another-key'));
+      for (const requestSealed of [null, stillUnderK2, ofAnotherRow]) {
+        repository.find.mockResolvedValue(underRemovedKey({ requestSealed }));
+        await expect(service.start(SCOPE, KEY, REQUEST)).rejects.toBeInstanceOf(IdempotencyKeyReusedException);
+      }
+    });
   });
 
   it('should refuse the same request while its claim holds (409), and take a lapsed claim over', async () => {

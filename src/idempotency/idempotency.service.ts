@@ -2,12 +2,12 @@ import { ConflictException, HttpStatus, Injectable, Logger, UnprocessableEntityE
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { sha256Hex } from '../auth/digest';
 import { RequestDigests } from '../crypto/request-digests';
-import { SecretSealer } from '../crypto/secret-sealer';
+import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
 import { Transactions } from '../database/transactions';
 import { REPLAYED_HEADER } from './idempotency-key';
 import { IdempotentCall } from './idempotent-call';
-import { idempotentAnswerSealContext } from './idempotent-answer-seal-context';
-import { IdempotentRequest, IdempotentRequestRepository } from './idempotent-request.repository';
+import { idempotentAnswerSealContext, idempotentRequestSealContext } from './idempotent-answer-seal-context';
+import { IdempotentRequest, IdempotentRequestRepository, KeptRequest } from './idempotent-request.repository';
 
 /** How long a request holds its key before another may take it over (its instance died): far beyond any request. */
 export const CLAIM_MS = 60_000;
@@ -78,15 +78,18 @@ export class IdempotencyService {
   }
 
   /**
-   * Claims the key for this request (`request`: method, path and body, kept only as its digest under the first key),
-   * or answers what the earlier request with it answered.
+   * Claims the key for this request (`request`: method, path and body, kept only as its digest under the first key and
+   * its SHA-256 sealed), or answers what the earlier request with it answered.
    */
   async start(scope: string, key: string, request: string): Promise<IdempotentStart> {
-    const digest = this.digests.digest(request);
+    const keeping: KeptRequest = {
+      ...this.digests.digest(request),
+      sealed: this.sealer.seal(sha256Hex(request), idempotentRequestSealContext(scope, key)),
+    };
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const claim = randomUUID();
       const now = Date.now();
-      if (await this.requests.claim(scope, key, digest, claim, new Date(now + CLAIM_MS), new Date(now + KEPT_MS))) {
+      if (await this.requests.claim(scope, key, keeping, claim, new Date(now + CLAIM_MS), new Date(now + KEPT_MS))) {
         return { kind: 'claimed', claim };
       }
       const kept = await this.requests.find(scope, key);
@@ -95,7 +98,7 @@ export class IdempotencyService {
         await this.requests.release(scope, key, kept.claim);
         continue;
       }
-      if (!this.isSameRequest(kept, request)) throw new IdempotencyKeyReusedException();
+      if (!this.isSameRequest(scope, key, kept, request)) throw new IdempotencyKeyReusedException();
       if (kept.statusCode !== null) {
         return {
           kind: 'replay',
@@ -123,13 +126,29 @@ export class IdempotencyService {
 
   /**
    * Whether the kept row was made for this request: its digest made again under the key that made it (so a new first
-   * key still recognises it), or, on a row kept before digests were keyed, the plain SHA-256 it holds until it expires.
-   * A digest under a key ENCRYPTION_KEYS no longer lists cannot be checked: the request is taken for a different one
-   * (422), since running it would do twice what may be the same request, and replaying would answer one not known to be.
+   * key still recognises it); on a row kept before digests were keyed, the plain SHA-256 it holds until it expires; and
+   * once ENCRYPTION_KEYS no longer lists the digest's key, the SHA-256 sealed beside it, which reseal moved to a listed
+   * key. A row without that copy (written by the previous release) or whose copy does not open (reseal did not move it)
+   * cannot be checked: the request is taken for a different one (422), since running it would do twice what may be the
+   * same request, and replaying would answer one not known to be.
    */
-  private isSameRequest(kept: IdempotentRequest, request: string): boolean {
-    const digest = kept.requestDigestKeyId === null ? sha256Hex(request) : this.digests.digest(request, kept.requestDigestKeyId)?.digest;
-    return digest !== undefined && sameDigest(digest, kept.requestDigest);
+  private isSameRequest(scope: string, key: string, kept: IdempotentRequest, request: string): boolean {
+    if (kept.requestDigestKeyId === null) return sameDigest(sha256Hex(request), kept.requestDigest);
+    const digest = this.digests.digest(request, kept.requestDigestKeyId);
+    if (digest !== null) return sameDigest(digest.digest, kept.requestDigest);
+    const sealedSha256 = this.openRequestSealed(scope, key, kept.requestSealed);
+    return sealedSha256 !== null && sameDigest(sha256Hex(request), sealedSha256);
+  }
+
+  /** The kept request's SHA-256 from its sealed copy; null when it has none, or the copy opens under no listed key. */
+  private openRequestSealed(scope: string, key: string, requestSealed: string | null): string | null {
+    if (requestSealed === null) return null;
+    try {
+      return this.sealer.open(requestSealed, idempotentRequestSealContext(scope, key));
+    } catch (error) {
+      if (error instanceof UnsealError) return null;
+      throw error;
+    }
   }
 }
 

@@ -7,3 +7,8 @@ import { SealContext } from '../crypto/secret-sealer';
 export function idempotentAnswerSealContext(scope: string, idempotencyKey: string): SealContext {
   return { table: 'idempotent_request', column: 'answer_sealed', owner: `${scope}/${idempotencyKey}` };
 }
+
+/** Where the sealed copy of a kept request's SHA-256 is sealed (idempotent_request.request_sealed): its row, likewise. */
+export function idempotentRequestSealContext(scope: string, idempotencyKey: string): SealContext {
+  return { table: 'idempotent_request', column: 'request_sealed', owner: `${scope}/${idempotencyKey}` };
+}

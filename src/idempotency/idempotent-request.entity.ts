@@ -19,6 +19,13 @@ export class IdempotentRequest {
   @Column({ name: 'request_digest_key_id', type: 'varchar', length: 32, charset: 'ascii', nullable: true })
   requestDigestKeyId!: string | null;
 
+  /**
+   * The request's SHA-256 (hex), sealed: what recognises it once requestDigestKeyId is no longer listed, since reseal
+   * moves it to the first key as it moves every sealed value, and cannot make the HMAC again without the request.
+   */
+  @Column({ name: 'request_sealed', type: 'text', nullable: true })
+  requestSealed!: string | null;
+
   @Column({ name: 'claim', type: 'char', length: 36, charset: 'ascii' })
   claim!: string;
 

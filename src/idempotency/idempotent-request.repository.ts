@@ -5,11 +5,18 @@ import { isDuplicateKeyError } from '../database/duplicate-key';
 import { Transactions } from '../database/transactions';
 import { IdempotentRequest as IdempotentRequestRow } from './idempotent-request.entity';
 
+/** How a request is kept when it claims its key: its digest under the first key, and its SHA-256 sealed. */
+export interface KeptRequest extends RequestDigest {
+  sealed: string;
+}
+
 /** A request kept under its Idempotency-Key: in progress (no status yet) or answered. */
 export interface IdempotentRequest {
   requestDigest: string;
   /** The key whose subkey made requestDigest; null on a row kept before digests were keyed (a plain SHA-256). */
   requestDigestKeyId: string | null;
+  /** The request's SHA-256, sealed; null on a row kept before it was. */
+  requestSealed: string | null;
   claim: string;
   claimedUntil: number;
   statusCode: number | null;
@@ -27,7 +34,7 @@ export class IdempotentRequestRepository {
   }
 
   /** Claims the key for a request; false when a row for it exists already. Committed at once, outside any transaction. */
-  async claim(scope: string, key: string, request: RequestDigest, claim: string, claimedUntil: Date, expiresAt: Date): Promise<boolean> {
+  async claim(scope: string, key: string, request: KeptRequest, claim: string, claimedUntil: Date, expiresAt: Date): Promise<boolean> {
     try {
       await this.requests
         .createQueryBuilder()
@@ -37,6 +44,7 @@ export class IdempotentRequestRepository {
           idempotencyKey: key,
           requestDigest: request.digest,
           requestDigestKeyId: request.keyId,
+          requestSealed: request.sealed,
           claim,
           claimedUntil,
           expiresAt,
@@ -56,6 +64,7 @@ export class IdempotentRequestRepository {
     return {
       requestDigest: row.requestDigest,
       requestDigestKeyId: row.requestDigestKeyId,
+      requestSealed: row.requestSealed,
       claim: row.claim,
       claimedUntil: row.claimedUntil.getTime(),
       statusCode: row.statusCode,

@@ -3,12 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { sha256Hex } from '../auth/digest';
 import { EncryptionKey } from '../config/encryption-keys';
 import { SealContext, SecretSealer } from '../crypto/secret-sealer';
 import { buildDataSourceOptions } from '../database/database-options';
 import { runMigrationsUnderLock } from '../database/run-migrations';
 import { SqlValue } from '../database/write-scripts';
-import { idempotentAnswerSealContext } from '../idempotency/idempotent-answer-seal-context';
+import { idempotentAnswerSealContext, idempotentRequestSealContext } from '../idempotency/idempotent-answer-seal-context';
 import { apiKeySealContext, passwordSealContext } from '../sms-config/sms-config-seal-context';
 import { ResealOutcome, Resealer, isComplete } from './resealer';
 import { ResealStatements, SealedColumnRepository, resealStatements } from './sealed-column.repository';
@@ -81,14 +82,31 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     return insertId;
   }
 
-  /** A kept idempotent answer (null: the request is still in progress). */
-  async function addIdempotentAnswer(scope: string, key: string, answer: string | null, sealer = underK1): Promise<void> {
+  /** A kept request, its SHA-256 sealed, and its answer (null: the request is still in progress, no answer sealed). */
+  async function addKeptRequest(scope: string, key: string, answer: string | null, sealer = underK1): Promise<void> {
     const context = idempotentAnswerSealContext(scope, key);
+    const requestContext = idempotentRequestSealContext(scope, key);
+    const requestSha256 = sha256Hex(`POST /api/${scope}\n${key}`);
     await sql.execute(
-      `INSERT INTO idempotent_request (scope, idempotency_key, request_digest, claim, claimed_until, status_code, answer_sealed, expires_at)
-       VALUES (?, ?, ?, ?, datetime('now'), 200, ?, datetime('now', '+1 day'))`,
-      [scope, key, 'd'.repeat(64), 'c'.repeat(36), answer === null ? null : sealer.seal(answer, context)],
+      `INSERT INTO idempotent_request
+         (scope, idempotency_key, request_digest, request_sealed, claim, claimed_until, status_code, answer_sealed, expires_at)
+       VALUES (?, ?, ?, ?, ?, datetime('now'), 200, ?, datetime('now', '+1 day'))`,
+      [
+        scope,
+        key,
+        'd'.repeat(64),
+        sealer.seal(requestSha256, requestContext),
+        'c'.repeat(36),
+        answer === null ? null : sealer.seal(answer, context),
+      ],
     );
+    stored.push({
+      table: 'idempotent_request',
+      column: 'request_sealed',
+      where: [scope, key],
+      context: requestContext,
+      plaintext: requestSha256,
+    });
     if (answer !== null)
       stored.push({ table: 'idempotent_request', column: 'answer_sealed', where: [scope, key], context, plaintext: answer });
   }
@@ -125,23 +143,26 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     await addSmsConfig(null, null);
     await addSmsConfig('password-3', 'api-key-3', underK1, other);
     await addSmsConfig('password-4', 'api-key-4', underK2Only);
-    await addIdempotentAnswer('client-add', 'key-1', '{"secretKey":"sk_1"}');
-    await addIdempotentAnswer('client-add', 'key-2', '{"secretKey":"sk_2"}');
-    await addIdempotentAnswer('client-add', 'key-3', null);
-    await addIdempotentAnswer('sms-config-add', 'key-1', '{"verifyApiKey":"v1"}');
-    await addIdempotentAnswer('sms-config-add', 'key-2', '{"verifyApiKey":"v2"}');
+    await addKeptRequest('client-add', 'key-1', '{"secretKey":"sk_1"}');
+    await addKeptRequest('client-add', 'key-2', '{"secretKey":"sk_2"}');
+    await addKeptRequest('client-add', 'key-3', null);
+    await addKeptRequest('sms-config-add', 'key-1', '{"verifyApiKey":"v1"}');
+    await addKeptRequest('sms-config-add', 'key-2', '{"verifyApiKey":"v2"}');
   }
 
   it('should seal every value under the first key, batch after batch, so that it opens once the older key is removed', async () => {
     await seedSome();
     const { outcome, lines } = await reseal({ batchSize: 2 });
 
-    // 5 values under k1 in sms_config (2 already under k2), 4 kept answers (the one in progress has none).
-    expect(outcome).toEqual({ moved: 9, failed: 0, remaining: [{ keyId: 'k1', count: 0 }], stopped: false });
+    // 5 values under k1 in sms_config (2 already under k2), 4 kept answers (the one in progress has none), 5 kept requests.
+    expect(outcome).toEqual({ moved: 14, failed: 0, remaining: [{ keyId: 'k1', count: 0 }], stopped: false });
     expect(isComplete(outcome)).toBe(true);
-    expect(lines.at(-1)).toBe('reseal: moved 9; remaining k1=0');
+    expect(lines.at(-1)).toBe('reseal: moved 14; remaining k1=0');
     expect(lines).toContain('reseal: sms_config.password_sealed: 4 read, 3 moved, 1 already under k2, 0 changed meanwhile, 0 failed');
     expect(lines).toContain('reseal: idempotent_request.answer_sealed: 4 read, 4 moved, 0 already under k2, 0 changed meanwhile, 0 failed');
+    expect(lines).toContain(
+      'reseal: idempotent_request.request_sealed: 5 read, 5 moved, 0 already under k2, 0 changed meanwhile, 0 failed',
+    );
     for (const value of stored) {
       const sealed = await sealedValueOf(value);
       expect(sealed).toMatch(/^k2:v2:/);
@@ -153,7 +174,7 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
 
   it('should move nothing the second time, and leave the values as they are', async () => {
     await seedSome();
-    expect((await reseal()).outcome.moved).toBe(9);
+    expect((await reseal()).outcome.moved).toBe(14);
     const after = await Promise.all(stored.map(sealedValueOf));
 
     const again = await reseal();
@@ -170,7 +191,7 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
       { keyId: 'aold', count: 0 },
     ]);
     expect(isComplete(outcome)).toBe(true);
-    expect(lines.at(-1)).toBe('reseal: moved 9; remaining k1=0, aold=0');
+    expect(lines.at(-1)).toBe('reseal: moved 14; remaining k1=0, aold=0');
   });
 
   it('should answer remaining none only when a single key is listed', async () => {
@@ -211,7 +232,7 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     const { outcome, lines } = await reseal({ statements: racing });
     expect(raced).toBe(true);
     expect(await sealedValueOf(target)).toBe(written);
-    expect(outcome).toEqual({ moved: 8, failed: 0, remaining: [{ keyId: 'k1', count: 0 }], stopped: false });
+    expect(outcome).toEqual({ moved: 13, failed: 0, remaining: [{ keyId: 'k1', count: 0 }], stopped: false });
     expect(lines).toContain('reseal: sms_config.password_sealed: 4 read, 2 moved, 1 already under k2, 1 changed meanwhile, 0 failed');
   });
 
@@ -224,38 +245,41 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     await sql.execute('UPDATE sms_config SET password_sealed = ? WHERE id = ?', [copied, second.where[0]]);
 
     const { outcome, lines } = await reseal();
-    expect(outcome).toEqual({ moved: 8, failed: 1, remaining: [{ keyId: 'k1', count: 1 }], stopped: false });
+    expect(outcome).toEqual({ moved: 13, failed: 1, remaining: [{ keyId: 'k1', count: 1 }], stopped: false });
     expect(isComplete(outcome)).toBe(false);
     expect(lines).toContain(
       `reseal: sms_config.password_sealed of id ${String(second.where[0])}: does not open under key id k1 ` +
         '(sealed value was altered, sealed under another key or for another place)',
     );
-    expect(lines.at(-1)).toBe('reseal: moved 8; remaining k1=1');
+    expect(lines.at(-1)).toBe('reseal: moved 13; remaining k1=1');
     expect(lines.join('\n')).not.toContain(copied);
   });
 
   it('should report a value under a key id ENCRYPTION_KEYS does not list, name it in what remains, and fail', async () => {
     await seedSome();
     await addSmsConfig('password-gone', null, new SecretSealer([GONE]));
-    await addIdempotentAnswer('client-add', 'key-gone', '{"secretKey":"sk_gone"}', new SecretSealer([GONE]));
+    await addKeptRequest('client-add', 'key-gone', '{"secretKey":"sk_gone"}', new SecretSealer([GONE]));
     const plain = await addSmsConfig(null, null);
     await sql.execute('UPDATE sms_config SET api_key_sealed = ? WHERE id = ?', ['an-api-key-never-sealed', plain]);
 
     const { outcome, lines } = await reseal();
-    expect(outcome.failed).toBe(3);
+    expect(outcome.failed).toBe(4);
     expect(outcome.remaining).toEqual([
       { keyId: 'k1', count: 0 },
       { keyId: '(malformed)', count: 1 },
-      { keyId: 'gone', count: 2 },
+      { keyId: 'gone', count: 3 },
     ]);
     expect(isComplete(outcome)).toBe(false);
     expect(lines).toContain(
       'reseal: idempotent_request.answer_sealed of scope client-add, idempotency_key key-gone: sealed under key id gone, which ENCRYPTION_KEYS does not list',
     );
     expect(lines).toContain(
+      'reseal: idempotent_request.request_sealed of scope client-add, idempotency_key key-gone: sealed under key id gone, which ENCRYPTION_KEYS does not list',
+    );
+    expect(lines).toContain(
       `reseal: sms_config.api_key_sealed of id ${plain}: sealed under key id (malformed), which ENCRYPTION_KEYS does not list`,
     );
-    expect(lines.at(-1)).toBe('reseal: moved 9; remaining k1=0, (malformed)=1, gone=2');
+    expect(lines.at(-1)).toBe('reseal: moved 14; remaining k1=0, (malformed)=1, gone=3');
     expect(lines.join('\n')).not.toMatch(/password-gone|sk_gone|an-api-key-never-sealed/);
   });
 
@@ -275,16 +299,16 @@ describe('Resealer, on a SQLite database made by the real migrations', () => {
     await seedSome();
     const stop = new AbortController();
     const stopped = await reseal({ batchSize: 2, stop });
-    expect(stopped.outcome).toEqual({ moved: 2, failed: 0, remaining: [{ keyId: 'k1', count: 7 }], stopped: true });
+    expect(stopped.outcome).toEqual({ moved: 2, failed: 0, remaining: [{ keyId: 'k1', count: 12 }], stopped: true });
     expect(isComplete(stopped.outcome)).toBe(false);
     expect(stopped.lines.slice(-2)).toEqual([
       'reseal: stopped (SIGTERM) at sms_config.password_sealed, id 4, after moving 2 of its values; run it again to go on',
-      'reseal: moved 2; remaining k1=7',
+      'reseal: moved 2; remaining k1=12',
     ]);
 
     const rest = await reseal({ batchSize: 2 });
-    expect(rest.outcome).toEqual({ moved: 7, failed: 0, remaining: [{ keyId: 'k1', count: 0 }], stopped: false });
-    expect(rest.lines.at(-1)).toBe('reseal: moved 7; remaining k1=0');
+    expect(rest.outcome).toEqual({ moved: 12, failed: 0, remaining: [{ keyId: 'k1', count: 0 }], stopped: false });
+    expect(rest.lines.at(-1)).toBe('reseal: moved 12; remaining k1=0');
   });
 
   it('should say so, and fail, when values under an older key remain after a whole run', async () => {

@@ -1,6 +1,6 @@
 import { SealContext } from '../crypto/secret-sealer';
 import { SqlValue } from '../database/write-scripts';
-import { idempotentAnswerSealContext } from '../idempotency/idempotent-answer-seal-context';
+import { idempotentAnswerSealContext, idempotentRequestSealContext } from '../idempotency/idempotent-answer-seal-context';
 import { apiKeySealContext, passwordSealContext } from '../sms-config/sms-config-seal-context';
 
 /** A row's columns as the walk reads them: its key and what its context is built from. */
@@ -39,5 +39,12 @@ export const SEALED_COLUMNS: SealedColumn[] = [
     key: ['scope', 'idempotency_key'],
     contextColumns: [],
     contextOf: (row) => idempotentAnswerSealContext(String(row.scope), String(row.idempotency_key)),
+  },
+  {
+    table: 'idempotent_request',
+    column: 'request_sealed',
+    key: ['scope', 'idempotency_key'],
+    contextColumns: [],
+    contextOf: (row) => idempotentRequestSealContext(String(row.scope), String(row.idempotency_key)),
   },
 ];

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Connection, createConnection } from 'mysql2/promise';
+import { sha256Hex } from '../../src/auth/digest';
 import { parseEncryptionKeys } from '../../src/config/encryption-keys';
 import { SealContext, SecretSealer } from '../../src/crypto/secret-sealer';
-import { idempotentAnswerSealContext } from '../../src/idempotency/idempotent-answer-seal-context';
+import { idempotentAnswerSealContext, idempotentRequestSealContext } from '../../src/idempotency/idempotent-answer-seal-context';
 import { apiKeySealContext, passwordSealContext } from '../../src/sms-config/sms-config-seal-context';
 import { Exit, ServiceProcess, ServiceEnvironment, emptyMysqlDatabase } from '../helpers/service-process';
 import { KEY_A, KEY_B } from '../helpers/test-app';
@@ -82,14 +83,31 @@ class Seeder {
     }
   }
 
-  /** A kept answer to a retried request (null: still in progress, nothing sealed). */
-  async idempotentAnswer(scope: string, key: string, answer: string | null, sealer = underKeyB): Promise<void> {
+  /** A retried request kept, its SHA-256 sealed, and its answer (null: still in progress, no answer sealed). */
+  async keptRequest(scope: string, key: string, answer: string | null, sealer = underKeyB): Promise<void> {
     const context = idempotentAnswerSealContext(scope, key);
+    const requestContext = idempotentRequestSealContext(scope, key);
+    const requestSha256 = sha256Hex(`POST /api/${scope}\n${key}`);
     await this.db.query(
-      `INSERT INTO idempotent_request (scope, idempotency_key, request_digest, claim, claimed_until, status_code, answer_sealed, expires_at)
-       VALUES (?, ?, ?, ?, NOW(3), 200, ?, NOW(3) + INTERVAL 1 DAY)`,
-      [scope, key, 'd'.repeat(64), 'c'.repeat(36), answer === null ? null : sealer.seal(answer, context)],
+      `INSERT INTO idempotent_request
+         (scope, idempotency_key, request_digest, request_sealed, claim, claimed_until, status_code, answer_sealed, expires_at)
+       VALUES (?, ?, ?, ?, ?, NOW(3), 200, ?, NOW(3) + INTERVAL 1 DAY)`,
+      [
+        scope,
+        key,
+        'd'.repeat(64),
+        sealer.seal(requestSha256, requestContext),
+        'c'.repeat(36),
+        answer === null ? null : sealer.seal(answer, context),
+      ],
     );
+    this.seeded.push({
+      table: 'idempotent_request',
+      column: 'request_sealed',
+      where: [scope, key],
+      context: requestContext,
+      plaintext: requestSha256,
+    });
     if (answer !== null)
       this.seeded.push({ table: 'idempotent_request', column: 'answer_sealed', where: [scope, key], context, plaintext: answer });
   }
@@ -117,12 +135,12 @@ describe('npm run reseal (node dist/reseal.js) on MySQL', () => {
     const { url, seeder } = await migratedDatabase('reseal_moves');
     await seeder.smsConfigs(await seeder.client('a'), 4);
     await seeder.smsConfigs(await seeder.client('b'), 3);
-    await seeder.idempotentAnswer('client-add', 'retry-1', '{"status":200,"results":{"secretKey":"sk_one"}}');
-    await seeder.idempotentAnswer('client-add', 'retry-2', null);
-    await seeder.idempotentAnswer('sms-config-add', 'retry-1', '{"status":200,"results":{"verifyApiKey":"token"}}');
+    await seeder.keptRequest('client-add', 'retry-1', '{"status":200,"results":{"secretKey":"sk_one"}}');
+    await seeder.keptRequest('client-add', 'retry-2', null);
+    await seeder.keptRequest('sms-config-add', 'retry-1', '{"status":200,"results":{"verifyApiKey":"token"}}');
     const values = seeder.seeded.length;
-    // Passwords, apiKeys (every third configuration has none), kept answers (the one in progress has none).
-    expect(values).toBe(4 + 3 + (3 + 2) + 2);
+    // Passwords, apiKeys (every third configuration has none), kept requests, kept answers (the one in progress has none).
+    expect(values).toBe(4 + 3 + (3 + 2) + 3 + 2);
 
     const first = await run('reseal.js', { DATABASE_URL: url, ENCRYPTION_KEYS: `${KEY_A},${KEY_B}` });
     expect(first.exit).toEqual({ code: 0, signal: null });
@@ -149,23 +167,25 @@ describe('npm run reseal (node dist/reseal.js) on MySQL', () => {
     const { url, seeder } = await migratedDatabase('reseal_unlisted');
     const clientId = await seeder.client('a');
     await seeder.smsConfigs(clientId, 3);
-    await seeder.idempotentAnswer(
+    await seeder.keptRequest(
       'client-add',
       'retry-c',
       '{"status":200,"results":{"secretKey":"sk_under_c"}}',
       new SecretSealer(parseEncryptionKeys(KEY_C)),
     );
-    const underC = seeder.seeded.at(-1)!;
-    const movable = seeder.seeded.length - 1;
+    const underC = seeder.seeded.slice(-2);
+    const movable = seeder.seeded.length - underC.length;
 
     const { exit, stdout } = await run('reseal.js', { DATABASE_URL: url, ENCRYPTION_KEYS: `${KEY_A},${KEY_B}` });
     expect(exit).toEqual({ code: 1, signal: null });
-    expect(stdout).toContain(
-      'reseal: idempotent_request.answer_sealed of scope client-add, idempotency_key retry-c: ' +
-        'sealed under key id keyC, which ENCRYPTION_KEYS does not list',
-    );
-    expect(stdout.at(-1)).toBe(`reseal: moved ${movable}; remaining keyB=0, keyC=1`);
-    expect(await seeder.sealedValueOf(underC)).toMatch(/^keyC:/);
+    for (const column of ['answer_sealed', 'request_sealed']) {
+      expect(stdout).toContain(
+        `reseal: idempotent_request.${column} of scope client-add, idempotency_key retry-c: ` +
+          'sealed under key id keyC, which ENCRYPTION_KEYS does not list',
+      );
+    }
+    expect(stdout.at(-1)).toBe(`reseal: moved ${movable}; remaining keyB=0, keyC=2`);
+    for (const value of underC) expect(await seeder.sealedValueOf(value)).toMatch(/^keyC:/);
     expect(stdout.join('\n')).not.toContain('sk_under_c');
   }, 60_000);
 
