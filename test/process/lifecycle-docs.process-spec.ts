@@ -8,6 +8,7 @@ import { ADMIN_API_KEY } from '../helpers/test-app';
 
 const LIFECYCLE = 'scripts/lifecycle-walkthrough.sh';
 const RUNBOOK = 'scripts/key-rotation-runbook.sh';
+const REISSUE = 'scripts/reissue-verify-api-keys.sh';
 
 /** What the service is started with in DISPATCHER_API_KEYS and the scripts are given as DISPATCHER_KEY. */
 const DISPATCHER_KEY = 'docs-dispatcher-key-5c2e8a1f9b7d3064e0a1';
@@ -203,19 +204,26 @@ describe('The lifecycle walkthrough (scripts/lifecycle-walkthrough.sh)', () => {
 
 describe('The key-rotation runbook (scripts/key-rotation-runbook.sh)', () => {
   const RUNBOOK_STEPS = [
+    'Check the admin key: a list of audit events (a key not in ADMIN_API_KEYS answers 401)',
+    'Check the dispatcher key: a token that is no token answers 400 (a key not in DISPATCHER_API_KEYS answers 401)',
     'Rehearsal: add a client to rotate (admin key)',
+    "Rehearsal: give it an SMS configuration (secretKey): the answer's verifyApiKey is the dispatcher's token",
     'Routine 1. Rotate with the current key (secretKey): the new key works at once, the old one until previousKeyExpiresAt',
     'Routine 2. Deploy the new key to the caller, and check it: get client by secret key',
+    'Routine 3. Re-issue every verifyApiKey with the new key, for the dispatcher: scripts/reissue-verify-api-keys.sh',
     'Meanwhile the old key still works, for the instances of the caller not moved yet',
-    'Routine 3. At previousKeyExpiresAt the old key stops: get client answers 404',
+    'Meanwhile the old verifyApiKey still resolves (dispatcher key), until the dispatcher has the re-issued one',
+    'Routine 4. At previousKeyExpiresAt the old key stops: get client answers 404',
+    'And so does the verifyApiKey it obtained (dispatcher key): 409, issued under a key that is no longer valid',
+    'The re-issued verifyApiKey resolves (dispatcher key)',
     'Leaked 1. Find the client (admin key): by the start of its appName',
     'Leaked 2. Rotate it (admin key) with graceSeconds 0: the leaked key is revoked at once',
     'Leaked 3. The audit log shows the rotation (admin key): by whom, in which request',
     'Leaked 4. The leaked key is unknown: get client answers 404',
-    "Leaked 5. The new key works: hand it to the client's owners",
+    'Leaked 5. A verifyApiKey obtained with the leaked key no longer resolves (dispatcher key): 409',
+    "Leaked 6. The new key works: hand it to the client's owners",
+    'Leaked 7. They re-issue every verifyApiKey with it, for the dispatcher: scripts/reissue-verify-api-keys.sh',
     'Rehearsal: delete the client (admin key)',
-    'Check the admin key: a list of audit events (a key not in ADMIN_API_KEYS answers 401)',
-    'Check the dispatcher key: a token that is no token answers 400 (a key not in DISPATCHER_API_KEYS answers 401)',
   ];
 
   /** The runbook's outcomes, whichever admin key it ran with. */
@@ -224,23 +232,35 @@ describe('The key-rotation runbook (scripts/key-rotation-runbook.sh)', () => {
     const steps = stepsOf(run.stdout);
     expect(steps.map(({ step }) => step)).toEqual(RUNBOOK_STEPS);
     const [
+      adminCheck,
+      dispatcherCheck,
       added,
+      addedConfig,
       rotated,
       newServed,
+      reissued,
       oldServed,
+      oldTokenResolved,
       oldStopped,
+      oldTokenRefused,
+      reissuedResolved,
       found,
       revoked,
       audit,
       leakedUnknown,
+      leakedTokenRefused,
       replacementServed,
+      reissuedAgain,
       deleted,
-      adminCheck,
-      dispatcherCheck,
     ] = steps.map(({ answer }) => answer);
+
+    expect(adminCheck).toMatchObject({ status: 200, results: { items: expect.any(Array) } });
+    expect(dispatcherCheck).toEqual({ status: 400, error: 'verifyApiKey is not valid' });
 
     const oldKey = added.results.secretKey as string;
     expect(oldKey).toMatch(SECRET_KEY);
+    expect(addedConfig).toEqual({ status: 200, results: { verifyApiKey: expect.stringMatching(TOKEN) } });
+    const oldToken = addedConfig.results.verifyApiKey as string;
     expect(rotated).toEqual({
       status: 200,
       results: { secretKey: expect.stringMatching(SECRET_KEY), previousKeyExpiresAt: expect.stringMatching(ISO_UTC) },
@@ -249,13 +269,27 @@ describe('The key-rotation runbook (scripts/key-rotation-runbook.sh)', () => {
     const expiresAt = Date.parse(rotated.results.previousKeyExpiresAt);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() - 1000);
     expect(newServed).toMatchObject({ status: 200, results: { secretKey: newKey } });
+    expect(reissued).toEqual([{ smsConfigId: expect.any(Number), verifyApiKey: expect.stringMatching(TOKEN) }]);
+    const [{ smsConfigId, verifyApiKey: newToken }] = reissued as { smsConfigId: number; verifyApiKey: string }[];
+    expect(newToken).not.toBe(oldToken);
     expect(oldServed).toMatchObject({ status: 200, results: { secretKey: oldKey } });
+    // The dispatcher gets the configuration with both secrets; the runbook prints their names only.
+    const resolvedConfig = {
+      status: 200,
+      results: expect.objectContaining({ smsConfigId, providerName: 'rehearsal', password: '(hidden)', apiKey: '(hidden)' }),
+    };
+    expect(oldTokenResolved).toEqual(resolvedConfig);
     expect(oldStopped).toEqual({ status: 404, error: 'No client matches the secretKey' });
+    expect(oldTokenRefused).toEqual({ status: 409, error: 'verifyApiKey was issued under a secret key that is no longer valid' });
+    expect(reissuedResolved).toEqual(resolvedConfig);
+    expect(run.stdout).not.toContain('rehearsal-password');
+    expect(run.stdout).not.toContain('rehearsal-api-key');
 
     expect(found.results.items).toEqual([
       expect.objectContaining({ appName: expect.stringMatching(/^key-rotation-/), secretKeyRotatedAt: expect.stringMatching(ISO_UTC) }),
     ]);
     const clientId = found.results.items[0].clientId as number;
+    expect(oldTokenResolved.results.clientId).toBe(clientId);
     // The grace period the runbook asked for: rotated at, plus GRACE_SECONDS.
     expect(Math.abs(expiresAt - graceSeconds * 1000 - Date.parse(found.results.items[0].secretKeyRotatedAt))).toBeLessThan(1000);
     expect(revoked).toEqual({ status: 200, results: { secretKey: expect.stringMatching(SECRET_KEY), previousKeyExpiresAt: null } });
@@ -271,13 +305,12 @@ describe('The key-rotation runbook (scripts/key-rotation-runbook.sh)', () => {
       }),
     ]);
     expect(leakedUnknown).toEqual({ status: 404, error: 'No client matches the secretKey' });
+    // The token re-issued under the key that then leaked: revoking the key cut it off.
+    expect(leakedTokenRefused).toEqual({ status: 409, error: 'verifyApiKey was issued under a secret key that is no longer valid' });
     expect(replacementServed).toMatchObject({ status: 200, results: { secretKey: replacement } });
+    expect(reissuedAgain).toEqual([{ smsConfigId, verifyApiKey: expect.stringMatching(TOKEN) }]);
+    expect(reissuedAgain[0].verifyApiKey).not.toBe(newToken);
     expect(deleted).toEqual({ status: 200, results: { clientId, deleted: true } });
-    expect(adminCheck).toMatchObject({
-      status: 200,
-      results: { items: [expect.objectContaining({ action: 'client.deleted', clientId })] },
-    });
-    expect(dispatcherCheck).toEqual({ status: 400, error: 'verifyApiKey is not valid' });
     expect(`${run.stdout}${run.stderr}`).not.toContain(adminKey);
   }
 
@@ -314,44 +347,122 @@ describe('The key-rotation runbook (scripts/key-rotation-runbook.sh)', () => {
         BASE_URL: service.url,
         ADMIN_KEY: NEW_ADMIN_KEY,
         DISPATCHER_KEY: NEW_DISPATCHER_KEY,
-        GRACE_SECONDS: '1',
+        GRACE_SECONDS: '3',
       });
 
-      expectRunbookOutcomes(run, NEW_ADMIN_KEY, 1);
+      expectRunbookOutcomes(run, NEW_ADMIN_KEY, 3);
     }, 60_000);
 
-    it('should stop at the dispatcher key check, 401, when DISPATCHER_KEY is not one of the service', async () => {
+    it('should stop at the dispatcher key check, 401, before adding anything, when DISPATCHER_KEY is not one of the service', async () => {
       const run = await runDocScript(RUNBOOK, {
         BASE_URL: service.url,
         ADMIN_KEY: NEW_ADMIN_KEY,
         DISPATCHER_KEY: 'not-a-dispatcher-key-of-this-service',
-        GRACE_SECONDS: '1',
+        GRACE_SECONDS: '3',
       });
 
       expect(run.code).not.toBe(0);
       const steps = stepsOf(run.stdout);
-      expect(steps.map(({ step }) => step)).toEqual(RUNBOOK_STEPS);
+      expect(steps.map(({ step }) => step)).toEqual(RUNBOOK_STEPS.slice(0, 2));
       expect(steps[steps.length - 1].answer).toEqual({ status: 401, error: 'x-api-key is not valid' });
       expect(run.stderr).toContain('expected HTTP 400, got 401');
     }, 60_000);
   });
 });
 
-describe('The docs', () => {
-  it.each([
-    ['docs/lifecycle.md', LIFECYCLE],
-    ['docs/key-rotation.md', RUNBOOK],
-  ])('%s should show %s byte for byte, and say how to run it', (doc, script) => {
-    const text = readFileSync(join(ROOT, doc), 'utf8');
-    const start = text.indexOf('```bash\n#!/usr/bin/env bash\n');
-    expect(start).toBeGreaterThanOrEqual(0);
-    const shown = text.slice(start + '```bash\n'.length, text.indexOf('\n```\n', start) + 1);
+describe('Re-issuing verifyApiKeys (scripts/reissue-verify-api-keys.sh)', () => {
+  let service: ServiceProcess;
+  let secretKey: string;
+  let smsConfigIds: number[];
 
-    expect(shown).toBe(readFileSync(join(ROOT, script), 'utf8'));
-    expect(text.indexOf('```bash\n#!/usr/bin/env bash\n', start + 1)).toBe(-1);
-    expect(text).toContain(`bash ${script}`);
-    expect(text).toContain('DISPATCHER_API_KEYS');
+  /** `bash scripts/reissue-verify-api-keys.sh` with only the variables it reads. */
+  const runReissue = (env: Record<string, string | undefined>) =>
+    runScript(REISSUE, { SECRET_KEY: undefined, BASE_URL: undefined, ...env });
+
+  beforeAll(async () => {
+    let dataDir: string;
+    ({ service, dataDir } = await freshService());
+    const added = await service.post('/api/client/add', {
+      headers: { 'x-api-key': developmentAdminKey(dataDir) },
+      body: { appName: `reissue-${Date.now()}`, appUrl: 'https://billing.example.com', isHost: false },
+    });
+    secretKey = added.body.results.secretKey as string;
+    for (const providerName of ['first', 'second']) {
+      const config = await service.post('/api/sms-config/add', {
+        headers: { secretKey },
+        body: { providerName, smsApi: `https://${providerName}.example.com/send`, password: `${providerName}-password`, apiKey: 'k3y' },
+      });
+      expect(config.status).toBe(200);
+    }
+    const listed = await service.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } });
+    smsConfigIds = listed.body.results.map(({ smsConfigId }: { smsConfigId: number }) => smsConfigId);
   });
+  afterAll(() => service.stop());
+
+  it('should print one line `<smsConfigId> <verifyApiKey>` per configuration, each resolving with a dispatcher key', async () => {
+    const run = await runReissue({ SECRET_KEY: secretKey, BASE_URL: service.url });
+
+    expect(outcome(run)).toEqual({ code: 0, stderr: 'reissue-verify-api-keys: 2 verifyApiKey(s) re-issued, one line each on stdout\n' });
+    const lines = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(' '));
+    expect(lines).toEqual(smsConfigIds.map((id) => [String(id), expect.stringMatching(TOKEN)]));
+    for (const [id, verifyApiKey] of lines) {
+      const resolved = await service.post('/api/v1/sms-configs/resolve', {
+        headers: { 'x-api-key': DISPATCHER_KEY },
+        body: { verifyApiKey },
+      });
+      expect(resolved).toMatchObject({ status: 200, body: { results: { smsConfigId: Number(id), apiKey: 'k3y' } } });
+    }
+    expect(`${run.stdout}${run.stderr}`).not.toContain(secretKey);
+  });
+
+  it('should exit non-zero naming the 401, with nothing on stdout, when the secret key is unknown', async () => {
+    const run = await runReissue({ SECRET_KEY: 'sk_not-a-key-of-this-service', BASE_URL: service.url });
+
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      'reissue-verify-api-keys: POST /api/sms-config/get-all-by-client-id answered HTTP 401: secretKey is not valid\n',
+    );
+  });
+
+  it('should refuse to start without SECRET_KEY, saying what it needs', async () => {
+    const run = await runReissue({ BASE_URL: service.url });
+
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('set SECRET_KEY to the secret key of the client (after a rotation, the new one)');
+  });
+});
+
+describe('The docs', () => {
+  /** The scripts each doc shows whole, in the order it shows them. */
+  const SHOWN: Record<string, string[]> = { 'docs/lifecycle.md': [LIFECYCLE], 'docs/key-rotation.md': [RUNBOOK, REISSUE] };
+
+  /** Every script a doc shows whole: each ```bash block that starts with a shebang, without its fences. */
+  function scriptsShownIn(text: string): string[] {
+    const fence = '```bash\n#!/usr/bin/env bash\n';
+    const shown: string[] = [];
+    for (let start = text.indexOf(fence); start >= 0; start = text.indexOf(fence, start + 1)) {
+      shown.push(text.slice(start + '```bash\n'.length, text.indexOf('\n```\n', start) + 1));
+    }
+    return shown;
+  }
+
+  it.each(Object.entries(SHOWN).flatMap(([doc, scripts]) => scripts.map((script) => [doc, script])))(
+    '%s should show %s byte for byte, and say how to run it',
+    (doc, script) => {
+      const text = readFileSync(join(ROOT, doc), 'utf8');
+      const shown = scriptsShownIn(text);
+
+      expect(shown).toHaveLength(SHOWN[doc].length);
+      expect(shown[SHOWN[doc].indexOf(script)]).toBe(readFileSync(join(ROOT, script), 'utf8'));
+      expect(text).toContain(`bash ${script}`);
+      expect(text).toContain('DISPATCHER_API_KEYS');
+    },
+  );
 
   it('should be linked from the README', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
