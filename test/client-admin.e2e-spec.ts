@@ -319,7 +319,10 @@ describe('Client administration (/api/v1/clients)', () => {
       expect(next.items[0].clientId).toBeLessThan(created.items[0].clientId);
       expect(next.nextCursor).toBeNull();
       expect((await t.get('/api/v1/audit-events?action=client.nope', ADMIN)).status).toBe(400);
-      expect((await t.get('/api/v1/audit-events?clientId=0', ADMIN)).status).toBe(400);
+      for (const clientId of ['0', '0x10', '1e2', '+5', '%205', '2147483648', 'one']) {
+        const answer = await t.get(`/api/v1/audit-events?clientId=${clientId}`, ADMIN);
+        expect({ clientId, body: answer.body }).toEqual({ clientId, body: { status: 400, error: 'clientId must be a positive integer' } });
+      }
     });
 
     it('should refuse a limit that is not plain digits from 1 to 200, and a cursor not as the service spelled it', async () => {

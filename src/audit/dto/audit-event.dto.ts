@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/page';
+import { IsOptionalQueryInteger } from '../../common/validation/decorators';
 import { AUDIT_ACTIONS, AuditAction } from '../audit-entry';
 
 export class AuditEventDto {
@@ -50,12 +50,7 @@ export class AuditEventPageResponseDto {
 }
 
 export class AuditEventQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, type: Number })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @IsOptionalQueryInteger(1, 2_147_483_647, 'clientId must be a positive integer')
   clientId?: number;
 
   @ApiPropertyOptional({ enum: AUDIT_ACTIONS })

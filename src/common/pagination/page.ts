@@ -1,24 +1,16 @@
 import { BadRequestException } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
+import { IsOptionalQueryInteger } from '../validation/decorators';
 
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 200;
 
-/** One message for every limit refused, whichever rule it failed. */
-const LIMIT_RULE = { message: `limit must be an integer from 1 to ${MAX_PAGE_LIMIT}` };
 const INVALID_CURSOR = 'cursor is not valid';
 
 /** `?limit=&cursor=` of every list: keyset pagination, so a page never repeats or skips a row when others are inserted. */
 export class PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT, type: Number })
-  @IsOptional()
-  // Only ASCII digits become a number: Number() would also read '0x10', '1e2', '+5' and ' 5'.
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : value))
-  @IsInt(LIMIT_RULE)
-  @Min(1, LIMIT_RULE)
-  @Max(MAX_PAGE_LIMIT, LIMIT_RULE)
+  @IsOptionalQueryInteger(1, MAX_PAGE_LIMIT, `limit must be an integer from 1 to ${MAX_PAGE_LIMIT}`, { default: DEFAULT_PAGE_LIMIT })
   limit?: number;
 
   @ApiPropertyOptional({ description: 'nextCursor of the previous page, as it was given' })
