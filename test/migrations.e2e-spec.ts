@@ -26,6 +26,7 @@ const MIGRATIONS = [
   'DomainEventOutbox1797000000000',
   ...(process.env.TEST_DATABASE === 'mysql' ? [] : ['TablesAsTypeormWritesThem1798000000000']),
   'CredentialCustody1798000000001',
+  'KeyUsage1798000000002',
 ];
 
 /** Only MySQL has the relay's lock row: on SQLite one instance runs. */

@@ -55,6 +55,14 @@ export class Client {
   @Column({ name: 'previous_key_expires_at', type: 'datetime', precision: 6, nullable: true })
   previousKeyExpiresAt!: Date | null;
 
+  /** The latest use of the current key that an instance has written (KeyUsage, every KEY_USAGE_FLUSH_MS). */
+  @Column({ name: 'secret_key_last_used_at', type: 'datetime', precision: 3, nullable: true })
+  secretKeyLastUsedAt!: Date | null;
+
+  /** The same for the previous key; a rotation moves the current key's here. */
+  @Column({ name: 'previous_secret_key_last_used_at', type: 'datetime', precision: 3, nullable: true })
+  previousSecretKeyLastUsedAt!: Date | null;
+
   @OneToMany(() => SmsConfig, (smsConfig) => smsConfig.client)
   smsConfigs?: SmsConfig[];
 }

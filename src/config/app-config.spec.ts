@@ -348,6 +348,8 @@ describe('loadAppConfig', () => {
       ['AMQP_URL', 'http://broker:5672'],
       ['LOG_FORMAT', 'xml'],
       ['SHUTDOWN_DELAY_MS', '60001'],
+      ['KEY_USAGE_FLUSH_MS', '999'],
+      ['KEY_USAGE_FLUSH_MS', '600001'],
       ['DATABASE_POOL_SIZE', '0'],
       ['METRICS_ENABLED', 'yes'],
       ['MIGRATE_ON_START', 'no'],

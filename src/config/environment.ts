@@ -66,6 +66,12 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  KEY_USAGE_FLUSH_MS?: number;
+
+  @IsOptional()
+  @IsInt()
   @Min(0)
   @Max(4096)
   CLIENT_CACHE_MB?: number;
@@ -159,6 +165,7 @@ const NUMERIC_VARIABLES = [
   'PORT',
   'SHUTDOWN_DELAY_MS',
   'DATABASE_POOL_SIZE',
+  'KEY_USAGE_FLUSH_MS',
   'RATE_LIMIT_WINDOW_MS',
   'RATE_LIMIT_PER_CREDENTIAL',
   'RATE_LIMIT_PER_IP',
@@ -236,6 +243,11 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
   LOG_FORMAT: { default: '`json`, or `pretty` on a TTY', meaning: 'log output' },
   LOG_FILE: { default: 'unset: stdout', meaning: 'write the log lines to this file instead' },
   SHUTDOWN_DELAY_MS: { default: '1000', meaning: 'drain delay after SIGTERM' },
+  KEY_USAGE_FLUSH_MS: {
+    default: '30000',
+    meaning:
+      'how often an instance writes when each client key was last used (1000–600000); the admin view is that stale at most, plus 1 s',
+  },
   CLIENT_CACHE_MB: {
     default: '32',
     meaning:

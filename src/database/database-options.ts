@@ -17,6 +17,8 @@ import { DomainEventOutbox1797000000000 as SqliteDomainEventOutbox } from './mig
 import { TablesAsTypeormWritesThem1798000000000 } from './migrations/sqlite/1798000000000-TablesAsTypeormWritesThem';
 import { CredentialCustody1798000000001 as MysqlCredentialCustody } from './migrations/mysql/1798000000001-CredentialCustody';
 import { CredentialCustody1798000000001 as SqliteCredentialCustody } from './migrations/sqlite/1798000000001-CredentialCustody';
+import { KeyUsage1798000000002 as MysqlKeyUsage } from './migrations/mysql/1798000000002-KeyUsage';
+import { KeyUsage1798000000002 as SqliteKeyUsage } from './migrations/sqlite/1798000000002-KeyUsage';
 
 /** Each one may run again after failing at any statement, and none needs more than the privileges on its own database. */
 export const MYSQL_MIGRATIONS = [
@@ -27,6 +29,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlClientLifecycle,
   MysqlDomainEventOutbox,
   MysqlCredentialCustody,
+  MysqlKeyUsage,
 ];
 export const SQLITE_MIGRATIONS = [
   CreateSqliteSchema,
@@ -36,6 +39,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteDomainEventOutbox,
   TablesAsTypeormWritesThem1798000000000,
   SqliteCredentialCustody,
+  SqliteKeyUsage,
 ];
 
 /**
