@@ -8,6 +8,7 @@ import { RequestValidationPipe } from './common/validation/request-validation.pi
 import { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
+import { KeyUsageModule, KeyUsageNotesModule } from './key-usage/key-usage.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { EdgeModule } from './http/edge.module';
@@ -32,6 +33,8 @@ export class AppModule {
         DatabaseModule,
         CryptoModule,
         IdempotencyModule,
+        KeyUsageNotesModule,
+        KeyUsageModule,
         ClientModule,
         SmsConfigModule,
         BrokerModule,

@@ -1,3 +1,4 @@
+import { KeyUsageNotes } from '../key-usage/key-usage-notes';
 import { ExecutionContext, HttpException, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { RetryLaterException } from '../common/errors/retry-later.exception';
@@ -43,10 +44,12 @@ const known = (id: number, secretKeyDigest: string): AuthenticatedClient => ({
 describe('SecretKeyGuard', () => {
   let authenticate: jest.Mock<Promise<AuthenticatedClient | null>, [string]>;
   let guard: SecretKeyGuard;
+  let keyUsage: KeyUsageNotes;
 
   beforeEach(() => {
+    keyUsage = new KeyUsageNotes();
     authenticate = jest.fn<Promise<AuthenticatedClient | null>, [string]>();
-    guard = new SecretKeyGuard({ authenticate } satisfies ClientLookup, failedLogins());
+    guard = new SecretKeyGuard({ authenticate } satisfies ClientLookup, failedLogins(), keyUsage);
   });
 
   async function unauthorizedMessage(request: RequestWithClient): Promise<string> {
@@ -88,6 +91,14 @@ describe('SecretKeyGuard', () => {
     expect(authenticate).toHaveBeenCalledTimes(1);
     expect(authenticate).toHaveBeenCalledWith(SECRET_KEY);
     expect(request.client).toEqual(known(17, 'd17'));
+    expect([...keyUsage.take().keys()]).toEqual(['d17']);
+  });
+
+  it('should note no use of a key it refuses: unknown, or its client disabled', async () => {
+    authenticate.mockResolvedValueOnce(null).mockResolvedValueOnce({ ...known(9, 'd9'), isActive: false });
+    await refusalOf(guard, requestWith({ secretkey: SECRET_KEY }));
+    await refusalOf(guard, requestWith({ secretkey: SECRET_KEY }));
+    expect(keyUsage.size).toBe(0);
   });
 
   it("should refuse a disabled client's key with 403 Client is disabled, without counting it as a wrong key", async () => {
@@ -130,7 +141,7 @@ describe('SecretKeyGuard', () => {
 
   it('should answer 429 once an address is past its refused credentials, and then refuse it before any lookup, right key or not', async () => {
     authenticate.mockImplementation((key) => Promise.resolve(key === SECRET_KEY ? known(1, 'd1') : null));
-    const limited = new SecretKeyGuard({ authenticate }, failedLogins(2));
+    const limited = new SecretKeyGuard({ authenticate }, failedLogins(2), new KeyUsageNotes());
     const guesser = '203.0.113.7';
     expect((await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, guesser))).getStatus()).toBe(401);
     expect((await refusalOf(limited, requestWith({}, guesser))).getStatus()).toBe(401);
@@ -146,7 +157,7 @@ describe('SecretKeyGuard', () => {
 
   it('should count IPv6 callers by their /64', async () => {
     authenticate.mockResolvedValue(null);
-    const limited = new SecretKeyGuard({ authenticate }, failedLogins(2));
+    const limited = new SecretKeyGuard({ authenticate }, failedLogins(2), new KeyUsageNotes());
     for (const host of ['1', '2', '3']) await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, `2001:db8:5:6::${host}`));
     expect((await refusalOf(limited, requestWith({ secretkey: SECRET_KEY }, '2001:db8:5:6:ffff::9'))).getStatus()).toBe(429);
     expect((await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, '2001:db8:5:7::1'))).getStatus()).toBe(401);
@@ -156,7 +167,7 @@ describe('SecretKeyGuard', () => {
 describe('GetClientKeyGuard', () => {
   it('should answer 404 for a key no client has and 401 for a missing one', async () => {
     const authenticate = jest.fn<Promise<AuthenticatedClient | null>, [string]>().mockResolvedValue(null);
-    const guard = new GetClientKeyGuard({ authenticate }, failedLogins());
+    const guard = new GetClientKeyGuard({ authenticate }, failedLogins(), new KeyUsageNotes());
     const unknown = await refusalOf(guard, requestWith({ secretkey: SECRET_KEY }));
     expect(unknown).toBeInstanceOf(NotFoundException);
     expect(unknown.message).toBe('No client matches the secretKey');

@@ -5,6 +5,7 @@ import { CLIENT_LOOKUP, ClientLookup, RequestWithClient } from './client-lookup'
 import { SECRET_KEY_FIELD, SECRET_KEY_HEADER, singleHeader } from './credential-headers';
 import { ClientDisabledException, UnknownSecretKeyException, invalidCredential, missingCredential } from './credential-refusals';
 import { RequestWithActor, clientActor } from './actor';
+import { KeyUsageNotes } from '../key-usage/key-usage-notes';
 import { AddressAllowance } from '../rate-limit/address-allowance';
 import { RequestWithCredential } from '../rate-limit/credential';
 
@@ -18,6 +19,7 @@ export class SecretKeyGuard implements CanActivate {
   constructor(
     @Inject(CLIENT_LOOKUP) private readonly clients: ClientLookup,
     private readonly addresses: AddressAllowance,
+    private readonly keyUsage: KeyUsageNotes,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -29,6 +31,7 @@ export class SecretKeyGuard implements CanActivate {
     const client = await withTimeout(this.clients.authenticate(secretKey), DATABASE_TIMEOUT_MS, 'database');
     if (client === null) throw this.addresses.refuse(request.ip, this.unknownKeyRefusal());
     if (!client.isActive) throw new ClientDisabledException();
+    this.keyUsage.note(client.secretKeyDigest);
     request.client = client;
     request.actor = clientActor(client.id);
     request.credentialDigest = client.secretKeyDigest;

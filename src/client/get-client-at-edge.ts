@@ -4,6 +4,7 @@ import { SECRET_KEY_FIELD } from '../auth/credential-headers';
 import { sha256Hex } from '../auth/digest';
 import { isWellFormedSecretKey } from '../auth/secret-key';
 import { EdgeAnswer } from '../http/edge-answer';
+import { KeyUsageNotes } from '../key-usage/key-usage-notes';
 import { AddressAllowance } from '../rate-limit/address-allowance';
 import { CredentialRateLimit } from '../rate-limit/credential-rate-limit';
 import { ClientAnswers } from './client-answers';
@@ -16,6 +17,8 @@ export interface GetClientAnswers extends ClientAnswers {
   withinRateLimit(secretKeyDigest: string): boolean;
   /** Whether the address is blocked for its refused credentials (the full way then answers 429, whatever the key). */
   isAddressBlocked(ip: string): boolean;
+  /** The key was used: it is answered here. */
+  noteUse(secretKeyDigest: string): void;
 }
 
 /**
@@ -36,8 +39,10 @@ export function answerGetClientAtEdge(answers: GetClientAnswers): preHandlerHook
     if (secretKey === undefined) return done();
     const secretKeyDigest = sha256Hex(secretKey);
     const send = (answer: string | null): void => {
-      if (answer !== null && answers.withinRateLimit(secretKeyDigest)) void sendAnswer(reply, answer);
-      else done();
+      if (answer !== null && answers.withinRateLimit(secretKeyDigest)) {
+        answers.noteUse(secretKeyDigest);
+        void sendAnswer(reply, answer);
+      } else done();
     };
     const cached = answers.cachedAnswer(secretKey, secretKeyDigest);
     if (cached !== undefined) return send(cached);
@@ -62,13 +67,14 @@ export function answerGetClientAtEdge(answers: GetClientAnswers): preHandlerHook
 export class GetClientAtEdge extends EdgeAnswer {
   readonly preHandler: preHandlerHookHandler;
 
-  constructor(clients: ClientAnswers, rateLimit: CredentialRateLimit, addresses: AddressAllowance) {
+  constructor(clients: ClientAnswers, rateLimit: CredentialRateLimit, addresses: AddressAllowance, keyUsage: KeyUsageNotes) {
     super();
     this.preHandler = answerGetClientAtEdge({
       cachedAnswer: (secretKey, digest) => clients.cachedAnswer(secretKey, digest),
       loadAnswer: (secretKey, digest) => clients.loadAnswer(secretKey, digest),
       withinRateLimit: (digest) => rateLimit.tryAcquire(digest),
       isAddressBlocked: (ip) => addresses.blockedFor(ip) > 0,
+      noteUse: (digest) => keyUsage.note(digest),
     });
   }
 }
