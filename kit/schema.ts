@@ -400,6 +400,21 @@ export interface components {
       updatedAt: string;
       /** @example null */
       secretKeyRotatedAt: string | null;
+      /**
+       * @description When the current key was last used, as the instances wrote it (every KEY_USAGE_FLUSH_MS); null: not since it was made
+       * @example 2026-11-24T10:15:30.123Z
+       */
+      secretKeyLastUsedAt: string | null;
+      /**
+       * @description When the previous key (during a rotation’s grace) was last used; null when there is none, or it was not used
+       * @example null
+       */
+      previousSecretKeyLastUsedAt: string | null;
+      /**
+       * @description When the previous key stops working; null when there is none
+       * @example null
+       */
+      previousKeyExpiresAt: string | null;
     };
     AdminClientPageDto: {
       /** @description By clientId ascending */
@@ -982,6 +997,8 @@ export interface operations {
         cursor?: string;
         /** @description Only clients whose appName starts with this (case-insensitive) */
         appName?: string | null;
+        /** @description true: only clients whose previous key was used in the last 2 × KEY_USAGE_FLUSH_MS; false: only the others */
+        previousKeyInUse?: 'true' | 'false';
       };
       header?: never;
       path?: never;

@@ -4,6 +4,11 @@ import { ADMIN_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
 const ADMIN_ACTOR = `admin:${createHash('sha256').update(ADMIN_API_KEY).digest('hex').slice(0, 8)}`;
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/** null, or a time as the API writes it (ISO-8601 UTC). */
+const NULL_OR_ISO_UTC = {
+  asymmetricMatch: (value: unknown) => value === null || (typeof value === 'string' && ISO_UTC.test(value)),
+  toAsymmetricMatcher: () => 'null or ISO-8601 UTC',
+};
 
 /** Query strings whose limit is refused: out of range, or not written as plain decimal digits. */
 const BAD_LIMITS = ['0', '201', 'abc', '1.5', '0x10', '1e2', '%2B5', '%205', '5%20', '-1', '', '1&limit=2'].map(
@@ -174,6 +179,10 @@ describe('Client administration (/api/v1/clients)', () => {
           createdAt: expect.stringMatching(ISO_UTC),
           updatedAt: expect.stringMatching(ISO_UTC),
           secretKeyRotatedAt: null,
+          // Its key was just used: written at the next flush (KEY_USAGE_FLUSH_MS), which may have come already.
+          secretKeyLastUsedAt: NULL_OR_ISO_UTC,
+          previousSecretKeyLastUsedAt: null,
+          previousKeyExpiresAt: null,
         },
       });
       expect(Math.abs(Date.parse(answer.body.results.createdAt) - Date.now())).toBeLessThan(60_000);

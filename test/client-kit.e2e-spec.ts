@@ -19,6 +19,11 @@ import { deleteExchanges, uniqueExchangeName } from './helpers/rabbitmq';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp } from './helpers/test-app';
 
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/** null, or a time as the API writes it (ISO-8601 UTC). */
+const NULL_OR_ISO_UTC = {
+  asymmetricMatch: (value: unknown) => value === null || (typeof value === 'string' && ISO_UTC.test(value)),
+  toAsymmetricMatcher: () => 'null or ISO-8601 UTC',
+};
 const SECRET_KEY = /^sk_[A-Za-z0-9_-]{43}$/;
 const ADMIN_ACTOR = `admin:${createHash('sha256').update(ADMIN_API_KEY).digest('hex').slice(0, 8)}`;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -125,6 +130,10 @@ describe('The typed client kit (kit/), against the service on a port', () => {
       createdAt: expect.stringMatching(ISO_UTC),
       updatedAt: expect.stringMatching(ISO_UTC),
       secretKeyRotatedAt: null,
+      // Its key was just used: written at the next flush (KEY_USAGE_FLUSH_MS), which may have come already.
+      secretKeyLastUsedAt: NULL_OR_ISO_UTC,
+      previousSecretKeyLastUsedAt: null,
+      previousKeyExpiresAt: null,
     });
   });
 

@@ -1,10 +1,18 @@
 import { BadRequestException, ForbiddenException } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { AppConfig } from '../config/app-config';
 import { Transactions } from '../database/transactions';
 import { ClientAdminService, ClientNotFoundException } from './client-admin.service';
 import { AdminClientView, ClientKeys, ClientRepository } from './client.repository';
 
 const ORIGIN = { actor: 'admin:12345678', requestId: 'r1' };
-const KEYS: ClientKeys = { clientId: 7, isActive: true, secretKeyDigest: 'c'.repeat(64), previousSecretKeyDigest: 'p'.repeat(64) };
+const KEYS: ClientKeys = {
+  clientId: 7,
+  isActive: true,
+  secretKeyDigest: 'c'.repeat(64),
+  previousSecretKeyDigest: 'p'.repeat(64),
+  secretKeyLastUsedAt: null,
+};
 const STORED: AdminClientView = {
   clientId: 7,
   appName: 'Billing',
@@ -19,6 +27,9 @@ const STORED: AdminClientView = {
   createdAt: '2026-11-24T00:00:00.000Z',
   updatedAt: '2026-11-24T00:00:00.000Z',
   secretKeyRotatedAt: null,
+  secretKeyLastUsedAt: null,
+  previousSecretKeyLastUsedAt: null,
+  previousKeyExpiresAt: null,
 };
 
 describe('ClientAdminService', () => {
@@ -36,7 +47,8 @@ describe('ClientAdminService', () => {
     };
     cache = { answerChanged: jest.fn(), keyChanged: jest.fn() };
     const transactions = { run: (work: () => Promise<unknown>) => work() } as unknown as Transactions;
-    service = new ClientAdminService(clients as unknown as ClientRepository, transactions, cache);
+    const config = { get: () => 30_000 } as unknown as ConfigService<AppConfig, true>;
+    service = new ClientAdminService(clients as unknown as ClientRepository, transactions, cache, config);
   });
 
   it('should write only the fields that differ, audit them, and drop the answer under both keys', async () => {

@@ -1,4 +1,6 @@
 import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { AppConfig } from '../config/app-config';
 import { AuditEntry } from '../audit/audit-entry';
 import { ChangeOrigin } from '../auth/actor';
 import { sha256Hex } from '../auth/digest';
@@ -23,11 +25,21 @@ export class ClientAdminService {
     private readonly clients: ClientRepository,
     private readonly transactions: Transactions,
     private readonly cache: ClientCacheInvalidation,
-  ) {}
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.keyUsageFlushMs = config.get('keyUsageFlushMs', { infer: true });
+  }
 
+  private readonly keyUsageFlushMs: number;
+
+  /** `previousKeyInUse`: used within two flush intervals, the last one written and the one being noted. */
   async list(query: ClientListQueryDto): Promise<Page<AdminClientView>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
-    const rows = await this.clients.list(cursorPosition(query.cursor) ?? 0, limit, query.appName ?? undefined);
+    const previousKeyUsedSince =
+      query.previousKeyInUse === undefined
+        ? undefined
+        : { since: new Date(Date.now() - 2 * this.keyUsageFlushMs), used: query.previousKeyInUse === 'true' };
+    const rows = await this.clients.list(cursorPosition(query.cursor) ?? 0, limit, query.appName ?? undefined, previousKeyUsedSince);
     return pageOf(rows, limit, (client) => client.clientId);
   }
 

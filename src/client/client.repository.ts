@@ -71,6 +71,9 @@ export interface AdminClientView {
   createdAt: string;
   updatedAt: string;
   secretKeyRotatedAt: string | null;
+  secretKeyLastUsedAt: string | null;
+  previousSecretKeyLastUsedAt: string | null;
+  previousKeyExpiresAt: string | null;
 }
 
 /** The fields an admin may change. */
@@ -93,6 +96,8 @@ export interface ClientKeys {
   isActive: boolean;
   secretKeyDigest: string;
   previousSecretKeyDigest: string | null;
+  /** When the current key was last used: a rotation makes it the previous key's. */
+  secretKeyLastUsedAt: Date | null;
 }
 
 /** The columns an add writes, in the order of its values. */
@@ -107,11 +112,21 @@ const INSERT_PROPERTIES = [
 ] as const satisfies ReadonlyArray<keyof Client>;
 
 /** What an admin sees: what an admin may change, and what the service keeps about the client. */
-const ADMIN_VIEW_SELECTION = ['id', ...CHANGEABLE_CLIENT_FIELDS, 'smsConfigCount', 'createdAt', 'updatedAt', 'secretKeyRotatedAt'].map(
-  (property) => `c.${property}`,
-);
+const ADMIN_VIEW_SELECTION = [
+  'id',
+  ...CHANGEABLE_CLIENT_FIELDS,
+  'smsConfigCount',
+  'createdAt',
+  'updatedAt',
+  'secretKeyRotatedAt',
+  'secretKeyLastUsedAt',
+  // Whether there is a previous key; the digest itself is never shown.
+  'previousSecretKeyDigest',
+  'previousSecretKeyLastUsedAt',
+  'previousKeyExpiresAt',
+].map((property) => `c.${property}`);
 
-const KEYS_SELECTION = ['c.id', 'c.isActive', 'c.secretKeyDigest', 'c.previousSecretKeyDigest'];
+const KEYS_SELECTION = ['c.id', 'c.isActive', 'c.secretKeyDigest', 'c.previousSecretKeyDigest', 'c.secretKeyLastUsedAt'];
 
 /** `!` escapes LIKE's wildcards in both dialects. */
 function likePrefix(prefix: string): string {
@@ -211,10 +226,24 @@ export class ClientRepository {
     };
   }
 
-  /** Up to `limit + 1` clients after `afterId` by id, whose name starts with `appNamePrefix` (case-insensitively). */
-  async list(afterId: number, limit: number, appNamePrefix?: string): Promise<AdminClientView[]> {
+  /**
+   * Up to `limit + 1` clients after `afterId` by id, whose name starts with `appNamePrefix` (case-insensitively), and,
+   * with `previousKeyUsedSince`, whose previous key was (true) or was not (false) used since then.
+   */
+  async list(
+    afterId: number,
+    limit: number,
+    appNamePrefix?: string,
+    previousKeyUsedSince?: { since: Date; used: boolean },
+  ): Promise<AdminClientView[]> {
     const query = this.clients(ADMIN_VIEW_SELECTION).where('c.id > :afterId', { afterId });
     if (appNamePrefix !== undefined) query.andWhere("c.appName LIKE :prefix ESCAPE '!'", { prefix: likePrefix(appNamePrefix) });
+    if (previousKeyUsedSince !== undefined) {
+      const inUse = 'c.previousSecretKeyDigest IS NOT NULL AND c.previousSecretKeyLastUsedAt >= :since';
+      query.andWhere(previousKeyUsedSince.used ? inUse : `NOT (${inUse} AND c.previousSecretKeyLastUsedAt IS NOT NULL)`, {
+        since: previousKeyUsedSince.since,
+      });
+    }
     const clients = await query
       .orderBy('c.id')
       .limit(limit + 1)
@@ -238,6 +267,7 @@ export class ClientRepository {
       isActive: client.isActive,
       secretKeyDigest: client.secretKeyDigest,
       previousSecretKeyDigest: client.previousSecretKeyDigest,
+      secretKeyLastUsedAt: client.secretKeyLastUsedAt,
     };
   }
 
@@ -264,6 +294,9 @@ export class ClientRepository {
       secretKeyDigest: newDigest,
       previousSecretKeyDigest: previousKeyExpiresAt === null ? null : keys.secretKeyDigest,
       previousKeyExpiresAt,
+      // The key keeps its last use as it becomes the previous one (read under the row's lock); the new key has none.
+      previousSecretKeyLastUsedAt: previousKeyExpiresAt === null ? null : keys.secretKeyLastUsedAt,
+      secretKeyLastUsedAt: null,
       secretKeyRotatedAt: now,
       updatedAt: now,
     });
@@ -295,5 +328,9 @@ function toAdminClientView(client: Client): AdminClientView {
     createdAt: client.createdAt.toISOString(),
     updatedAt: (client.updatedAt ?? client.createdAt).toISOString(),
     secretKeyRotatedAt: client.secretKeyRotatedAt?.toISOString() ?? null,
+    secretKeyLastUsedAt: client.secretKeyLastUsedAt?.toISOString() ?? null,
+    previousSecretKeyLastUsedAt:
+      client.previousSecretKeyDigest === null ? null : (client.previousSecretKeyLastUsedAt?.toISOString() ?? null),
+    previousKeyExpiresAt: client.previousSecretKeyDigest === null ? null : (client.previousKeyExpiresAt?.toISOString() ?? null),
   };
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, ValidateIf } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/page';
 import { IsHttpUrl, IsOptionalText, IsText } from '../../common/validation/decorators';
 
@@ -43,6 +43,25 @@ export class AdminClientDto {
 
   @ApiProperty({ type: String, nullable: true, example: null })
   secretKeyRotatedAt: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-11-24T10:15:30.123Z',
+    description: 'When the current key was last used, as the instances wrote it (every KEY_USAGE_FLUSH_MS); null: not since it was made',
+  })
+  secretKeyLastUsedAt: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'When the previous key (during a rotation’s grace) was last used; null when there is none, or it was not used',
+  })
+  previousSecretKeyLastUsedAt: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'When the previous key stops working; null when there is none' })
+  previousKeyExpiresAt: string | null;
 }
 
 export class AdminClientResponseDto {
@@ -72,6 +91,14 @@ export class AdminClientPageResponseDto {
 export class ClientListQueryDto extends PageQueryDto {
   @IsOptionalText(100, { description: 'Only clients whose appName starts with this (case-insensitive)' })
   appName?: string;
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: 'true: only clients whose previous key was used in the last 2 × KEY_USAGE_FLUSH_MS; false: only the others',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'previousKeyInUse must be true or false' })
+  previousKeyInUse?: 'true' | 'false';
 }
 
 /** Sent, a field must follow its rule; null is refused for the fields a client always has. */
