@@ -152,7 +152,7 @@ describe('Deployment files', () => {
     expect(targetOf('http')).toBe(apiPort);
   });
 
-  it('should alert on errors, latency, the database, the broker, delayed events, pool saturation and rate limiting, with metrics the service exports', () => {
+  it('should alert on errors, latency, the database, the broker, delayed events, pool saturation, rate limiting and key usage not written, with metrics the service exports', () => {
     const rules = only(byKind.PrometheusRule, 'PrometheusRule').spec.groups.flatMap((group: Manifest) => group.rules as Manifest[]);
     expect(rules.map((rule: Manifest) => rule.alert).sort()).toEqual(
       [
@@ -162,6 +162,7 @@ describe('Deployment files', () => {
         'ClientRegistryErrorRate',
         'ClientRegistryEventsDelayed',
         'ClientRegistryHotPathLatency',
+        'ClientRegistryKeyUsageNotWritten',
         'ClientRegistryRateLimitRefusals',
       ].sort(),
     );
