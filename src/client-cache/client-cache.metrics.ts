@@ -1,8 +1,8 @@
-import { Counter, register } from 'prom-client';
+import { Counter } from 'prom-client';
+import { registeredMetric } from '../common/registered-metric';
 
-/** Registered once on prom-client's default registry, which GET /metrics exposes; a second app in one process reuses them. */
 function counter(name: string, help: string, labelNames: string[] = []): Counter<string> {
-  return (register.getSingleMetric(name) as Counter<string> | undefined) ?? new Counter({ name, help, labelNames });
+  return registeredMetric(name, () => new Counter({ name, help, labelNames }));
 }
 
 /** kind: `found` (a client's answer) or `unknown` (a key known to belong to no client). */

@@ -1,14 +1,10 @@
-import { Counter, Gauge, Histogram, register } from 'prom-client';
-
-/** Registered once on prom-client's default registry, which GET /metrics exposes; a second app in one process reuses them. */
-function registered<T>(name: string, make: () => T): T {
-  return (register.getSingleMetric(name) as T | undefined) ?? make();
-}
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { registeredMetric } from '../common/registered-metric';
 
 /** The notes of every app in the process (one in production), read when /metrics is scraped. */
 export const pendingNotesSources = new Set<{ readonly size: number }>();
 
-registered(
+registeredMetric(
   'key_usage_pending_notes',
   () =>
     new Gauge({
@@ -20,7 +16,7 @@ registered(
     }),
 );
 
-export const keyUsageFlushSeconds = registered(
+export const keyUsageFlushSeconds = registeredMetric(
   'key_usage_flush_duration_seconds',
   () =>
     new Histogram({
@@ -30,7 +26,7 @@ export const keyUsageFlushSeconds = registered(
     }),
 );
 
-export const keyUsageFlushFailures = registered(
+export const keyUsageFlushFailures = registeredMetric(
   'key_usage_flush_failures_total',
   () => new Counter({ name: 'key_usage_flush_failures_total', help: 'Flushes of key usage that failed; their notes wait for the next' }),
 );
