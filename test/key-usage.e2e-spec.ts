@@ -159,10 +159,13 @@ describe('Key usage', () => {
   it('should write many keys in one flush, each where it belongs', async () => {
     const clients = await Promise.all(Array.from({ length: 5 }, () => newClient()));
     const at = Date.parse('2026-11-21T08:00:00.000Z');
-    const uses = new Map(clients.map(({ secretKey }, index) => [sha256Hex(secretKey), at + index]));
-    // Keys no client has are written nowhere.
-    for (let index = 0; index < 900; index++) uses.set(sha256Hex(`sk_nobody_${index}`), at);
-    await a.app.get(KeyUsageRepository).recordLastUses(uses);
+    // Keys no client has are written nowhere; the clients' keys sit first and last in statements of 400 (SQLite) and
+    // of 1,000 (MySQL), and in the last one.
+    const entries: Array<[string, number]> = Array.from({ length: 2100 }, (_, index) => [sha256Hex(`sk_nobody_${index}`), at]);
+    for (const [index, position] of [0, 399, 400, 999, 2104].entries()) {
+      entries.splice(position, 0, [sha256Hex(clients[index].secretKey), at + index]);
+    }
+    await a.app.get(KeyUsageRepository).recordLastUses(new Map(entries));
     for (const [index, { clientId }] of clients.entries()) {
       expect((await viewOnB(clientId)).secretKeyLastUsedAt).toBe(new Date(at + index).toISOString());
     }

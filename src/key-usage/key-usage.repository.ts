@@ -13,8 +13,11 @@ interface ClientKeyUsage {
   previousSecretKeyLastUsedAt: Date | null;
 }
 
-/** Keys per statement: SQLite allows 500 SELECTs in one UNION ALL. */
-const KEYS_PER_STATEMENT = 400;
+/**
+ * Keys per statement. SQLite allows 500 SELECTs in one UNION ALL; on MariaDB, 20,000 keys took 220 ms in statements
+ * of 1,000 against 345 ms in statements of 400 (about 100 kB each, far under max_allowed_packet).
+ */
+const KEYS_PER_STATEMENT = { mysql: 1000, sqlite: 400 } as const;
 
 /**
  * Writes when keys were last used, for each key as the client's current key or as its previous one, in a few statements
@@ -24,6 +27,7 @@ const KEYS_PER_STATEMENT = 400;
 @Injectable()
 export class KeyUsageRepository {
   private readonly statements: Array<(count: number) => string>;
+  private readonly keysPerStatement: number;
 
   constructor(
     private readonly transactions: Transactions,
@@ -31,6 +35,7 @@ export class KeyUsageRepository {
   ) {
     const client = new SqlNames<ClientKeyUsage>(dataSource, 'Client');
     const mysql = transactions.dialect === 'mysql';
+    this.keysPerStatement = KEYS_PER_STATEMENT[transactions.dialect];
     const uses = (count: number) =>
       Array.from({ length: count }, (_, index) =>
         mysql
@@ -54,8 +59,8 @@ export class KeyUsageRepository {
   /** Each key's latest use (epoch ms), written where the key is: a client's current key, or its previous one. */
   async recordLastUses(lastUses: Map<string, number>): Promise<void> {
     const entries = [...lastUses];
-    for (let start = 0; start < entries.length; start += KEYS_PER_STATEMENT) {
-      const chunk = entries.slice(start, start + KEYS_PER_STATEMENT);
+    for (let start = 0; start < entries.length; start += this.keysPerStatement) {
+      const chunk = entries.slice(start, start + this.keysPerStatement);
       const values = chunk.flatMap(([digest, usedAt]) => [digest, sqlTimestamp(new Date(usedAt))]);
       for (const statement of this.statements) await this.transactions.manager.query(statement(chunk.length), values);
     }
