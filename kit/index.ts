@@ -14,7 +14,10 @@ export interface RegistryClientOptions {
   adminApiKey?: string;
   /** A client's secret key, from Add client: its own client and SMS configurations. */
   secretKey?: string;
-  /** One of DISPATCHER_API_KEYS: the only credential that resolves provider credentials. */
+  /**
+   * One of DISPATCHER_API_KEYS: the only credential that resolves provider credentials and reports dispatch outcomes;
+   * with a client's secretKey beside it, it routes that client's messages.
+   */
   dispatcherApiKey?: string;
   fetch?: ClientOptions['fetch'];
 }
@@ -45,6 +48,8 @@ export type AddSmsConfigRequest = Schemas['AddSmsConfigDto'];
 export type UpdateSmsConfigRequest = Schemas['UpdateSmsConfigDto'];
 export type ResolveCredentialsRequest = Schemas['ResolveCredentialsDto'];
 export type CreateExchangeRequest = Schemas['CreateExchangeDto'];
+export type RouteRequest = Schemas['RouteRequestDto'];
+export type OutcomeReport = Schemas['OutcomeReportDto'];
 
 /** Every refusal and failure: `{ status, error }`. */
 export type ErrorResponse = Schemas['ErrorResponseDto'];
@@ -56,6 +61,10 @@ export type RotatedSecretKey = Schemas['RotatedSecretKeyDto'];
 export type SmsConfig = Schemas['SmsConfigDto'];
 export type UpdatedSmsConfig = Schemas['UpdatedSmsConfigDto'];
 export type ResolvedSmsConfig = Schemas['ResolvedSmsConfigDto'];
+export type SmsConfigView = Schemas['SmsConfigViewDto'];
+export type Route = Schemas['RouteDto'];
+export type RouteCandidate = Schemas['RouteCandidateDto'];
+export type Outcome = Schemas['OutcomeDto'];
 export type ExchangeDetails = Schemas['ExchangeDetailsDto'];
 export type HealthState = Schemas['HealthStateDto'];
 export type AuditEvent = Schemas['AuditEventDto'];

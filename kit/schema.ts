@@ -231,6 +231,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/dispatch/route': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Which SMS configurations to send through now
+     * @description For the SMS dispatcher, with the client's secretKey: the client's usable configurations in the order to try them, each with a fresh verifyApiKey to resolve for the one used, and every other configuration with the reason it is skipped. Read from the database at every call: a report or a change on any instance shows at once. Never a secret.
+     */
+    post: operations['DispatchController_route'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dispatch/outcomes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Report what sending through a configuration did
+     * @description For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch). The balance goes down by exactly perSmsCost × sent, or is set to the provider's own figure when balance is given; a send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each.
+     */
+    post: operations['DispatchController_report'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/rabbitmq/exchanges': {
     parameters: {
       query?: never;
@@ -534,6 +574,12 @@ export interface components {
        * @example 0.0125
        */
       perSmsCost?: number | null;
+      /**
+       * @description At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400
+       * @default null
+       * @example 5
+       */
+      lowBalanceThreshold?: number | null;
       /** @default true */
       isActive?: boolean;
     };
@@ -600,6 +646,11 @@ export interface components {
       isActive: boolean;
       /** @example 1 */
       smsConfigId: number;
+      /**
+       * @description A dispatch report that takes the balance below it publishes sms-config.balance-low (once per crossing); null: none
+       * @example 5
+       */
+      lowBalanceThreshold: number | null;
       /** @example 7 */
       clientId: number;
       /** @description The provider password, opened */
@@ -612,10 +663,34 @@ export interface components {
       status: number;
       results: components['schemas']['ResolvedSmsConfigDto'];
     };
+    SmsConfigViewDto: {
+      /** @example twilio */
+      providerName: string;
+      providerUrl: string | null;
+      username: string | null;
+      senderId: string | null;
+      /** @example Transactional */
+      smsType: string | null;
+      /** @example https://api.twilio.com/send */
+      smsApi: string;
+      balanceUrl: string | null;
+      /** @example 12.5 */
+      balance: number;
+      /** @example 0.0125 */
+      perSmsCost: number;
+      isActive: boolean;
+      /** @example 1 */
+      smsConfigId: number;
+      /**
+       * @description A dispatch report that takes the balance below it publishes sms-config.balance-low (once per crossing); null: none
+       * @example 5
+       */
+      lowBalanceThreshold: number | null;
+    };
     SmsConfigResponseDto: {
       /** @example 200 */
       status: number;
-      results: components['schemas']['SmsConfigDto'];
+      results: components['schemas']['SmsConfigViewDto'];
     };
     UpdateSmsConfigDto: {
       providerName?: string;
@@ -645,6 +720,8 @@ export interface components {
       balance?: number | null;
       /** @description At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400 */
       perSmsCost?: number | null;
+      /** @description At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400 */
+      lowBalanceThreshold?: number | null;
       /** @description null sets it back to true */
       isActive?: boolean | null;
     };
@@ -666,6 +743,11 @@ export interface components {
       isActive: boolean;
       /** @example 1 */
       smsConfigId: number;
+      /**
+       * @description A dispatch report that takes the balance below it publishes sms-config.balance-low (once per crossing); null: none
+       * @example 5
+       */
+      lowBalanceThreshold: number | null;
       /** @description A fresh token for the configuration as it now is */
       verifyApiKey: string;
     };
@@ -684,6 +766,97 @@ export interface components {
       /** @example 200 */
       status: number;
       results: components['schemas']['DeletedSmsConfigDto'];
+    };
+    RouteRequestDto: {
+      /**
+       * @description Only configurations of this smsType (case-insensitive)
+       * @example Transactional
+       */
+      smsType?: string | null;
+      /**
+       * @description Messages about to be sent: a usable configuration has a balance of at least perSmsCost × count
+       * @default 1
+       */
+      count?: number;
+    };
+    RouteCandidateDto: {
+      /** @example 12 */
+      smsConfigId: number;
+      /** @example twilio */
+      providerName: string;
+      /** @example https://api.twilio.com/send */
+      smsApi: string;
+      senderId: string | null;
+      /** @example Transactional */
+      smsType: string | null;
+      /** @example 12.5 */
+      balance: number;
+      /** @example 0.0125 */
+      perSmsCost: number;
+      /** @description Resolve it (POST /api/v1/sms-configs/resolve) for the candidate used */
+      verifyApiKey: string;
+    };
+    SkippedSmsConfigDto: {
+      /** @example 13 */
+      smsConfigId: number;
+      /**
+       * @description The first that applies, in this order: inactive (isActive false), smsType (another type was asked), unhealthy (5 failures in a row, for DISPATCH_UNHEALTHY_MS), balance (under perSmsCost × count)
+       * @enum {string}
+       */
+      reason: 'inactive' | 'smsType' | 'unhealthy' | 'balance';
+    };
+    RouteDto: {
+      /** @example 7 */
+      clientId: number;
+      /** @description In the order to try them: the client's preferredSmsGateway (case-insensitive) first, then lower perSmsCost, higher balance, lower smsConfigId; a configuration offered again after being unhealthy comes last. Empty when none is usable */
+      candidates: components['schemas']['RouteCandidateDto'][];
+      /** @description Every other configuration of the client, by smsConfigId */
+      skipped: components['schemas']['SkippedSmsConfigDto'][];
+    };
+    RouteResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['RouteDto'];
+    };
+    OutcomeReportDto: {
+      /** @example 12 */
+      smsConfigId: number;
+      /**
+       * @description Messages the provider accepted: the balance goes down by perSmsCost × sent, and one send makes it healthy
+       * @example 40
+       */
+      sent: number;
+      /**
+       * @description Messages the provider failed: 5 in a row, with no send between, make it unhealthy
+       * @example 0
+       */
+      failed: number;
+      /**
+       * @description The provider's own balance, as read from balanceUrl: set as the balance instead of debiting. At most 6 decimal places
+       * @example 118.25
+       */
+      balance?: number;
+    };
+    OutcomeDto: {
+      /** @example 12 */
+      smsConfigId: number;
+      /**
+       * @description The balance after this report
+       * @example 117.75
+       */
+      balance: number;
+      /** @description false from the fifth failure in a row until a report with a send */
+      healthy: boolean;
+      /**
+       * Format: date-time
+       * @description Skipped by routing until then, offered again (last) after it; null while healthy
+       */
+      unhealthyUntil: string | null;
+    };
+    OutcomeResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['OutcomeDto'];
     };
     CreateExchangeDto: {
       /**
@@ -744,6 +917,9 @@ export interface components {
         | 'sms-config.updated'
         | 'sms-config.deleted'
         | 'sms-config.credentials-resolved'
+        | 'sms-config.balance-low'
+        | 'sms-config.unhealthy'
+        | 'sms-config.healthy'
         | 'exchange.declared';
       /**
        * @description `admin:<8 hex>` or `dispatcher:<8 hex>` (the start of the SHA-256 of the key, never the key), or `client:<clientId>`
@@ -2333,6 +2509,215 @@ export interface operations {
       };
     };
   };
+  DispatchController_route: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RouteRequestDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          'cache-control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RouteResponseDto'];
+        };
+      };
+      /** @description smsType or count is not valid, or the body has other fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not a dispatcher key, or secretKey is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description An admin key as x-api-key, or the secretKey's client is disabled */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  DispatchController_report: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OutcomeReportDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OutcomeResponseDto'];
+        };
+      };
+      /** @description A field is not valid, or the report counts no message and gives no balance */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not a dispatcher key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description An admin key as x-api-key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No configuration has this smsConfigId */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The debit would take the balance below -10^12 */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
   BrokerController_create: {
     parameters: {
       query?: never;
@@ -2512,6 +2897,9 @@ export interface operations {
           | 'sms-config.updated'
           | 'sms-config.deleted'
           | 'sms-config.credentials-resolved'
+          | 'sms-config.balance-low'
+          | 'sms-config.unhealthy'
+          | 'sms-config.healthy'
           | 'exchange.declared';
       };
       header?: never;

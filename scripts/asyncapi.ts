@@ -32,6 +32,7 @@ interface EventDescription {
 
 const ADMIN = 'admin:3f9a1c5e';
 const CLIENT = 'client:7';
+const DISPATCHER = 'dispatcher:9b2e4d71';
 
 /** What each published action means, read from the services that record it (src/client, src/sms-config, src/broker). */
 const EVENTS: Partial<Record<AuditAction, EventDescription>> = {
@@ -102,6 +103,29 @@ const EVENTS: Partial<Record<AuditAction, EventDescription>> = {
     title: 'SMS configuration deleted',
     summary: 'The client deleted one of its SMS configurations: resolving it answers 404 from now on.',
     actor: CLIENT,
+    smsConfigId: 12,
+    changed: [],
+  },
+  'sms-config.balance-low': {
+    title: 'SMS configuration balance low',
+    summary:
+      "A dispatch report took the configuration's balance below its lowBalanceThreshold; sent once per crossing, again only after the balance is back at the threshold or above.",
+    actor: DISPATCHER,
+    smsConfigId: 12,
+    changed: [],
+  },
+  'sms-config.unhealthy': {
+    title: 'SMS configuration unhealthy',
+    summary:
+      'Dispatch reports counted 5 failures in a row: routing skips the configuration for DISPATCH_UNHEALTHY_MS, then offers it last until a send makes it healthy.',
+    actor: DISPATCHER,
+    smsConfigId: 12,
+    changed: [],
+  },
+  'sms-config.healthy': {
+    title: 'SMS configuration healthy again',
+    summary: 'A dispatch report with a send made an unhealthy configuration healthy: routing offers it in its usual place again.',
+    actor: DISPATCHER,
     smsConfigId: 12,
     changed: [],
   },

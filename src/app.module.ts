@@ -18,6 +18,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { Loggers } from './logging/logger-options';
 import { LoggingModule } from './logging/logging.module';
 import { SmsConfigModule } from './sms-config/sms-config.module';
+import { DispatchModule } from './dispatch/dispatch.module';
 
 /** The whole application, from a configuration already loaded and checked and the loggers made from it (createApp). */
 @Module({})
@@ -37,6 +38,7 @@ export class AppModule {
         KeyUsageModule,
         ClientModule,
         SmsConfigModule,
+        DispatchModule,
         BrokerModule,
         EventsModule,
         HealthModule,

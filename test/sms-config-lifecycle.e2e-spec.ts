@@ -34,7 +34,8 @@ describe('SMS configuration lifecycle and credential resolution', () => {
       const listed = (await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey: mine.secretKey } })).body.results[0];
       const answer = await t.get(`/api/v1/sms-configs/${mine.smsConfigId}`, { secretKey: mine.secretKey });
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ status: 200, results: listed });
+      // The v1 read shows lowBalanceThreshold too, which the seed's list never does.
+      expect(answer.body).toEqual({ status: 200, results: { ...listed, lowBalanceThreshold: null } });
       expect(answer.raw).not.toContain(validSmsConfig().password);
       const notFound = { status: 404, error: 'SMS configuration not found' };
       expect((await t.get(`/api/v1/sms-configs/${other.smsConfigId}`, { secretKey: mine.secretKey })).body).toEqual(notFound);
@@ -62,7 +63,8 @@ describe('SMS configuration lifecycle and credential resolution', () => {
         },
       });
       expect(answer.status).toBe(200);
-      const { verifyApiKey: freshToken, ...config } = answer.body.results;
+      const { verifyApiKey: freshToken, lowBalanceThreshold, ...config } = answer.body.results;
+      expect(lowBalanceThreshold).toBeNull();
       expect(config).toEqual({
         smsConfigId,
         providerName: 'vonage',
@@ -163,6 +165,7 @@ describe('SMS configuration lifecycle and credential resolution', () => {
           balance: fixture.balance,
           perSmsCost: fixture.perSmsCost,
           isActive: fixture.isActive,
+          lowBalanceThreshold: null,
         },
       });
       const [entry] = (await t.get('/api/v1/audit-events?action=sms-config.credentials-resolved', ADMIN)).body.results.items;

@@ -11,6 +11,9 @@ export const AUDIT_ACTIONS = [
   'sms-config.updated',
   'sms-config.deleted',
   'sms-config.credentials-resolved',
+  'sms-config.balance-low',
+  'sms-config.unhealthy',
+  'sms-config.healthy',
   'exchange.declared',
 ] as const;
 

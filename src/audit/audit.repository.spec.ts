@@ -41,6 +41,9 @@ describe('AuditLog as the outbox', () => {
       'sms-config.updated': 1,
       'sms-config.deleted': 1,
       'sms-config.credentials-resolved': 0,
+      'sms-config.balance-low': 1,
+      'sms-config.unhealthy': 1,
+      'sms-config.healthy': 1,
       'exchange.declared': 1,
     });
   });

@@ -69,8 +69,17 @@ export class DispatcherKeyGuard implements CanActivate {
       isAdminKey = !this.dispatcherKeys.isEmpty && this.adminKeys.has(presented);
       return isAdminKey;
     });
-    if (isAdminKey) throw new ForbiddenException('x-api-key is an admin key; only a dispatcher key may resolve credentials');
+    if (isAdminKey) throw new ForbiddenException(`x-api-key is an admin key; only a dispatcher key may ${this.dispatcherTask}`);
     context.switchToHttp().getRequest<KeyedRequest>().actor = dispatcherActor(digest.toString('hex'));
     return true;
   }
+
+  /** What an admin key is refused, in its 403. */
+  protected readonly dispatcherTask: string = 'resolve credentials';
+}
+
+/** Dispatch routing and outcome reports: the same check. */
+@Injectable()
+export class DispatchKeyGuard extends DispatcherKeyGuard {
+  protected override readonly dispatcherTask = 'dispatch';
 }

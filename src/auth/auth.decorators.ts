@@ -3,7 +3,7 @@ import { ApiForbiddenResponse, ApiNotFoundResponse, ApiSecurity, ApiUnauthorized
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { CredentialThrottlerGuard } from '../rate-limit/credential-throttler.guard';
 import { ChangeOrigin, RequestWithActor, changeOriginOf } from './actor';
-import { ApiKeyGuard, DispatcherKeyGuard } from './api-key.guard';
+import { ApiKeyGuard, DispatchKeyGuard, DispatcherKeyGuard } from './api-key.guard';
 import { AuthenticatedClient, RequestWithClient } from './client-lookup';
 import { SECRET_KEY_FIELD } from './credential-headers';
 import { GetClientKeyGuard, SecretKeyGuard } from './secret-key.guard';
@@ -31,6 +31,31 @@ export function DispatcherOnly(): MethodDecorator & ClassDecorator {
     UseGuards(DispatcherKeyGuard, CredentialThrottlerGuard),
     ApiSecurity(DISPATCHER_API_KEY_SCHEME),
     ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'x-api-key is missing or not a dispatcher key' }),
+  );
+}
+
+/** Dispatch's outcome reports: a dispatcher key, as DispatcherOnly. */
+export function DispatchOnly(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    UseGuards(DispatchKeyGuard, CredentialThrottlerGuard),
+    ApiSecurity(DISPATCHER_API_KEY_SCHEME),
+    ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'x-api-key is missing or not a dispatcher key' }),
+  );
+}
+
+/**
+ * Dispatch routing: a dispatcher key (`x-api-key`) and, together, the `secretKey` of the client the dispatcher sends
+ * for, as the client gave it (a previous key within its grace too). The client's key is the one rate-limited and noted
+ * as used.
+ */
+export function DispatchForClient(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    UseGuards(DispatchKeyGuard, SecretKeyGuard, CredentialThrottlerGuard),
+    ApiSecurity({ [DISPATCHER_API_KEY_SCHEME]: [], [SECRET_KEY_SCHEME]: [] }),
+    ApiUnauthorizedResponse({
+      type: ErrorResponseDto,
+      description: 'x-api-key is missing or not a dispatcher key, or secretKey is missing or not valid',
+    }),
   );
 }
 

@@ -62,6 +62,14 @@ describe('loadAppConfig', () => {
       expect(configurationErrorOf(env({ CLIENT_CACHE_MAX_ENTRIES: 'many' })).message).toMatch(/CLIENT_CACHE_MAX_ENTRIES/);
     });
 
+    it('should flush key usage every 30 s and skip a failing SMS configuration for 30 s, or as set', () => {
+      expect(loadAppConfig(env())).toMatchObject({ keyUsageFlushMs: 30_000, dispatchUnhealthyMs: 30_000 });
+      expect(loadAppConfig(env({ KEY_USAGE_FLUSH_MS: '1000', DISPATCH_UNHEALTHY_MS: '3600000' }))).toMatchObject({
+        keyUsageFlushMs: 1000,
+        dispatchUnhealthyMs: 3_600_000,
+      });
+    });
+
     it('should use a SQLite database at DATA_DIR/registry.sqlite', () => {
       const config = loadAppConfig(env());
       expect(config.dataDir).toBe(resolve(dataDir));
@@ -350,6 +358,9 @@ describe('loadAppConfig', () => {
       ['SHUTDOWN_DELAY_MS', '60001'],
       ['KEY_USAGE_FLUSH_MS', '999'],
       ['KEY_USAGE_FLUSH_MS', '600001'],
+      ['DISPATCH_UNHEALTHY_MS', '999'],
+      ['DISPATCH_UNHEALTHY_MS', '3600001'],
+      ['DISPATCH_UNHEALTHY_MS', '1.5'],
       ['DATABASE_POOL_SIZE', '0'],
       ['METRICS_ENABLED', 'yes'],
       ['MIGRATE_ON_START', 'no'],

@@ -72,6 +72,12 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  DISPATCH_UNHEALTHY_MS?: number;
+
+  @IsOptional()
+  @IsInt()
   @Min(0)
   @Max(4096)
   CLIENT_CACHE_MB?: number;
@@ -166,6 +172,7 @@ const NUMERIC_VARIABLES = [
   'SHUTDOWN_DELAY_MS',
   'DATABASE_POOL_SIZE',
   'KEY_USAGE_FLUSH_MS',
+  'DISPATCH_UNHEALTHY_MS',
   'RATE_LIMIT_WINDOW_MS',
   'RATE_LIMIT_PER_CREDENTIAL',
   'RATE_LIMIT_PER_IP',
@@ -247,6 +254,11 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
     default: '30000',
     meaning:
       'how often an instance writes when each client key was last used (1000–600000); the admin view is that stale at most, plus 1 s',
+  },
+  DISPATCH_UNHEALTHY_MS: {
+    default: '30000',
+    meaning:
+      'how long an SMS configuration that failed 5 times in a row is skipped by dispatch routing (1000–3600000); then it is offered again, last',
   },
   CLIENT_CACHE_MB: {
     default: '32',

@@ -19,6 +19,8 @@ import { CredentialCustody1798000000001 as MysqlCredentialCustody } from './migr
 import { CredentialCustody1798000000001 as SqliteCredentialCustody } from './migrations/sqlite/1798000000001-CredentialCustody';
 import { KeyUsage1798000000002 as MysqlKeyUsage } from './migrations/mysql/1798000000002-KeyUsage';
 import { KeyUsage1798000000002 as SqliteKeyUsage } from './migrations/sqlite/1798000000002-KeyUsage';
+import { Dispatch1798000000003 as MysqlDispatch } from './migrations/mysql/1798000000003-Dispatch';
+import { Dispatch1798000000003 as SqliteDispatch } from './migrations/sqlite/1798000000003-Dispatch';
 
 /** Each one may run again after failing at any statement, and none needs more than the privileges on its own database. */
 export const MYSQL_MIGRATIONS = [
@@ -30,6 +32,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlDomainEventOutbox,
   MysqlCredentialCustody,
   MysqlKeyUsage,
+  MysqlDispatch,
 ];
 export const SQLITE_MIGRATIONS = [
   CreateSqliteSchema,
@@ -40,6 +43,7 @@ export const SQLITE_MIGRATIONS = [
   TablesAsTypeormWritesThem1798000000000,
   SqliteCredentialCustody,
   SqliteKeyUsage,
+  SqliteDispatch,
 ];
 
 /**

@@ -10,7 +10,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { RegistryDataSource } from '../database/registry-data-source';
 import { EventsModule } from '../events/events.module';
 import { OutboxBacklog, OutboxRepository } from '../events/outbox.repository';
-import { withTimeout } from '../common/timeout';
+import { scrapedFigure } from '../common/scraped-figure';
 import { AddressAllowance } from '../rate-limit/address-allowance';
 import { CredentialRateLimit } from '../rate-limit/credential-rate-limit';
 import { REQUESTS, REQUEST_DURATION, copyRequestCounts } from './http-metrics';
@@ -24,8 +24,6 @@ const RATE_LIMIT_GAUGE = 'rate_limit_tracked';
 const CLIENT_CACHE_GAUGES = 'client_cache_gauges';
 const OUTBOX_UNPUBLISHED_GAUGE = 'outbox_unpublished_events';
 const OUTBOX_AGE_GAUGE = 'outbox_oldest_unpublished_age_seconds';
-/** A scrape does not wait longer than this for the outbox's figures; it shows the last ones read instead. */
-const OUTBOX_SCRAPE_TIMEOUT_MS = 1000;
 
 /** Gauges read at scrape time from this application's pool and broker; a new application replaces the old gauge. */
 function freshGauge(configuration: GaugeConfiguration<string>): Gauge<string> {
@@ -38,18 +36,9 @@ function collectDefaultMetricsOnce(): void {
   if (register.getSingleMetric('process_cpu_user_seconds_total') === undefined) collectDefaultMetrics();
 }
 
-/**
- * The outbox's two gauges, from one read per scrape (shared by both, as they are collected one after the other); with
- * the database down, the last figures read stay, and the age keeps growing from them.
- */
+/** The outbox's two gauges, from one read per scrape; with the database down, the age keeps growing from the last read. */
 function outboxGauges(outbox: OutboxRepository): Gauge<string>[] {
-  let last: OutboxBacklog = { unpublished: 0, oldestOccurredAt: null };
-  let reading: Promise<OutboxBacklog> | undefined;
-  const read = (): Promise<OutboxBacklog> =>
-    (reading ??= withTimeout(outbox.backlog(), OUTBOX_SCRAPE_TIMEOUT_MS, 'database')
-      .then((backlog) => (last = backlog))
-      .catch(() => last)
-      .finally(() => setImmediate(() => (reading = undefined))));
+  const read = scrapedFigure<OutboxBacklog>(() => outbox.backlog(), { unpublished: 0, oldestOccurredAt: null });
   return [
     freshGauge({
       name: OUTBOX_UNPUBLISHED_GAUGE,

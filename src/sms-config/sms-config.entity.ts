@@ -4,6 +4,8 @@ import { exactDecimal } from '../database/exact-decimal';
 /** How a client sends SMS through one provider: its password and apiKey only sealed (SecretSealer), never in plaintext. */
 @Entity('sms_config')
 @Index('IDX_sms_config_client_id', ['clientId', 'id'])
+// The few configurations not healthy, counted for a metric at every scrape.
+@Index('IDX_sms_config_unhealthy_until', ['unhealthyUntil'])
 export class SmsConfig {
   @PrimaryGeneratedColumn({ type: 'int' })
   id!: number;
@@ -51,6 +53,21 @@ export class SmsConfig {
 
   @Column({ name: 'is_active', type: 'boolean', width: 1, default: true })
   isActive!: boolean;
+
+  /** Below it, a dispatch report that takes the balance under it publishes sms-config.balance-low; null: no threshold. */
+  @Column({ name: 'low_balance_threshold', type: 'decimal', precision: 18, scale: 6, nullable: true, transformer: exactDecimal })
+  lowBalanceThreshold!: number | null;
+
+  /** Failed dispatch reports since the last send: at 5, the configuration turns unhealthy. */
+  @Column({ name: 'consecutive_failures', type: 'int', default: 0 })
+  consecutiveFailures!: number;
+
+  /**
+   * Null while healthy. Set when it turns unhealthy: dispatch routing skips it until then, and offers it last after,
+   * until a report with a send makes it healthy again.
+   */
+  @Column({ name: 'unhealthy_until', type: 'datetime', precision: 3, nullable: true })
+  unhealthyUntil!: Date | null;
 
   /**
    * Goes up with every change of where the credentials are sent (smsApi, providerUrl, balanceUrl, username) or of the

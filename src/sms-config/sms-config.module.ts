@@ -9,10 +9,12 @@ import { SmsConfigController } from './sms-config.controller';
 import { SmsConfigRepository } from './sms-config.repository';
 import { SmsConfigService } from './sms-config.service';
 import { SmsConfig } from './sms-config.entity';
+import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
 
 @Module({
   imports: [TypeOrmModule.forFeature([SmsConfig]), DatabaseModule, ClientCacheModule, AuditModule],
   controllers: [SmsConfigController, CredentialResolutionController, SmsConfigLifecycleController],
-  providers: [SmsConfigService, SmsConfigRepository],
+  providers: [SmsConfigService, SmsConfigRepository, VerifyApiKeyIssuer],
+  exports: [VerifyApiKeyIssuer],
 })
 export class SmsConfigModule {}

@@ -84,6 +84,7 @@ describe('SmsConfigRepository', () => {
       12.5,
       0.0125,
       1,
+      null,
       expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/),
     ]);
     expect(audit.sql).toMatch(/^INSERT INTO `audit_event` .* LAST_INSERT_ID\(\).* WHERE ROW_COUNT\(\) = 1$/s);

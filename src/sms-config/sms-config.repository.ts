@@ -9,7 +9,7 @@ import { SqlNames } from '../database/sql-names';
 import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { SqlValue, WriteScripts } from '../database/write-scripts';
-import { SmsConfigDto, SmsConfigSummaryDto } from './dto/sms-config-response.dto';
+import { SmsConfigDto, SmsConfigSummaryDto, SmsConfigViewDto } from './dto/sms-config-response.dto';
 import { MAX_SMS_CONFIGS_PER_CLIENT, smsConfigLimitReached } from './sms-config-limit';
 import { SmsConfig } from './sms-config.entity';
 import { TokenStanding } from './verify-api-key-validity';
@@ -21,9 +21,11 @@ type NullableOptional<T> = { [K in keyof T as null extends T[K] ? K : never]?: T
 
 /**
  * A row to insert: the provider's password and apiKey arrive sealed (SecretSealer), never in plaintext. Its credential
- * version starts at the column's default, 0.
+ * version and its dispatch health start at the columns' defaults (0, healthy).
  */
-export type NewSmsConfig = NullableOptional<Omit<SmsConfig, 'id' | 'client' | 'createdAt' | 'updatedAt' | 'credentialVersion'>>;
+export type NewSmsConfig = NullableOptional<
+  Omit<SmsConfig, 'id' | 'client' | 'createdAt' | 'updatedAt' | 'credentialVersion' | 'consecutiveFailures' | 'unhealthyUntil'>
+>;
 
 /** What a configuration's client's answer shows of it (no id, never a secret). */
 export const SMS_CONFIG_SUMMARY_PROPERTIES = [
@@ -63,6 +65,7 @@ export const CHANGEABLE_SMS_CONFIG_FIELDS = {
   balance: 'balance',
   perSmsCost: 'perSmsCost',
   isActive: 'isActive',
+  lowBalanceThreshold: 'lowBalanceThreshold',
 } as const satisfies Record<string, keyof SmsConfig>;
 
 export type SmsConfigChanges = Partial<Record<keyof typeof CHANGEABLE_SMS_CONFIG_FIELDS, SqlValue>>;
@@ -80,7 +83,7 @@ export interface SealedSecrets {
  * A configuration with its sealed secrets, and its client's state and keys (digests): what a resolution needs to tell
  * whether the token still stands.
  */
-export interface SmsConfigToResolve extends SmsConfigDto, SealedSecrets, Omit<TokenStanding, 'isActive' | 'credentialVersion'> {
+export interface SmsConfigToResolve extends SmsConfigViewDto, SealedSecrets, Omit<TokenStanding, 'isActive' | 'credentialVersion'> {
   clientIsActive: boolean;
 }
 
@@ -99,11 +102,13 @@ const ADD_PROPERTIES = [
   'balance',
   'perSmsCost',
   'isActive',
+  'lowBalanceThreshold',
   'createdAt',
 ] as const satisfies ReadonlyArray<keyof SmsConfig>;
 
 const SEALED_PROPERTIES = ['s.id', 's.clientId', 's.passwordSealed', 's.apiKeySealed', 's.credentialVersion'];
 const SUMMARY_SELECTION = ['s.id', ...SMS_CONFIG_SUMMARY_PROPERTIES.map((property) => `s.${property}`)];
+const VIEW_SELECTION = [...SUMMARY_SELECTION, 's.lowBalanceThreshold'];
 
 /** The client's columns this repository reads and writes; named, not imported: client/ reads sms-config/, never the other way. */
 interface ClientCounter {
@@ -145,6 +150,7 @@ export class SmsConfigRepository {
       ['id', 'smsConfigId'],
       'clientId',
       ...SMS_CONFIG_SUMMARY_PROPERTIES,
+      'lowBalanceThreshold',
       'passwordSealed',
       'apiKeySealed',
       'credentialVersion',
@@ -194,9 +200,9 @@ export class SmsConfigRepository {
   }
 
   /** One configuration of the client; null when it has none with this id. */
-  async findOne(smsConfigId: number, clientId: number): Promise<SmsConfigDto | null> {
-    const found = await this.smsConfigs(SUMMARY_SELECTION).where({ id: smsConfigId, clientId }).getOne();
-    return found === null ? null : { smsConfigId: found.id, ...toSmsConfigSummary(found) };
+  async findOne(smsConfigId: number, clientId: number): Promise<SmsConfigViewDto | null> {
+    const found = await this.smsConfigs(VIEW_SELECTION).where({ id: smsConfigId, clientId }).getOne();
+    return found === null ? null : { smsConfigId: found.id, ...toSmsConfigSummary(found), lowBalanceThreshold: found.lowBalanceThreshold };
   }
 
   /** The configuration's sealed secrets. */
@@ -235,6 +241,7 @@ export class SmsConfigRepository {
   async findToResolve(smsConfigId: number, clientId: number): Promise<SmsConfigToResolve | null> {
     type Row = SmsConfigSummaryRow &
       SealedSecrets & {
+        lowBalanceThreshold: string | number | null;
         clientIsActive: number | boolean;
         currentKeyDigest: string;
         previousKeyDigest: string | null;
@@ -245,6 +252,7 @@ export class SmsConfigRepository {
     if (row === undefined) return null;
     return {
       ...toSmsConfigSummary(row),
+      lowBalanceThreshold: row.lowBalanceThreshold === null ? null : Number(row.lowBalanceThreshold),
       smsConfigId: Number(row.smsConfigId),
       clientId: Number(row.clientId),
       clientIsActive: Boolean(Number(row.clientIsActive)),

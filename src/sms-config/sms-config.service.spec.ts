@@ -5,6 +5,7 @@ import { Transactions } from '../database/transactions';
 import { smsConfigLimitReached } from './sms-config-limit';
 import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
 import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
+import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
 import { SmsConfigService } from './sms-config.service';
 
 const OWNER = {
@@ -31,6 +32,7 @@ describe('SmsConfigService', () => {
       sealer,
       { answerChanged: invalidate, keyChanged: jest.fn() },
       {} as Transactions,
+      new VerifyApiKeyIssuer(sealer),
     );
   });
 
@@ -51,6 +53,7 @@ describe('SmsConfigService', () => {
         balance: 0,
         perSmsCost: 0,
         isActive: true,
+        lowBalanceThreshold: null,
       },
       ORIGIN,
     );

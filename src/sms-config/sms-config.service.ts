@@ -7,10 +7,11 @@ import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
 import { Transactions } from '../database/transactions';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { DeletedSmsConfigDto, ResolvedSmsConfigDto, UpdateSmsConfigDto, UpdatedSmsConfigDto } from './dto/sms-config-lifecycle.dto';
-import { SmsConfigDto, VerifyApiKeyDto } from './dto/sms-config-response.dto';
+import { SmsConfigDto, SmsConfigViewDto, VerifyApiKeyDto } from './dto/sms-config-response.dto';
 import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
 import { CHANGEABLE_SMS_CONFIG_FIELDS, SealedSecrets, SmsConfigChanges, SmsConfigRepository } from './sms-config.repository';
-import { CREDENTIAL_BOUND_FIELDS, DESTINATION_FIELDS, issuingKeyTag, tokenRefusal } from './verify-api-key-validity';
+import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
+import { CREDENTIAL_BOUND_FIELDS, DESTINATION_FIELDS, tokenRefusal } from './verify-api-key-validity';
 
 export class SmsConfigNotFoundException extends NotFoundException {
   constructor() {
@@ -32,6 +33,7 @@ export class SmsConfigService {
     private readonly sealer: SecretSealer,
     private readonly clientCache: ClientCacheInvalidation,
     private readonly transactions: Transactions,
+    private readonly tokens: VerifyApiKeyIssuer,
   ) {}
 
   /** Stores the configuration for the key's client, its secrets sealed; committed before it is answered. */
@@ -52,6 +54,7 @@ export class SmsConfigService {
         balance: request.balance ?? 0,
         perSmsCost: request.perSmsCost ?? 0,
         isActive: request.isActive ?? true,
+        lowBalanceThreshold: request.lowBalanceThreshold ?? null,
       },
       origin,
     );
@@ -65,7 +68,7 @@ export class SmsConfigService {
     return this.smsConfigs.listByClient(ownerId);
   }
 
-  async get(owner: AuthenticatedClient, smsConfigId: number): Promise<SmsConfigDto> {
+  async get(owner: AuthenticatedClient, smsConfigId: number): Promise<SmsConfigViewDto> {
     return (await this.smsConfigs.findOne(smsConfigId, owner.id)) ?? throwNotFound();
   }
 
@@ -96,7 +99,7 @@ export class SmsConfigService {
       const credentialVersion = touchesCredentials ? stored.credentialVersion + 1 : stored.credentialVersion;
       await this.smsConfigs.update(smsConfigId, owner.id, changes, origin, touchesCredentials ? credentialVersion : undefined);
       this.clientCache.answerChanged(owner.keyDigests);
-      const apiKey = request.apiKey !== undefined ? request.apiKey : this.openApiKey(stored.apiKeySealed, owner.id);
+      const apiKey = request.apiKey !== undefined ? request.apiKey : this.tokens.openApiKey(stored.apiKeySealed, owner.id);
       const updated = (await this.smsConfigs.findOne(smsConfigId, owner.id))!;
       return { ...updated, verifyApiKey: this.verifyApiKeyFor(owner, { smsConfigId, credentialVersion }, apiKey) };
     });
@@ -114,7 +117,7 @@ export class SmsConfigService {
    */
   async issueVerifyApiKey(owner: AuthenticatedClient, smsConfigId: number): Promise<VerifyApiKeyDto> {
     const stored = (await this.smsConfigs.findSealed(smsConfigId, owner.id)) ?? throwNotFound();
-    return { verifyApiKey: this.verifyApiKeyFor(owner, stored, this.openApiKey(stored.apiKeySealed, owner.id)) };
+    return { verifyApiKey: this.verifyApiKeyFor(owner, stored, this.tokens.openApiKey(stored.apiKeySealed, owner.id)) };
   }
 
   /**
@@ -126,7 +129,7 @@ export class SmsConfigService {
     const token = this.openToken(verifyApiKey);
     const found = (await this.smsConfigs.findToResolve(token.smsConfigId, token.clientId)) ?? throwNotFound();
     if (!found.clientIsActive) throw new ClientDisabledException();
-    const apiKey = this.openApiKey(found.apiKeySealed, found.clientId);
+    const apiKey = this.tokens.openApiKey(found.apiKeySealed, found.clientId);
     const fingerprintMatches = this.sealer.fingerprint(apiKey ?? '', token.keyId) === token.apiKeyFingerprint;
     const refusal = tokenRefusal(token, found, fingerprintMatches, apiKey !== null);
     if (refusal) throw refusal;
@@ -147,6 +150,7 @@ export class SmsConfigService {
       balance: found.balance,
       perSmsCost: found.perSmsCost,
       isActive: found.isActive,
+      lowBalanceThreshold: found.lowBalanceThreshold,
     };
   }
 
@@ -159,20 +163,13 @@ export class SmsConfigService {
     }
   }
 
-  private openApiKey(apiKeySealed: string | null, clientId: number): string | null {
-    return apiKeySealed === null ? null : this.sealer.open(apiKeySealed, apiKeySealContext(clientId));
-  }
-
   /** A token for the configuration at this credential version, obtained with the key the owner presented. */
   private verifyApiKeyFor(
     owner: AuthenticatedClient,
     { smsConfigId, credentialVersion }: Pick<SealedSecrets, 'smsConfigId' | 'credentialVersion'>,
     apiKey: string | null,
   ): string {
-    return this.sealer.sealVerifyApiKey(
-      { smsConfigId, clientId: owner.id, apiKeyFingerprint: this.sealer.fingerprint(apiKey ?? '') },
-      { credentialVersion, issuingKeyTag: issuingKeyTag(owner.secretKeyDigest), hasApiKey: apiKey !== null },
-    );
+    return this.tokens.issue({ smsConfigId, clientId: owner.id, credentialVersion, presentedKeyDigest: owner.secretKeyDigest }, apiKey);
   }
 
   /** A field as its entity keeps it: secrets sealed, null as the add's default where there is one. */

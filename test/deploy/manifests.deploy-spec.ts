@@ -152,7 +152,7 @@ describe('Deployment files', () => {
     expect(targetOf('http')).toBe(apiPort);
   });
 
-  it('should alert on errors, latency, the database, the broker, delayed events, pool saturation, rate limiting and key usage not written, with metrics the service exports', () => {
+  it('should alert on errors, latency, the database, the broker, delayed events, pool saturation, rate limiting, key usage not written and unhealthy SMS configurations, with metrics the service exports', () => {
     const rules = only(byKind.PrometheusRule, 'PrometheusRule').spec.groups.flatMap((group: Manifest) => group.rules as Manifest[]);
     expect(rules.map((rule: Manifest) => rule.alert).sort()).toEqual(
       [
@@ -164,6 +164,7 @@ describe('Deployment files', () => {
         'ClientRegistryHotPathLatency',
         'ClientRegistryKeyUsageNotWritten',
         'ClientRegistryRateLimitRefusals',
+        'ClientRegistrySmsConfigUnhealthy',
       ].sort(),
     );
     const byAlert = Object.fromEntries(rules.map((rule: Manifest) => [rule.alert, rule]));
@@ -191,6 +192,10 @@ describe('Deployment files', () => {
         'broker_connected',
         'process_resident_memory_bytes',
         'nodejs_eventloop_lag_seconds',
+        'dispatch_sms_sent_total',
+        'dispatch_sms_failed_total',
+        'dispatch_reports_total',
+        'dispatch_sms_configs_unhealthy',
       ]),
     );
     expect(read.filter((name) => !exported.has(name))).toEqual([]);

@@ -135,8 +135,12 @@ export function IsOptionalAmount(docs: ApiPropertyOptions = {}): PropertyDecorat
   );
 }
 
-/** A JSON number ≥ 0 and < 10^12 with at most 6 decimal places, so DECIMAL(18,6) keeps it exactly. */
-export function IsDecimalAmount(options?: ValidationOptions): PropertyDecorator {
+/**
+ * A JSON number ≥ 0 and < 10^12 with at most 6 decimal places, so DECIMAL(18,6) keeps it exactly; `signed`, also one
+ * above -10^12 (a balance a provider reports may be negative).
+ */
+export function IsDecimalAmount(options?: ValidationOptions, { signed = false } = {}): PropertyDecorator {
+  const lowest = signed ? `> -${MAX_AMOUNT_EXCLUSIVE}` : '>= 0';
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
       name: 'isDecimalAmount',
@@ -144,11 +148,40 @@ export function IsDecimalAmount(options?: ValidationOptions): PropertyDecorator 
       propertyName: propertyName as string,
       options: {
         message: ({ property }) =>
-          `${property} must be a number >= 0 and < 1000000000000 with at most ${AMOUNT_DECIMAL_PLACES} decimal places`,
+          `${property} must be a number ${lowest} and < ${MAX_AMOUNT_EXCLUSIVE} with at most ${AMOUNT_DECIMAL_PLACES} decimal places`,
         ...options,
       },
-      validator: { validate: isDecimalAmount },
+      validator: { validate: (value: unknown) => isDecimalAmount(signed && typeof value === 'number' ? Math.abs(value) : value) },
     });
+}
+
+/** An optional signed amount (IsDecimalAmount's `signed`), documented alike; null is refused. */
+export function IsOptionalSignedAmount(docs: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: Number,
+      minimum: -MAX_AMOUNT_EXCLUSIVE,
+      maximum: MAX_AMOUNT_EXCLUSIVE,
+      exclusiveMinimum: true,
+      exclusiveMaximum: true,
+      ...docs,
+    }),
+    IsDecimalAmount(undefined, { signed: true }),
+    ValidateIf((_object, value) => value !== undefined),
+  );
+}
+
+/** A JSON integer from `minimum` to `maximum`, refused with one message naming the range; `optional`, absent is allowed. */
+export function IsIntegerFrom(minimum: number, maximum: number, docs: ApiPropertyOptions & { optional?: boolean } = {}): PropertyDecorator {
+  const { optional = false, ...documented } = docs;
+  const rule = { message: ({ property }: { property: string }) => `${property} must be an integer from ${minimum} to ${maximum}` };
+  return applyDecorators(
+    (optional ? ApiPropertyOptional : ApiProperty)({ type: 'integer', minimum, maximum, ...documented }),
+    IsInt(rule),
+    Min(minimum, rule),
+    Max(maximum, rule),
+    ...(optional ? [ValidateIf((_object: object, value: unknown) => value !== undefined)] : []),
+  );
 }
 
 export function isDecimalAmount(value: unknown): boolean {

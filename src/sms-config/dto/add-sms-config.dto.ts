@@ -9,6 +9,7 @@ import {
   IsText,
 } from '../../common/validation/decorators';
 import { ClientIdDto } from './client-id.dto';
+import { LOW_BALANCE_THRESHOLD_RULE } from './sms-config-lifecycle.dto';
 
 export class AddSmsConfigDto extends ClientIdDto {
   @IsText(1, 100, { example: 'twilio' })
@@ -43,6 +44,9 @@ export class AddSmsConfigDto extends ClientIdDto {
 
   @IsOptionalAmount({ example: 0.0125 })
   perSmsCost?: number;
+
+  @IsOptionalAmount({ example: 5, default: null, description: LOW_BALANCE_THRESHOLD_RULE })
+  lowBalanceThreshold?: number | null;
 
   @ApiPropertyOptional({ default: true })
   @IsOptional()

@@ -1,7 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsString, ValidateIf } from 'class-validator';
 import { IsOptionalAmount, IsOptionalProviderUrl, IsOptionalText, IsProviderUrl, IsText } from '../../common/validation/decorators';
-import { SmsConfigDto } from './sms-config-response.dto';
+import { SmsConfigViewDto } from './sms-config-response.dto';
+
+export const LOW_BALANCE_THRESHOLD_RULE =
+  'A dispatch report that takes the balance below it publishes sms-config.balance-low, once until the balance is back at it or above; null: none';
 
 /** Sent, a field must follow its rule; null is refused for the fields a configuration always has. */
 const isSent = (_object: object, value: unknown) => value !== undefined;
@@ -54,6 +57,9 @@ export class UpdateSmsConfigDto {
   @IsOptionalAmount({ default: undefined })
   perSmsCost?: number | null;
 
+  @IsOptionalAmount({ default: undefined, description: LOW_BALANCE_THRESHOLD_RULE })
+  lowBalanceThreshold?: number | null;
+
   @ApiPropertyOptional({ type: Boolean, nullable: true, description: 'null sets it back to true' })
   @IsBoolean()
   @ValidateIf((_object, value) => value !== undefined && value !== null)
@@ -64,11 +70,11 @@ export class SmsConfigResponseDto {
   @ApiProperty({ example: 200 })
   status: 200;
 
-  @ApiProperty({ type: SmsConfigDto })
-  results: SmsConfigDto;
+  @ApiProperty({ type: SmsConfigViewDto })
+  results: SmsConfigViewDto;
 }
 
-export class UpdatedSmsConfigDto extends SmsConfigDto {
+export class UpdatedSmsConfigDto extends SmsConfigViewDto {
   @ApiProperty({ minLength: 64, description: 'A fresh token for the configuration as it now is' })
   verifyApiKey: string;
 }
@@ -105,7 +111,7 @@ export class ResolveCredentialsDto {
 }
 
 /** Everything the dispatcher needs to send through the provider, secrets included: the one answer that holds them. */
-export class ResolvedSmsConfigDto extends SmsConfigDto {
+export class ResolvedSmsConfigDto extends SmsConfigViewDto {
   @ApiProperty({ example: 7 })
   clientId: number;
 

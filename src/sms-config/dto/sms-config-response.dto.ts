@@ -38,6 +38,17 @@ export class SmsConfigDto extends SmsConfigSummaryDto {
   smsConfigId: number;
 }
 
+/** A configuration as the v1 routes show it: the seed's fields, and those added since (never in the seed's answers). */
+export class SmsConfigViewDto extends SmsConfigDto {
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 5,
+    description: 'A dispatch report that takes the balance below it publishes sms-config.balance-low (once per crossing); null: none',
+  })
+  lowBalanceThreshold: number | null;
+}
+
 export class SmsConfigListResponseDto {
   @ApiProperty({ example: 200 })
   status: 200;

@@ -1,0 +1,82 @@
+import { RoutableSmsConfig, route } from './dispatch-routing';
+
+const NOW = Date.parse('2026-11-25T10:00:00.000Z');
+
+function config(smsConfigId: number, fields: Partial<RoutableSmsConfig> = {}): RoutableSmsConfig {
+  return {
+    smsConfigId,
+    providerName: `provider-${smsConfigId}`,
+    smsType: 'Transactional',
+    isActive: true,
+    balanceMicros: 100_000_000n,
+    perSmsCostMicros: 10_000n,
+    consecutiveFailures: 0,
+    unhealthyUntil: null,
+    ...fields,
+  };
+}
+const ids = (configs: RoutableSmsConfig[]) => configs.map(({ smsConfigId }) => smsConfigId);
+const request = { preferredSmsGateway: null, count: 1, now: NOW };
+
+describe('dispatch routing', () => {
+  it('should order by preferred gateway (any case), then lower cost, higher balance, lower id', () => {
+    const configs = [
+      config(1, { perSmsCostMicros: 20_000n }),
+      config(2, { perSmsCostMicros: 10_000n, balanceMicros: 5_000_000n }),
+      config(3, { perSmsCostMicros: 10_000n, balanceMicros: 9_000_000n }),
+      config(4, { perSmsCostMicros: 10_000n, balanceMicros: 9_000_000n }),
+      config(5, { providerName: 'Twilio', perSmsCostMicros: 90_000n }),
+    ];
+    expect(ids(route(configs, request).candidates)).toEqual([3, 4, 2, 1, 5]);
+    expect(ids(route(configs, { ...request, preferredSmsGateway: 'tWILIO' }).candidates)).toEqual([5, 3, 4, 2, 1]);
+  });
+
+  it('should skip with the first reason that applies: inactive, smsType, unhealthy, balance', () => {
+    const configs = [
+      config(1, { isActive: false, smsType: 'Promotional', balanceMicros: 0n }),
+      config(2, { smsType: 'Promotional', balanceMicros: 0n }),
+      config(3, { unhealthyUntil: NOW + 1, balanceMicros: 0n }),
+      config(4, { balanceMicros: 9_999n }),
+      config(5, { smsType: null }),
+      config(6, { smsType: 'TRANSACTIONAL' }),
+    ];
+    expect(route(configs, { ...request, smsType: 'transactional' })).toEqual({
+      candidates: [configs[5]],
+      skipped: [
+        { smsConfigId: 1, reason: 'inactive' },
+        { smsConfigId: 2, reason: 'smsType' },
+        { smsConfigId: 3, reason: 'unhealthy' },
+        { smsConfigId: 4, reason: 'balance' },
+        { smsConfigId: 5, reason: 'smsType' },
+      ],
+    });
+  });
+
+  it('should need the balance for every message counted, exactly', () => {
+    const exact = config(1, { balanceMicros: 30_000n, perSmsCostMicros: 10_000n });
+    expect(ids(route([exact], { ...request, count: 3 }).candidates)).toEqual([1]);
+    expect(route([exact], { ...request, count: 4 }).skipped).toEqual([{ smsConfigId: 1, reason: 'balance' }]);
+    expect(ids(route([config(2, { balanceMicros: -5n, perSmsCostMicros: 0n })], { ...request, count: 10_000 }).candidates)).toEqual([]);
+    expect(ids(route([config(3, { balanceMicros: 0n, perSmsCostMicros: 0n })], { ...request, count: 10_000 }).candidates)).toEqual([3]);
+  });
+
+  it('should offer one whose unhealthy time is over after all others, even the preferred one', () => {
+    const configs = [
+      config(1, { providerName: 'twilio', unhealthyUntil: NOW, perSmsCostMicros: 1n }),
+      config(2, { perSmsCostMicros: 50_000n }),
+      config(3, { unhealthyUntil: NOW - 5, perSmsCostMicros: 2n }),
+    ];
+    expect(ids(route(configs, { ...request, preferredSmsGateway: 'twilio' }).candidates)).toEqual([2, 1, 3]);
+  });
+
+  it('should answer no candidates, every configuration skipped, when none is usable', () => {
+    const configs = [config(2, { isActive: false }), config(1, { balanceMicros: 0n })];
+    expect(route(configs, request)).toEqual({
+      candidates: [],
+      skipped: [
+        { smsConfigId: 1, reason: 'balance' },
+        { smsConfigId: 2, reason: 'inactive' },
+      ],
+    });
+  });
+});

@@ -1,0 +1,74 @@
+import { ProviderHealth, healthStanding } from './provider-health';
+
+/** Why a configuration is not offered, checked in this order: the first that applies is given. */
+export const SKIP_REASONS = ['inactive', 'smsType', 'unhealthy', 'balance'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** A configuration as routing weighs it; amounts in millionths. */
+export interface RoutableSmsConfig extends ProviderHealth {
+  smsConfigId: number;
+  providerName: string;
+  smsType: string | null;
+  isActive: boolean;
+  balanceMicros: bigint;
+  perSmsCostMicros: bigint;
+}
+
+/** What the dispatcher is about to send. */
+export interface RouteRequest {
+  preferredSmsGateway: string | null;
+  /** Only configurations of this type (case-insensitive), when given. */
+  smsType?: string;
+  /** Messages to send: the balance must cover perSmsCost × count. */
+  count: number;
+  now: number;
+}
+
+export interface Route<T extends RoutableSmsConfig> {
+  candidates: T[];
+  skipped: Array<{ smsConfigId: number; reason: SkipReason }>;
+}
+
+const sameText = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * The configurations to try, in order: the client's preferred gateway first, then the lower cost, the higher balance,
+ * the lower id; those offered again after being unhealthy come after all others, in the same order. The others are
+ * skipped, each with its reason, by id.
+ */
+export function route<T extends RoutableSmsConfig>(configs: readonly T[], request: RouteRequest): Route<T> {
+  const candidates: T[] = [];
+  const skipped: Route<T>['skipped'] = [];
+  for (const config of [...configs].sort((a, b) => a.smsConfigId - b.smsConfigId)) {
+    const reason = skipReason(config, request);
+    if (reason === null) candidates.push(config);
+    else skipped.push({ smsConfigId: config.smsConfigId, reason });
+  }
+  const rank = (config: T) => ({
+    offeredAgain: healthStanding(config, request.now) === 'offeredAgain' ? 1 : 0,
+    preferred: request.preferredSmsGateway !== null && sameText(config.providerName, request.preferredSmsGateway) ? 0 : 1,
+  });
+  candidates.sort((a, b) => {
+    const [rankA, rankB] = [rank(a), rank(b)];
+    return (
+      rankA.offeredAgain - rankB.offeredAgain ||
+      rankA.preferred - rankB.preferred ||
+      compare(a.perSmsCostMicros, b.perSmsCostMicros) ||
+      compare(b.balanceMicros, a.balanceMicros) ||
+      a.smsConfigId - b.smsConfigId
+    );
+  });
+  return { candidates, skipped };
+}
+
+function skipReason(config: RoutableSmsConfig, { smsType, count, now }: RouteRequest): SkipReason | null {
+  if (!config.isActive) return 'inactive';
+  if (smsType !== undefined && (config.smsType === null || !sameText(config.smsType, smsType))) return 'smsType';
+  if (healthStanding(config, now) === 'skipped') return 'unhealthy';
+  if (config.balanceMicros < config.perSmsCostMicros * BigInt(count)) return 'balance';
+  return null;
+}
+
+function compare(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,66 @@
+import { Body, Controller, Header, HttpCode, HttpStatus, Post } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ChangeOrigin } from '../auth/actor';
+import { CurrentClient, DispatchForClient, DispatchOnly, Origin } from '../auth/auth.decorators';
+import { AuthenticatedClient } from '../auth/client-lookup';
+import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { DispatchService } from './dispatch.service';
+import { OutcomeReportDto, OutcomeResponseDto } from './dto/dispatch-outcome.dto';
+import { RouteRequestDto, RouteResponseDto } from './dto/dispatch-route.dto';
+
+@ApiTags('dispatch')
+@ApiCommonErrors()
+@Controller('api/v1/dispatch')
+export class DispatchController {
+  constructor(private readonly dispatch: DispatchService) {}
+
+  @Post('route')
+  @HttpCode(HttpStatus.OK)
+  @DispatchForClient()
+  @Header('cache-control', 'no-store')
+  @ApiOperation({
+    summary: 'Which SMS configurations to send through now',
+    description:
+      "For the SMS dispatcher, with the client's secretKey: the client's usable configurations in the order to try them, " +
+      'each with a fresh verifyApiKey to resolve for the one used, and every other configuration with the reason it is skipped. ' +
+      'Read from the database at every call: a report or a change on any instance shows at once. Never a secret.',
+  })
+  @ApiOkResponse({ type: RouteResponseDto, headers: { 'cache-control': { schema: { type: 'string', example: 'no-store' } } } })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'smsType or count is not valid, or the body has other fields' })
+  @ApiForbiddenResponse({ type: ErrorResponseDto, description: "An admin key as x-api-key, or the secretKey's client is disabled" })
+  async route(@CurrentClient() client: AuthenticatedClient, @Body() request: RouteRequestDto): Promise<RouteResponseDto> {
+    return { status: 200, results: await this.dispatch.route(client, request) };
+  }
+
+  @Post('outcomes')
+  @HttpCode(HttpStatus.OK)
+  @DispatchOnly()
+  @ApiOperation({
+    summary: 'Report what sending through a configuration did',
+    description:
+      'For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch). The ' +
+      "balance goes down by exactly perSmsCost × sent, or is set to the provider's own figure when balance is given; a " +
+      'send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. ' +
+      'Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each.',
+  })
+  @ApiOkResponse({ type: OutcomeResponseDto })
+  @ApiBadRequestResponse({
+    type: ErrorResponseDto,
+    description: 'A field is not valid, or the report counts no message and gives no balance',
+  })
+  @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'An admin key as x-api-key' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No configuration has this smsConfigId' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The debit would take the balance below -10^12' })
+  async report(@Body() report: OutcomeReportDto, @Origin() origin: ChangeOrigin): Promise<OutcomeResponseDto> {
+    return { status: 200, results: await this.dispatch.report(report, origin) };
+  }
+}

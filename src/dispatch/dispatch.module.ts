@@ -1,0 +1,28 @@
+import { Inject, Module } from '@nestjs/common';
+import { Gauge } from 'prom-client';
+import { AuditModule } from '../audit/audit.module';
+import { DatabaseModule } from '../database/database.module';
+import { SmsConfigModule } from '../sms-config/sms-config.module';
+import { DispatchController } from './dispatch.controller';
+import { DispatchRepository } from './dispatch.repository';
+import { DispatchService } from './dispatch.service';
+import { UNHEALTHY_SMS_CONFIGS_GAUGE, unhealthySmsConfigsGauge } from './dispatch.metrics';
+
+/** Which configuration a dispatcher sends through, and what its sends cost and did: routing and outcome reports. */
+@Module({
+  imports: [DatabaseModule, AuditModule, SmsConfigModule],
+  controllers: [DispatchController],
+  providers: [
+    DispatchService,
+    DispatchRepository,
+    {
+      provide: UNHEALTHY_SMS_CONFIGS_GAUGE,
+      inject: [DispatchRepository],
+      useFactory: (dispatch: DispatchRepository) => unhealthySmsConfigsGauge(() => dispatch.countUnhealthy()),
+    },
+  ],
+})
+export class DispatchModule {
+  // Instantiates the gauge, which nothing else injects.
+  constructor(@Inject(UNHEALTHY_SMS_CONFIGS_GAUGE) _unhealthy: Gauge) {}
+}

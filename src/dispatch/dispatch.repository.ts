@@ -1,0 +1,178 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { SqlNames } from '../database/sql-names';
+import { epochMsOf, sqlTimestamp } from '../database/timestamps';
+import { Transactions } from '../database/transactions';
+import { decimalTextOf, microsOf } from '../database/exact-decimal';
+import { SmsConfig } from '../sms-config/sms-config.entity';
+import { RoutableSmsConfig } from './dispatch-routing';
+import { ProviderHealth } from './provider-health';
+
+/** The client's columns routing reads; named, not imported: client/ reads sms-config/, and dispatch/ reads both tables. */
+interface ClientRouting {
+  id: number;
+  preferredSmsGateway: string | null;
+}
+
+/** A configuration as routing offers it: what it weighs, what a candidate shows, and what its token is issued for. */
+export interface RoutedSmsConfig extends RoutableSmsConfig {
+  smsApi: string;
+  senderId: string | null;
+  apiKeySealed: string | null;
+  credentialVersion: number;
+}
+
+/** A configuration as a report finds it, its row locked: what the report changes and what it compares. */
+export interface ReportedSmsConfig extends ProviderHealth {
+  smsConfigId: number;
+  clientId: number;
+  providerName: string;
+  balanceMicros: bigint;
+  perSmsCostMicros: bigint;
+  lowBalanceThresholdMicros: bigint | null;
+}
+
+/** What a report writes. */
+export interface ReportedState extends ProviderHealth {
+  balanceMicros: bigint;
+}
+
+type Decimal = string | number;
+type Timestamp = Date | string | null;
+
+/**
+ * Dispatch's reads and writes of the configurations. SQL, as both are on the dispatcher's path: routing reads a client
+ * with all its configurations in one indexed read; a report locks the configuration's client, then the configuration,
+ * as every change of a client's configurations does, so that their audit entries commit in order.
+ */
+@Injectable()
+export class DispatchRepository {
+  private readonly routableSql: string;
+  private readonly clientOfSql: string;
+  private readonly lockClientSql: string;
+  private readonly reportedSql: string;
+  private readonly reportSql: string;
+  private readonly countUnhealthySql: string;
+
+  constructor(
+    private readonly transactions: Transactions,
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    const client = new SqlNames<ClientRouting>(dataSource, 'Client');
+    const smsConfig = new SqlNames(dataSource, SmsConfig);
+    const forUpdate = transactions.dialect === 'mysql' ? ' FOR UPDATE' : '';
+    this.routableSql = `SELECT ${client.selectList('c', ['preferredSmsGateway'])}, ${smsConfig.selectList('s', [
+      ['id', 'smsConfigId'],
+      'providerName',
+      'smsApi',
+      'senderId',
+      'smsType',
+      'balance',
+      'perSmsCost',
+      'isActive',
+      'consecutiveFailures',
+      'unhealthyUntil',
+      'apiKeySealed',
+      'credentialVersion',
+    ])}
+      FROM ${client.table} c LEFT JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}
+      WHERE ${client.column('id', 'c')} = ?`;
+    this.clientOfSql = `SELECT ${smsConfig.column('clientId')} AS clientId FROM ${smsConfig.table} WHERE ${smsConfig.column('id')} = ?`;
+    this.lockClientSql = `SELECT ${client.column('id')} FROM ${client.table} WHERE ${client.column('id')} = ?${forUpdate}`;
+    this.reportedSql = `SELECT ${smsConfig.selectList('s', [
+      ['id', 'smsConfigId'],
+      'clientId',
+      'providerName',
+      'balance',
+      'perSmsCost',
+      'lowBalanceThreshold',
+      'consecutiveFailures',
+      'unhealthyUntil',
+    ])} FROM ${smsConfig.table} s WHERE ${smsConfig.column('id', 's')} = ?${forUpdate}`;
+    this.reportSql = `UPDATE ${smsConfig.table} SET ${smsConfig.column('balance')} = ?, ${smsConfig.column('consecutiveFailures')} = ?,
+      ${smsConfig.column('unhealthyUntil')} = ? WHERE ${smsConfig.column('id')} = ?`;
+    this.countUnhealthySql = `SELECT COUNT(*) AS unhealthy FROM ${smsConfig.table} WHERE ${smsConfig.column('unhealthyUntil')} IS NOT NULL`;
+  }
+
+  /** The client's preferred gateway and every configuration it has, by id; null when there is no such client. */
+  async routable(clientId: number): Promise<{ preferredSmsGateway: string | null; smsConfigs: RoutedSmsConfig[] } | null> {
+    type Row = ClientRouting & {
+      smsConfigId: number | null;
+      providerName: string;
+      smsApi: string;
+      senderId: string | null;
+      smsType: string | null;
+      balance: Decimal;
+      perSmsCost: Decimal;
+      isActive: number | boolean;
+      consecutiveFailures: number;
+      unhealthyUntil: Timestamp;
+      apiKeySealed: string | null;
+      credentialVersion: number;
+    };
+    const rows = await this.transactions.sql<Row>(this.routableSql, [clientId]);
+    if (rows.length === 0) return null;
+    return {
+      preferredSmsGateway: rows[0].preferredSmsGateway,
+      smsConfigs: rows
+        .filter((row) => row.smsConfigId !== null)
+        .map((row) => ({
+          smsConfigId: Number(row.smsConfigId),
+          providerName: row.providerName,
+          smsApi: row.smsApi,
+          senderId: row.senderId,
+          smsType: row.smsType,
+          balanceMicros: microsOf(row.balance),
+          perSmsCostMicros: microsOf(row.perSmsCost),
+          isActive: Boolean(Number(row.isActive)),
+          consecutiveFailures: Number(row.consecutiveFailures),
+          unhealthyUntil: epochMsOf(row.unhealthyUntil),
+          apiKeySealed: row.apiKeySealed,
+          credentialVersion: Number(row.credentialVersion),
+        })),
+    };
+  }
+
+  /**
+   * Inside the report's transaction: the configuration, its client's row then its own locked until the commit (MySQL;
+   * SQLite transactions take turns anyway); null when there is no such configuration.
+   */
+  async lockReported(smsConfigId: number): Promise<ReportedSmsConfig | null> {
+    const [owner] = await this.transactions.sql<{ clientId: number }>(this.clientOfSql, [smsConfigId]);
+    if (owner === undefined) return null;
+    await this.transactions.sql(this.lockClientSql, [owner.clientId]);
+    type Row = Omit<ReportedSmsConfig, 'balanceMicros' | 'perSmsCostMicros' | 'lowBalanceThresholdMicros' | 'unhealthyUntil'> & {
+      balance: Decimal;
+      perSmsCost: Decimal;
+      lowBalanceThreshold: Decimal | null;
+      unhealthyUntil: Timestamp;
+    };
+    const [row] = await this.transactions.sql<Row>(this.reportedSql, [smsConfigId]);
+    // Deleted between the two reads.
+    if (row === undefined) return null;
+    return {
+      smsConfigId: Number(row.smsConfigId),
+      clientId: Number(row.clientId),
+      providerName: row.providerName,
+      balanceMicros: microsOf(row.balance),
+      perSmsCostMicros: microsOf(row.perSmsCost),
+      lowBalanceThresholdMicros: row.lowBalanceThreshold === null ? null : microsOf(row.lowBalanceThreshold),
+      consecutiveFailures: Number(row.consecutiveFailures),
+      unhealthyUntil: epochMsOf(row.unhealthyUntil),
+    };
+  }
+
+  /** Writes the state a report left, inside its transaction; the balance as DECIMAL text, kept exactly. */
+  async recordReport(smsConfigId: number, state: ReportedState): Promise<void> {
+    const unhealthyUntil = state.unhealthyUntil === null ? null : sqlTimestamp(new Date(state.unhealthyUntil));
+    const values = [decimalTextOf(state.balanceMicros), state.consecutiveFailures, unhealthyUntil, smsConfigId];
+    await this.transactions.sql(this.reportSql, values);
+  }
+
+  /** Configurations not healthy (skipped, or offered again and not yet sent through), over every client. */
+  async countUnhealthy(): Promise<number> {
+    const [row] = await this.transactions.sql<{ unhealthy: number | string }>(this.countUnhealthySql, []);
+    return Number(row.unhealthy);
+  }
+}

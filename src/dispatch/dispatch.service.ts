@@ -1,0 +1,117 @@
+import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { AuditLog } from '../audit/audit.repository';
+import { ChangeOrigin } from '../auth/actor';
+import { AuthenticatedClient } from '../auth/client-lookup';
+import { MAX_AMOUNT_EXCLUSIVE } from '../common/validation/decorators';
+import { AppConfig } from '../config/app-config';
+import { retryDeadlockVictims } from '../database/deadlock-retry';
+import { amountOf, microsOf } from '../database/exact-decimal';
+import { Transactions } from '../database/transactions';
+import { SmsConfigNotFoundException } from '../sms-config/sms-config.service';
+import { VerifyApiKeyIssuer } from '../sms-config/verify-api-key-issuer';
+import { route } from './dispatch-routing';
+import { countReport } from './dispatch.metrics';
+import { DispatchRepository, ReportedSmsConfig } from './dispatch.repository';
+import { OutcomeDto, OutcomeReportDto } from './dto/dispatch-outcome.dto';
+import { RouteDto, RouteRequestDto } from './dto/dispatch-route.dto';
+import { healthAfterReport } from './provider-health';
+
+/** The lowest balance DECIMAL(18,6) holds: a debit may take a balance below zero, not below this. */
+const LOWEST_BALANCE_MICROS = -(BigInt(MAX_AMOUNT_EXCLUSIVE) * 1_000_000n - 1n);
+
+@Injectable()
+export class DispatchService {
+  private readonly unhealthyMs: number;
+
+  constructor(
+    private readonly dispatch: DispatchRepository,
+    private readonly tokens: VerifyApiKeyIssuer,
+    private readonly transactions: Transactions,
+    private readonly auditLog: AuditLog,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.unhealthyMs = config.get('dispatchUnhealthyMs', { infer: true });
+  }
+
+  /** The client's usable configurations in the order to try them, each with a fresh token; the others with their reason. */
+  async route(owner: AuthenticatedClient, request: RouteRequestDto): Promise<RouteDto> {
+    const found = await this.dispatch.routable(owner.id);
+    const { candidates, skipped } = route(found?.smsConfigs ?? [], {
+      preferredSmsGateway: found?.preferredSmsGateway ?? null,
+      smsType: request.smsType,
+      count: request.count ?? 1,
+      now: Date.now(),
+    });
+    return {
+      clientId: owner.id,
+      candidates: candidates.map((candidate) => ({
+        smsConfigId: candidate.smsConfigId,
+        providerName: candidate.providerName,
+        smsApi: candidate.smsApi,
+        senderId: candidate.senderId,
+        smsType: candidate.smsType,
+        balance: amountOf(candidate.balanceMicros),
+        perSmsCost: amountOf(candidate.perSmsCostMicros),
+        verifyApiKey: this.tokens.issueForSealed(
+          {
+            smsConfigId: candidate.smsConfigId,
+            clientId: owner.id,
+            credentialVersion: candidate.credentialVersion,
+            presentedKeyDigest: owner.secretKeyDigest,
+          },
+          candidate.apiKeySealed,
+        ),
+      })),
+      skipped,
+    };
+  }
+
+  /**
+   * A dispatcher's report: the balance debited by perSmsCost × sent (or set to the provider's figure), the health moved
+   * on, in one transaction under the configuration's lock, so concurrent reports from any instance each count. A
+   * crossing (balance under its threshold, unhealthy, healthy again) is audited and published once.
+   */
+  async report(report: OutcomeReportDto, origin: ChangeOrigin): Promise<OutcomeDto> {
+    if (report.sent + report.failed === 0 && report.balance === undefined) {
+      throw new BadRequestException('a report must count at least one message (sent + failed >= 1) or give balance');
+    }
+    const take = () => this.transactions.run(() => this.takeReport(report, origin));
+    // Inside a larger transaction, a deadlock rolls all of it back: it is answered, not retried here.
+    const { reported, outcome } = await (this.transactions.active ? take() : retryDeadlockVictims(take));
+    countReport(reported.providerName, report);
+    return outcome;
+  }
+
+  private async takeReport(report: OutcomeReportDto, origin: ChangeOrigin): Promise<{ reported: ReportedSmsConfig; outcome: OutcomeDto }> {
+    const reported = (await this.dispatch.lockReported(report.smsConfigId)) ?? throwNotFound();
+    const balanceMicros =
+      report.balance !== undefined ? microsOf(report.balance) : reported.balanceMicros - reported.perSmsCostMicros * BigInt(report.sent);
+    if (balanceMicros < LOWEST_BALANCE_MICROS) {
+      throw new ConflictException(`balance would fall below -${MAX_AMOUNT_EXCLUSIVE}: the report was not taken`);
+    }
+    const { health, crossing } = healthAfterReport(reported, report, Date.now(), this.unhealthyMs);
+    await this.dispatch.recordReport(reported.smsConfigId, { balanceMicros, ...health });
+    const entry = { origin, clientId: reported.clientId, smsConfigId: reported.smsConfigId };
+    if (fallsBelowThreshold(reported, balanceMicros)) await this.auditLog.record({ action: 'sms-config.balance-low', ...entry });
+    if (crossing !== null) await this.auditLog.record({ action: crossing, ...entry });
+    return {
+      reported,
+      outcome: {
+        smsConfigId: reported.smsConfigId,
+        balance: amountOf(balanceMicros),
+        healthy: health.unhealthyUntil === null,
+        unhealthyUntil: health.unhealthyUntil === null ? null : new Date(health.unhealthyUntil).toISOString(),
+      },
+    };
+  }
+}
+
+/** Below the threshold now, and not before: once per crossing, again only after the balance rose to it or above. */
+function fallsBelowThreshold({ balanceMicros, lowBalanceThresholdMicros }: ReportedSmsConfig, newBalanceMicros: bigint): boolean {
+  return lowBalanceThresholdMicros !== null && balanceMicros >= lowBalanceThresholdMicros && newBalanceMicros < lowBalanceThresholdMicros;
+}
+
+function throwNotFound(): never {
+  throw new SmsConfigNotFoundException();
+}

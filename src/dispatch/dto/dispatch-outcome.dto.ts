@@ -1,0 +1,58 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsInt, IsPositive } from 'class-validator';
+import { IsIntegerFrom, IsOptionalSignedAmount } from '../../common/validation/decorators';
+
+export const MAX_REPORTED_MESSAGES = 100_000;
+
+/** What the dispatcher saw of one configuration since its last report: counts, not single messages. */
+export class OutcomeReportDto {
+  @ApiProperty({ minimum: 1, example: 12 })
+  @IsPositive()
+  @IsInt()
+  smsConfigId: number;
+
+  @IsIntegerFrom(0, MAX_REPORTED_MESSAGES, {
+    example: 40,
+    description: 'Messages the provider accepted: the balance goes down by perSmsCost × sent, and one send makes it healthy',
+  })
+  sent: number;
+
+  @IsIntegerFrom(0, MAX_REPORTED_MESSAGES, {
+    example: 0,
+    description: 'Messages the provider failed: 5 in a row, with no send between, make it unhealthy',
+  })
+  failed: number;
+
+  @IsOptionalSignedAmount({
+    example: 118.25,
+    description: "The provider's own balance, as read from balanceUrl: set as the balance instead of debiting. At most 6 decimal places",
+  })
+  balance?: number;
+}
+
+export class OutcomeDto {
+  @ApiProperty({ example: 12 })
+  smsConfigId: number;
+
+  @ApiProperty({ example: 117.75, description: 'The balance after this report' })
+  balance: number;
+
+  @ApiProperty({ description: 'false from the fifth failure in a row until a report with a send' })
+  healthy: boolean;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Skipped by routing until then, offered again (last) after it; null while healthy',
+  })
+  unhealthyUntil: string | null;
+}
+
+export class OutcomeResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: OutcomeDto })
+  results: OutcomeDto;
+}

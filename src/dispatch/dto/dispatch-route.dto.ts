@@ -1,0 +1,82 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIntegerFrom, IsOptionalText } from '../../common/validation/decorators';
+import { SKIP_REASONS, SkipReason } from '../dispatch-routing';
+
+export const MAX_ROUTED_COUNT = 10_000;
+
+/** No body, `{}`, or what is about to be sent: its type, and how many messages (each must be covered by the balance). */
+export class RouteRequestDto {
+  @IsOptionalText(50, { example: 'Transactional', description: 'Only configurations of this smsType (case-insensitive)' })
+  smsType?: string;
+
+  @IsIntegerFrom(1, MAX_ROUTED_COUNT, {
+    optional: true,
+    default: 1,
+    description: 'Messages about to be sent: a usable configuration has a balance of at least perSmsCost × count',
+  })
+  count?: number;
+}
+
+/** A configuration to try: where and how it sends, and a fresh token the dispatcher resolves for the one it uses. */
+export class RouteCandidateDto {
+  @ApiProperty({ example: 12 })
+  smsConfigId: number;
+
+  @ApiProperty({ example: 'twilio' })
+  providerName: string;
+
+  @ApiProperty({ example: 'https://api.twilio.com/send' })
+  smsApi: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  senderId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Transactional' })
+  smsType: string | null;
+
+  @ApiProperty({ example: 12.5 })
+  balance: number;
+
+  @ApiProperty({ example: 0.0125 })
+  perSmsCost: number;
+
+  @ApiProperty({ minLength: 64, description: 'Resolve it (POST /api/v1/sms-configs/resolve) for the candidate used' })
+  verifyApiKey: string;
+}
+
+export class SkippedSmsConfigDto {
+  @ApiProperty({ example: 13 })
+  smsConfigId: number;
+
+  @ApiProperty({
+    enum: SKIP_REASONS,
+    description:
+      'The first that applies, in this order: inactive (isActive false), smsType (another type was asked), unhealthy ' +
+      '(5 failures in a row, for DISPATCH_UNHEALTHY_MS), balance (under perSmsCost × count)',
+  })
+  reason: SkipReason;
+}
+
+export class RouteDto {
+  @ApiProperty({ example: 7 })
+  clientId: number;
+
+  @ApiProperty({
+    type: [RouteCandidateDto],
+    description:
+      "In the order to try them: the client's preferredSmsGateway (case-insensitive) first, then lower perSmsCost, " +
+      'higher balance, lower smsConfigId; a configuration offered again after being unhealthy comes last. Empty when none is usable',
+  })
+  candidates: RouteCandidateDto[];
+
+  @ApiProperty({ type: [SkippedSmsConfigDto], description: 'Every other configuration of the client, by smsConfigId' })
+  skipped: SkippedSmsConfigDto[];
+}
+
+export class RouteResponseDto {
+  @ApiProperty({ example: 200 })
+  status: 200;
+
+  @ApiProperty({ type: RouteDto })
+  results: RouteDto;
+}
