@@ -16,10 +16,15 @@ export interface ScriptRun {
 
 /** `bash <script>` from the checkout, as the docs say to run it; a variable given as undefined is left out. */
 export function runScript(script: string, env: Record<string, string | undefined>): Promise<ScriptRun> {
+  return runCommand('bash', [script], env);
+}
+
+/** A command from the checkout (`node scripts/...`), as the docs say to run it; a variable given as undefined is left out. */
+export function runCommand(command: string, args: string[], env: Record<string, string | undefined>): Promise<ScriptRun> {
   const merged: Record<string, string | undefined> = { ...process.env, ...env };
   const childEnv = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)) as Record<string, string>;
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', [script], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
