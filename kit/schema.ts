@@ -262,7 +262,7 @@ export interface paths {
     put?: never;
     /**
      * Report what sending through a configuration did
-     * @description For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch). The balance goes down by exactly perSmsCost × sent, or is set to the provider's own figure when balance is given; a send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each.
+     * @description For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch). The balance goes down by exactly perSmsCost × sent, or is set to the provider's own figure when balance is given; a send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each. Send an Idempotency-Key with each batch: a retry of it is answered again and counted once.
      */
     post: operations['DispatchController_report'];
     delete?: never;
@@ -2608,7 +2608,10 @@ export interface operations {
   DispatchController_report: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice. Scoped to the credential. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2662,7 +2665,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description The debit would take the balance below -10^12 */
+      /** @description The debit would take the balance below -10^12; or: A request with this Idempotency-Key is in progress */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2682,6 +2685,15 @@ export interface operations {
       };
       /** @description Body that is not application/json */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Idempotency-Key was used with a different request */
+      422: {
         headers: {
           [name: string]: unknown;
         };

@@ -9,6 +9,7 @@
 // after each round, and prints one line per message and per report; it exits 1 at the first unexpected answer.
 const http = require('node:http');
 const { execFileSync } = require('node:child_process');
+const { randomUUID } = require('node:crypto');
 
 const BASE_URL = process.env.BASE_URL || 'http://127.0.0.1:3000';
 const DISPATCHER_KEY = process.env.DISPATCHER_KEY;
@@ -96,8 +97,9 @@ async function dispatch(secretKey, message, tally) {
 /** The round's counts, one report per configuration used. */
 async function report(tally) {
   for (const [smsConfigId, counts] of tally) {
+    // A key per batch: a retry of it after no answer is counted once.
     const outcome = await registry('/api/v1/dispatch/outcomes', {
-      headers: { 'x-api-key': DISPATCHER_KEY },
+      headers: { 'x-api-key': DISPATCHER_KEY, 'idempotency-key': randomUUID() },
       body: { smsConfigId, ...counts },
     });
     const health = outcome.healthy ? 'healthy' : `unhealthy until ${outcome.unhealthyUntil}`;

@@ -237,6 +237,24 @@ describe('Dispatch: routing and outcome reports', () => {
       expect(metrics).toMatch(/^dispatch_sms_sent_total\{provider="concurrency-provider"\} \d+/m);
     });
 
+    it('should take a report retried with its Idempotency-Key once, answer it again byte for byte, and refuse another body', async () => {
+      const { secretKey } = await newClient();
+      const id = await addConfig(secretKey, { balance: 10, perSmsCost: 0.5 });
+      const send = (body: unknown, key: string) =>
+        a.post('/api/v1/dispatch/outcomes', { headers: { ...DISPATCHER, 'idempotency-key': key }, body });
+      const first = await send({ smsConfigId: id, sent: 4, failed: 0 }, 'batch-1');
+      expect(first.body.results.balance).toBe(8);
+      const retried = await send({ smsConfigId: id, sent: 4, failed: 0 }, 'batch-1');
+      expect(retried.raw).toBe(first.raw);
+      expect(retried.headers['idempotent-replayed']).toBe('true');
+      expect((await viewOf(secretKey, id)).balance).toBe(8);
+      expect((await send({ smsConfigId: id, sent: 5, failed: 0 }, 'batch-1')).body).toEqual({
+        status: 422,
+        error: 'Idempotency-Key was used with a different request',
+      });
+      expect((await send({ smsConfigId: id, sent: 4, failed: 0 }, 'batch-2')).body.results.balance).toBe(6);
+    });
+
     it.each([
       [{ smsConfigId: 1, sent: 100001, failed: 0 }, 'sent must be an integer from 0 to 100000'],
       [{ smsConfigId: 1, sent: 1, failed: -1 }, 'failed must be an integer from 0 to 100000'],

@@ -106,6 +106,8 @@ function clientNumbering(first) {
 }
 
 module.exports = {
+  post,
+  expect2xx,
   clientNumbering,
   ADMIN_API_KEY,
   DISPATCHER_API_KEY,

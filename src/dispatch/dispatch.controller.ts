@@ -1,7 +1,6 @@
 import { Body, Controller, Header, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -13,6 +12,9 @@ import { CurrentClient, DispatchForClient, DispatchOnly, Origin } from '../auth/
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { Idempotent } from '../idempotency/idempotency.decorator';
+import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
+import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
 import { DispatchService } from './dispatch.service';
 import { OutcomeReportDto, OutcomeResponseDto } from './dto/dispatch-outcome.dto';
 import { RouteRequestDto, RouteResponseDto } from './dto/dispatch-route.dto';
@@ -21,7 +23,10 @@ import { RouteRequestDto, RouteResponseDto } from './dto/dispatch-route.dto';
 @ApiCommonErrors()
 @Controller('api/v1/dispatch')
 export class DispatchController {
-  constructor(private readonly dispatch: DispatchService) {}
+  constructor(
+    private readonly dispatch: DispatchService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   @Post('route')
   @HttpCode(HttpStatus.OK)
@@ -44,13 +49,15 @@ export class DispatchController {
   @Post('outcomes')
   @HttpCode(HttpStatus.OK)
   @DispatchOnly()
+  @Idempotent('The debit would take the balance below -10^12')
   @ApiOperation({
     summary: 'Report what sending through a configuration did',
     description:
       'For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch). The ' +
       "balance goes down by exactly perSmsCost × sent, or is set to the provider's own figure when balance is given; a " +
       'send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. ' +
-      'Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each.',
+      'Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each. Send an ' +
+      'Idempotency-Key with each batch: a retry of it is answered again and counted once.',
   })
   @ApiOkResponse({ type: OutcomeResponseDto })
   @ApiBadRequestResponse({
@@ -59,8 +66,11 @@ export class DispatchController {
   })
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'An admin key as x-api-key' })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No configuration has this smsConfigId' })
-  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The debit would take the balance below -10^12' })
-  async report(@Body() report: OutcomeReportDto, @Origin() origin: ChangeOrigin): Promise<OutcomeResponseDto> {
-    return { status: 200, results: await this.dispatch.report(report, origin) };
+  async report(
+    @Body() report: OutcomeReportDto,
+    @Origin() origin: ChangeOrigin,
+    @IdempotencyOf() call?: IdempotentCall,
+  ): Promise<OutcomeResponseDto | ReplayedAnswer> {
+    return this.idempotency.once(call, async () => ({ status: 200, results: await this.dispatch.report(report, origin) }));
   }
 }

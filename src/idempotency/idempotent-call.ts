@@ -1,5 +1,6 @@
 import { ExecutionContext, createParamDecorator } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RequestWithActor } from '../auth/actor';
 import { RequestWithClient } from '../auth/client-lookup';
 import type { RequestWithRawBody } from '../http/json-body';
 import { RequestWithCredential } from '../rate-limit/credential';
@@ -7,7 +8,7 @@ import { idempotencyKeyOf } from './idempotency-key';
 
 /** A request sent with an Idempotency-Key: where its key lives, what "the same request" is, and where to answer. */
 export interface IdempotentCall {
-  /** A client's keys share its scope (a retry may come with its new key); an admin key has its own. */
+  /** A client's keys share its scope (a retry may come with its new key); an admin or a dispatcher key has its own. */
   scope: string;
   key: string;
   /** Method, path and body as sent: what "the same request" is, kept only as its digest (see RequestDigests). */
@@ -26,9 +27,16 @@ export const IdempotencyOf = createParamDecorator((_: unknown, context: Executio
   const key = idempotencyKeyOf(request.headers);
   if (key === undefined) return undefined;
   return {
-    scope: request.client ? `client:${request.client.id}` : `admin:${request.credentialDigest}`,
+    scope: scopeOf(request),
     key,
     request: `${request.method} ${request.url}\n${request.rawBody ?? ''}`,
     reply: context.switchToHttp().getResponse<FastifyReply>(),
   };
 });
+
+/** The client, whichever of its keys was sent; else the admin or dispatcher key itself, by its digest. */
+function scopeOf(request: KeyedRequest & RequestWithActor): string {
+  if (request.client) return `client:${request.client.id}`;
+  const role = request.actor?.startsWith('dispatcher:') ? 'dispatcher' : 'admin';
+  return `${role}:${request.credentialDigest}`;
+}

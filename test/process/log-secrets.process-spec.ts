@@ -75,6 +75,27 @@ describe('Secrets and the log', () => {
       403,
     );
 
+    // Dispatch: routing hands out tokens under the client's key, a report changes the balance and the health.
+    const dispatcher = { 'x-api-key': DISPATCHER_API_KEY };
+    const routed = await t.post('/api/v1/dispatch/route', { headers: { ...dispatcher, secretKey: rotated.body.results.secretKey } });
+    expect(routed.status).toBe(200);
+    Object.assign(secrets, { routedVerifyApiKey: routed.body.results.candidates[0].verifyApiKey });
+    const dispatchStatuses = [
+      (await t.post('/api/v1/dispatch/route', { headers: { ...dispatcher, secretKey } })).status,
+      (await t.post('/api/v1/dispatch/route', { headers: { 'x-api-key': ADMIN_API_KEY, secretKey } })).status,
+      (await t.post('/api/v1/dispatch/route', { headers: { ...dispatcher, secretKey: wrongSecretKey } })).status,
+      (await t.post('/api/v1/dispatch/outcomes', { headers: dispatcher, body: { smsConfigId, sent: 0, failed: 5 } })).status,
+      (
+        await t.post('/api/v1/dispatch/outcomes', {
+          headers: { ...dispatcher, 'idempotency-key': 'report-1' },
+          body: { smsConfigId, sent: 2, failed: 0, balance: 3.5 },
+        })
+      ).status,
+      (await t.post('/api/v1/dispatch/outcomes', { headers: { 'x-api-key': wrongAdminKey }, body: { smsConfigId, sent: 1, failed: 0 } }))
+        .status,
+    ];
+    expect(dispatchStatuses).toEqual([200, 403, 401, 200, 200, 401]);
+
     const answers = [
       // In headers, on every kind of route, known and wrong.
       await t.post('/api/client/get/secretKey', { headers: { secretKey } }),

@@ -1,0 +1,151 @@
+'use strict';
+// Dispatch's two routes beside get-client, in one run on one MariaDB database, as a dispatcher calls them: many clients
+// and many configurations in turns, never one hot key.
+//   npm run bench:dispatch          (builds, then runs dist/main.js)
+//   env: ROUNDS (3), BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (50), DISPATCH_CLIENTS (500, each
+//        with 3 configurations), BENCH_DATABASE (registry_dispatch), BENCH_PORT (3130)
+// Each round runs the three scenarios one after another, in turns, so that the machine's drift hits each alike; the
+// table gives each scenario's median req/s, p50 and p99 over the rounds, and its req/s as a share of get-client's.
+// get-client is answered from the cache; route reads the client and its configurations and seals a token per
+// candidate; an outcome report is a transaction that locks the client and the configuration and writes one row.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const autocannon = require('autocannon');
+
+const children = require('./lib/children');
+const { recreateDatabase } = require('./lib/database');
+const { markdownTable, median } = require('./lib/report');
+const seed = require('./lib/seed');
+const { serviceEnv } = require('./lib/service');
+const { runLoad } = require('./lib/load');
+
+const ROOT = path.resolve(__dirname, '..');
+const DATABASE = process.env.BENCH_DATABASE || 'registry_dispatch';
+const SERVER_URL = 'mysql://root@127.0.0.1:3306';
+const PORT = Number(process.env.BENCH_PORT || 3130);
+const params = {
+  rounds: Number(process.env.ROUNDS || 3),
+  seconds: Number(process.env.BENCH_DURATION || 10),
+  warmupSeconds: Number(process.env.BENCH_WARMUP || 3),
+  connections: Number(process.env.BENCH_CONNECTIONS || 50),
+  clients: Number(process.env.DISPATCH_CLIENTS || 500),
+};
+const CONFIGS_PER_CLIENT = 3;
+const progress = (message) => process.stderr.write(`[dispatch] ${message}\n`);
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** autocannon options sending `bodies[i]` with `headers[i]`, i in turns: each request for the next client or configuration. */
+function inTurns(headersOf, bodies) {
+  let next = 0;
+  return {
+    method: 'POST',
+    requests: [
+      {
+        setupRequest(request) {
+          const index = next++ % bodies.length;
+          request.headers = { ...request.headers, ...headersOf(index) };
+          request.body = bodies[index];
+          return request;
+        },
+      },
+    ],
+  };
+}
+
+function scenarios(keys, smsConfigIds) {
+  const noBodies = keys.map(() => undefined);
+  const routeBody = Buffer.from(JSON.stringify({ smsType: 'Transactional', count: 1 }));
+  return [
+    { name: 'get-client', path: '/api/client/get/secretKey', options: inTurns((i) => ({ secretKey: keys[i] }), noBodies) },
+    {
+      name: 'route',
+      path: '/api/v1/dispatch/route',
+      options: inTurns(
+        (i) => ({ ...JSON_HEADERS, 'x-api-key': seed.DISPATCHER_API_KEY, secretKey: keys[i] }),
+        keys.map(() => routeBody),
+      ),
+    },
+    {
+      name: 'outcomes',
+      path: '/api/v1/dispatch/outcomes',
+      options: inTurns(
+        () => ({ ...JSON_HEADERS, 'x-api-key': seed.DISPATCHER_API_KEY }),
+        smsConfigIds.map((smsConfigId) => Buffer.from(JSON.stringify({ smsConfigId, sent: 10, failed: 0 }))),
+      ),
+    },
+  ];
+}
+
+async function main() {
+  children.installCleanup();
+  await recreateDatabase({ serverUrl: SERVER_URL, database: DATABASE });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dispatch-bench-'));
+  const encryptionKey = require('node:crypto').randomBytes(32).toString('base64');
+  const env = serviceEnv({ port: PORT, encryptionKey, dataDir, DATABASE_URL: `${SERVER_URL}/${DATABASE}` });
+  const service = children.startNodeChild('service', [path.join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env });
+  const url = `http://127.0.0.1:${PORT}`;
+  await children.waitForHttp200(service, `${url}/health`);
+
+  progress(`seeding ${params.clients} clients with ${CONFIGS_PER_CLIENT} configurations each`);
+  const keys = await seed.addClients(url, 1, params.clients);
+  await seed.addSmsConfigTokens(url, keys, CONFIGS_PER_CLIENT);
+  // A balance no report of the run can spend, so that every route has candidates.
+  const smsConfigIds = [];
+  for (const secretKey of keys) {
+    const listed = seed.expect2xx('list', await seed.post(`${url}/api/sms-config/get-all-by-client-id`, { headers: { secretKey } }));
+    for (const { smsConfigId } of listed.results) {
+      const patch = await fetch(`${url}/api/v1/sms-configs/${smsConfigId}`, {
+        method: 'PATCH',
+        headers: { ...JSON_HEADERS, secretKey },
+        body: JSON.stringify({ balance: 999_999_999 }),
+      });
+      if (patch.status !== 200) throw new Error(`PATCH balance answered ${patch.status}`);
+      smsConfigIds.push(smsConfigId);
+    }
+  }
+
+  const runs = scenarios(keys, smsConfigIds);
+  const results = Object.fromEntries(runs.map(({ name }) => [name, []]));
+  for (const { name, path: route, options } of runs) {
+    progress(`warm-up ${name}`);
+    await runLoad(autocannon, { url: `${url}${route}`, connections: params.connections, seconds: params.warmupSeconds, options });
+  }
+  for (let round = 1; round <= params.rounds; round++) {
+    for (const { name, path: route, options } of round % 2 ? runs : [...runs].reverse()) {
+      const result = await runLoad(autocannon, {
+        url: `${url}${route}`,
+        connections: params.connections,
+        seconds: params.seconds,
+        options,
+      });
+      if (result.failed > 0) throw new Error(`${name}: ${result.failed} requests failed (${JSON.stringify(result.statusCodes)})`);
+      results[name].push(result);
+      progress(`${name} round ${round}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms`);
+    }
+  }
+  await children.stopChild(service);
+
+  const getClientRps = median(results['get-client'].map((result) => result.rps));
+  const rows = runs.map(({ name }) => {
+    const rps = median(results[name].map((result) => result.rps));
+    return [
+      name,
+      String(Math.round(rps)),
+      `${median(results[name].map((result) => result.p50))} ms`,
+      `${median(results[name].map((result) => result.p99))} ms`,
+      `${(rps / getClientRps).toFixed(3)}x`,
+    ];
+  });
+  console.log(
+    `${params.rounds} rounds x ${params.seconds} s per scenario, ${params.connections} connections, ${params.clients} clients ` +
+      `with ${CONFIGS_PER_CLIENT} configurations each, requests in turns over them (MariaDB).\n`,
+  );
+  console.log(markdownTable(['scenario', 'req/s (median)', 'p50', 'p99', 'req/s / get-client'], rows, 1));
+}
+
+main().catch((error) => {
+  console.error(error);
+  children.killAllChildrenNow();
+  process.exit(1);
+});
