@@ -25,19 +25,13 @@ export function AdminOnly(): MethodDecorator & ClassDecorator {
   );
 }
 
-/** Route needs a dispatcher key (`x-api-key` listed in DISPATCHER_API_KEYS; an admin key is refused 403). */
-export function DispatcherOnly(): MethodDecorator & ClassDecorator {
+/**
+ * Route needs a dispatcher key (`x-api-key` listed in DISPATCHER_API_KEYS; an admin key is refused 403): credential
+ * resolution, or, with DispatchKeyGuard, dispatch's outcome reports.
+ */
+export function DispatcherOnly(guard: typeof DispatcherKeyGuard = DispatcherKeyGuard): MethodDecorator & ClassDecorator {
   return applyDecorators(
-    UseGuards(DispatcherKeyGuard, CredentialThrottlerGuard),
-    ApiSecurity(DISPATCHER_API_KEY_SCHEME),
-    ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'x-api-key is missing or not a dispatcher key' }),
-  );
-}
-
-/** Dispatch's outcome reports: a dispatcher key, as DispatcherOnly. */
-export function DispatchOnly(): MethodDecorator & ClassDecorator {
-  return applyDecorators(
-    UseGuards(DispatchKeyGuard, CredentialThrottlerGuard),
+    UseGuards(guard, CredentialThrottlerGuard),
     ApiSecurity(DISPATCHER_API_KEY_SCHEME),
     ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'x-api-key is missing or not a dispatcher key' }),
   );

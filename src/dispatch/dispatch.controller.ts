@@ -1,7 +1,8 @@
 import { Body, Controller, Header, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChangeOrigin } from '../auth/actor';
-import { CurrentClient, DispatchForClient, DispatchOnly, Origin } from '../auth/auth.decorators';
+import { DispatchKeyGuard } from '../auth/api-key.guard';
+import { CurrentClient, DispatchForClient, DispatcherOnly, Origin } from '../auth/auth.decorators';
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
@@ -41,7 +42,7 @@ export class DispatchController {
 
   @Post('outcomes')
   @HttpCode(HttpStatus.OK)
-  @DispatchOnly()
+  @DispatcherOnly(DispatchKeyGuard)
   @Idempotent('The debit would take the balance below -10^12')
   @ApiOperation({
     summary: 'Report what sending through a configuration did',
