@@ -237,13 +237,14 @@ describe('HTTP behaviour shared by every route', () => {
       expect(security('/api/v1/sms-configs/resolve')).toEqual([{ dispatcherApiKey: [] }]);
     });
 
-    it('should document Idempotency-Key, its 409 and 422, on add client, add SMS configuration and both rotations only', async () => {
+    it('should document Idempotency-Key, its 409 and 422, on add client, add SMS configuration, both rotations and outcome reports only', async () => {
       const document = (await t.get('/docs-json')).body;
       const idempotent = new Set([
         'post /api/client/add',
         'post /api/sms-config/add',
         'post /api/v1/client/secret-key/rotate',
         'post /api/v1/clients/{clientId}/secret-key/rotate',
+        'post /api/v1/dispatch/outcomes',
       ]);
       for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
         for (const [method, operation] of Object.entries(operations)) {

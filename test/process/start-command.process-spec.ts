@@ -53,7 +53,7 @@ describe('Starting with no configuration', () => {
     expect(created.status).toBe(200);
   });
 
-  it('should list the five operations and every action of the lifecycle at /docs', async () => {
+  it('should list the five operations, every action of the lifecycle and dispatch at /docs', async () => {
     expect((await service.request('GET', '/docs')).status).toBe(200);
     const document = (await service.request('GET', '/docs-json')).body as { paths: Record<string, { post?: unknown }> };
     const operations = Object.entries(document.paths)
@@ -70,6 +70,8 @@ describe('Starting with no configuration', () => {
         '/api/v1/clients/{clientId}/secret-key/rotate',
         '/api/v1/sms-configs/resolve',
         '/api/v1/sms-configs/{smsConfigId}/verify-api-key',
+        '/api/v1/dispatch/route',
+        '/api/v1/dispatch/outcomes',
       ].sort(),
     );
   });
