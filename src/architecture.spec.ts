@@ -127,7 +127,7 @@ describe('Architecture', () => {
 
   it('should keep every SQL string in a repository, a migration or the database module', () => {
     const SQL =
-      /\b(SELECT\s+[A-Za-z0-9*(]|INSERT\s+INTO|UPDATE\s+[a-z_]+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|TRIGGER|INDEX|PROCEDURE)|ALTER\s+TABLE|DROP\s+(TABLE|TRIGGER|PROCEDURE))/;
+      /\b(SELECT\s+(\$\{|[A-Za-z0-9*(])|INSERT\s+INTO|UPDATE\s+([a-z_]+|\$\{[^}]+\})\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|TRIGGER|INDEX|PROCEDURE)|ALTER\s+TABLE|DROP\s+(TABLE|TRIGGER|PROCEDURE))/;
     const allowed = (path: string) => path.endsWith('.repository.ts') || path.startsWith('src/database/') || path.endsWith('.spec.ts');
     const files = (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[])
       .map((path) => relative(ROOT, join(ROOT, 'src', path)))
@@ -135,13 +135,14 @@ describe('Architecture', () => {
     expect(files.length).toBeGreaterThan(50);
     const offending = files.filter((path) => !allowed(path) && SQL.test(readFileSync(join(ROOT, path), 'utf8')));
     expect(offending).toEqual([]);
-    // The pattern does recognise the repositories' SQL: the statements TypeORM's query builder cannot write, or writes
+    // The pattern does recognise the repositories' SQL, names put in from SqlNames (`SELECT ${...}`) included: the statements TypeORM's query builder cannot write, or writes
     // slower on a hot path (docs/architecture.md lists them); the other repositories have none.
     expect(files.filter((path) => path.endsWith('.repository.ts') && SQL.test(readFileSync(join(ROOT, path), 'utf8')))).toEqual([
       'src/audit/audit.repository.ts',
       'src/client/client.repository.ts',
       'src/dispatch/dispatch.repository.ts',
       'src/key-usage/key-usage.repository.ts',
+      'src/reseal/sealed-column.repository.ts',
       'src/sms-config/sms-config.repository.ts',
     ]);
   });

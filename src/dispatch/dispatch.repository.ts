@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull, Not } from 'typeorm';
 import { SqlNames } from '../database/sql-names';
 import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { decimalTextOf, microsOf } from '../database/exact-decimal';
 import { SmsConfig } from '../sms-config/sms-config.entity';
+import { SmsConfigRepository } from '../sms-config/sms-config.repository';
 import { RoutableSmsConfig } from './dispatch-routing';
 import { ProviderHealth } from './provider-health';
 
@@ -42,21 +43,20 @@ type Decimal = string | number;
 type Timestamp = Date | string | null;
 
 /**
- * Dispatch's reads and writes of the configurations. SQL, as both are on the dispatcher's path: routing reads a client
- * with all its configurations in one indexed read; a report locks the configuration's client, then the configuration,
- * as every change of a client's configurations does, so that their audit entries commit in order.
+ * Dispatch's reads and writes of the configurations. Routing reads a client with all its configurations in one indexed
+ * read; a report locks the configuration's client, then the configuration, as every change of a client's
+ * configurations does (so that their audit entries commit in order). Both read DECIMAL columns as SQL, as text on
+ * MySQL: a balance debited to more than a double's 15 digits (99999999999.999999) stays exact.
  */
 @Injectable()
 export class DispatchRepository {
   private readonly routableSql: string;
-  private readonly clientOfSql: string;
-  private readonly lockClientSql: string;
   private readonly reportedSql: string;
   private readonly reportSql: string;
-  private readonly countUnhealthySql: string;
 
   constructor(
     private readonly transactions: Transactions,
+    private readonly smsConfigs: SmsConfigRepository,
     @InjectDataSource() dataSource: DataSource,
   ) {
     const client = new SqlNames<ClientRouting>(dataSource, 'Client');
@@ -78,8 +78,6 @@ export class DispatchRepository {
     ])}
       FROM ${client.table} c LEFT JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}
       WHERE ${client.column('id', 'c')} = ?`;
-    this.clientOfSql = `SELECT ${smsConfig.column('clientId')} AS clientId FROM ${smsConfig.table} WHERE ${smsConfig.column('id')} = ?`;
-    this.lockClientSql = `SELECT ${client.column('id')} FROM ${client.table} WHERE ${client.column('id')} = ?${forUpdate}`;
     this.reportedSql = `SELECT ${smsConfig.selectList('s', [
       ['id', 'smsConfigId'],
       'clientId',
@@ -92,7 +90,6 @@ export class DispatchRepository {
     ])} FROM ${smsConfig.table} s WHERE ${smsConfig.column('id', 's')} = ?${forUpdate}`;
     this.reportSql = `UPDATE ${smsConfig.table} SET ${smsConfig.column('balance')} = ?, ${smsConfig.column('consecutiveFailures')} = ?,
       ${smsConfig.column('unhealthyUntil')} = ? WHERE ${smsConfig.column('id')} = ?`;
-    this.countUnhealthySql = `SELECT COUNT(*) AS unhealthy FROM ${smsConfig.table} WHERE ${smsConfig.column('unhealthyUntil')} IS NOT NULL`;
   }
 
   /** The client's preferred gateway and every configuration it has, by id; null when there is no such client. */
@@ -139,9 +136,12 @@ export class DispatchRepository {
    * SQLite transactions take turns anyway); null when there is no such configuration.
    */
   async lockReported(smsConfigId: number): Promise<ReportedSmsConfig | null> {
-    const [owner] = await this.transactions.sql<{ clientId: number }>(this.clientOfSql, [smsConfigId]);
-    if (owner === undefined) return null;
-    await this.transactions.sql(this.lockClientSql, [owner.clientId]);
+    // A configuration never changes client: its client is known before either lock is taken.
+    const owner = await this.transactions.manager
+      .getRepository(SmsConfig)
+      .findOne({ select: { clientId: true }, where: { id: smsConfigId } });
+    if (owner === null) return null;
+    await this.smsConfigs.lockOwner(owner.clientId);
     type Row = Omit<ReportedSmsConfig, 'balanceMicros' | 'perSmsCostMicros' | 'lowBalanceThresholdMicros' | 'unhealthyUntil'> & {
       balance: Decimal;
       perSmsCost: Decimal;
@@ -171,8 +171,7 @@ export class DispatchRepository {
   }
 
   /** Configurations not healthy (skipped, or offered again and not yet sent through), over every client. */
-  async countUnhealthy(): Promise<number> {
-    const [row] = await this.transactions.sql<{ unhealthy: number | string }>(this.countUnhealthySql, []);
-    return Number(row.unhealthy);
+  countUnhealthy(): Promise<number> {
+    return this.transactions.manager.getRepository(SmsConfig).count({ where: { unhealthyUntil: Not(IsNull()) } });
   }
 }

@@ -15,6 +15,6 @@ import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
   imports: [TypeOrmModule.forFeature([SmsConfig]), DatabaseModule, ClientCacheModule, AuditModule],
   controllers: [SmsConfigController, CredentialResolutionController, SmsConfigLifecycleController],
   providers: [SmsConfigService, SmsConfigRepository, VerifyApiKeyIssuer],
-  exports: [VerifyApiKeyIssuer],
+  exports: [VerifyApiKeyIssuer, SmsConfigRepository],
 })
 export class SmsConfigModule {}
