@@ -1,23 +1,16 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, Max, Min, ValidateIf } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIntegerFrom } from '../../common/validation/decorators';
 
 export const DEFAULT_GRACE_SECONDS = 86_400;
 export const MAX_GRACE_SECONDS = 604_800;
 
-/** One message for every graceSeconds refused: class-validator would name only the first rule it ran ("10" failed Max). */
-const GRACE_SECONDS_RULE = { message: `graceSeconds must be an integer from 0 to ${MAX_GRACE_SECONDS}` };
-
 export class RotateSecretKeyDto {
-  @ApiPropertyOptional({
-    minimum: 0,
-    maximum: MAX_GRACE_SECONDS,
+  // One message for every graceSeconds refused: class-validator alone would name only the first rule it ran.
+  @IsIntegerFrom(0, MAX_GRACE_SECONDS, {
+    optional: true,
     default: DEFAULT_GRACE_SECONDS,
     description: 'How long the previous key keeps working; 0 revokes it at once',
   })
-  @ValidateIf((_object, value) => value !== undefined)
-  @IsInt(GRACE_SECONDS_RULE)
-  @Min(0, GRACE_SECONDS_RULE)
-  @Max(MAX_GRACE_SECONDS, GRACE_SECONDS_RULE)
   graceSeconds?: number;
 }
 
