@@ -16,7 +16,10 @@ export function dialectsAsked(): SchemaDialect[] {
 
 /** Runs `use` on a new database of the dialect with every migration applied, opened with the service's entities. */
 export async function withMigratedDatabase<T>(dialect: SchemaDialect, use: (dataSource: DataSource) => Promise<T>): Promise<T> {
-  const dataSource = await migratedScratchDatabase(dialect, ENTITIES, { mysqlServerUrl: SCHEMA_MYSQL_SERVER_URL, name: 'registry_schema' });
+  const dataSource = await migratedScratchDatabase(dialect, ENTITIES, {
+    mysqlServerUrl: SCHEMA_MYSQL_SERVER_URL,
+    name: `${process.env.TEST_DATABASE_PREFIX ?? 'registry'}_schema`,
+  });
   try {
     return await use(dataSource);
   } finally {
