@@ -533,19 +533,19 @@ export interface components {
       providerName: string;
       /**
        * Format: uri
-       * @description The provider's send endpoint. Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description The provider's send endpoint. Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        * @example https://api.twilio.com/send
        */
       smsApi: string;
       /**
        * Format: uri
-       * @description The provider portal. Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description The provider portal. Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        * @example https://twilio.com
        */
       providerUrl?: string | null;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        * @example https://api.twilio.com/balance
        */
       balanceUrl?: string | null;
@@ -696,17 +696,17 @@ export interface components {
       providerName?: string;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        */
       smsApi?: string;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        */
       providerUrl?: string | null;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        */
       balanceUrl?: string | null;
       username?: string | null;
