@@ -978,7 +978,7 @@ export interface operations {
           'application/json': components['schemas']['ClientResponseDto'];
         };
       };
-      /** @description Invalid request; the message names every failing field */
+      /** @description Invalid request; the message names the failing fields (10 at most, then how many more) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1796,7 +1796,7 @@ export interface operations {
           'application/json': components['schemas']['AddSmsConfigResponseDto'];
         };
       };
-      /** @description Invalid request; the message names every failing field */
+      /** @description Invalid request; the message names the failing fields (10 at most, then how many more) */
       400: {
         headers: {
           [name: string]: unknown;
