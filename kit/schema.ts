@@ -525,10 +525,10 @@ export interface components {
     };
     AddSmsConfigDto: {
       /**
-       * @description Must be the id of the secretKey's client
+       * @description Must be the id of the secretKey's client; null: not given
        * @example 1
        */
-      clientId?: number;
+      clientId?: number | null;
       /** @example twilio */
       providerName: string;
       /**
@@ -580,8 +580,11 @@ export interface components {
        * @example 5
        */
       lowBalanceThreshold?: number | null;
-      /** @default true */
-      isActive?: boolean;
+      /**
+       * @description null: not given (true)
+       * @default true
+       */
+      isActive?: boolean | null;
     };
     VerifyApiKeyDto: {
       /** @description Opaque token sealed by the server over the configuration, its client and its apiKey */
@@ -594,10 +597,10 @@ export interface components {
     };
     ClientIdDto: {
       /**
-       * @description Must be the id of the secretKey's client
+       * @description Must be the id of the secretKey's client; null: not given
        * @example 1
        */
-      clientId?: number;
+      clientId?: number | null;
     };
     SmsConfigDto: {
       /** @example twilio */

@@ -7,6 +7,22 @@ import { HasNoUserInfo, IsAbsoluteHttpUrl, IsPublicHost, IsUnambiguousUrl } from
 
 const MAX_URL_LENGTH = 2048;
 
+const nullClearingBodies = new WeakSet<object>();
+
+/**
+ * On a PATCH body: null clears an optional field and reaches the service as null. On every other body
+ * RequestValidationPipe drops a field sent as null once it has passed validation: it is not given.
+ */
+export function NullClears(): ClassDecorator {
+  return (target) => {
+    nullClearingBodies.add(target);
+  };
+}
+
+export function isNullClearing(type: unknown): boolean {
+  return typeof type === 'function' && nullClearingBodies.has(type);
+}
+
 /**
  * The validation group of the rules `ALLOW_PRIVATE_PROVIDER_HOSTS=true` turns off: RequestValidationPipe runs it unless
  * told to allow private hosts.

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
 import { IsBoolean, IsInt, IsOptional, IsString, MinLength, ValidationError } from 'class-validator';
+import { NullClears } from './decorators';
 import { EmptyBodyDto } from './empty-body.dto';
 import { RequestValidationPipe, describeValidationErrors } from './request-validation.pipe';
 
@@ -83,6 +84,28 @@ describe('RequestValidationPipe', () => {
 
   it('should report the first failing rule of a field only', async () => {
     expect(await badRequestMessage({ name: 'Al' })).toBe('name must be longer than or equal to 3 characters');
+  });
+
+  it('should drop an optional field sent as null: it is not given', async () => {
+    const result = await pipe.transform({ name: 'Alice', isActive: null, count: null }, bodyMetadata);
+    expect(result).toBeInstanceOf(SampleDto);
+    expect(Object.keys(result as object)).toEqual(['name']);
+  });
+
+  it('should keep null for a PATCH body (NullClears), where it clears the field', async () => {
+    @NullClears()
+    class ClearingDto {
+      @IsOptional()
+      @IsString()
+      note?: string | null;
+    }
+    const result = await pipe.transform({ note: null }, { type: 'body', metatype: ClearingDto, data: '' });
+    expect(result).toEqual({ note: null });
+    expect(Object.keys(result as object)).toEqual(['note']);
+  });
+
+  it('should still refuse null for a required field, naming it', async () => {
+    expect(await badRequestMessage({ name: null })).toBe('name must be a string');
   });
 
   it('should name at most 10 unknown fields, then how many more', async () => {

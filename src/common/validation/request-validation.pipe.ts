@@ -1,6 +1,6 @@
 import { ArgumentMetadata, BadRequestException, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { printable } from '../printable-text';
-import { PUBLIC_HOSTS_ONLY } from './decorators';
+import { PUBLIC_HOSTS_ONLY, isNullClearing } from './decorators';
 import { EmptyBodyDto } from './empty-body.dto';
 import { refuseInexactNumbers } from './exact-numbers';
 
@@ -11,7 +11,7 @@ export const MAX_QUOTED_NAME_LENGTH = 64;
 
 /**
  * The one ValidationPipe: unknown fields are refused, values are not coerced (the string "true" is no boolean),
- * and the message names the failing fields (see describeValidationErrors).
+ * the message names the failing fields (see describeValidationErrors), and outside PATCH null is not given.
  */
 @Injectable()
 export class RequestValidationPipe extends ValidationPipe {
@@ -44,8 +44,20 @@ export class RequestValidationPipe extends ValidationPipe {
     // class-validator has no rules to read on a class without properties; refuse every field here instead.
     if (metadata.metatype === EmptyBodyDto) return refuseAnyField(value);
     refuseInexactNumbers(value);
-    return super.transform(value, metadata);
+    const body: unknown = await super.transform(value, metadata);
+    return isNullClearing(metadata.metatype) ? body : withoutNulls(body as object);
   }
+}
+
+/**
+ * Outside PATCH, a field sent as null that validation let through (the optional fields documented as nullable) is not
+ * given: the handler never sees a null it would have to tell apart from an absent field.
+ */
+function withoutNulls<T extends object>(body: T): T {
+  for (const [field, value] of Object.entries(body)) {
+    if (value === null) delete (body as Record<string, unknown>)[field];
+  }
+  return body;
 }
 
 function refuseAnyField(body: object): EmptyBodyDto {
