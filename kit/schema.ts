@@ -525,27 +525,27 @@ export interface components {
     };
     AddSmsConfigDto: {
       /**
-       * @description Must be the id of the secretKey's client
+       * @description Must be the id of the secretKey's client; null: not given
        * @example 1
        */
-      clientId?: number;
+      clientId?: number | null;
       /** @example twilio */
       providerName: string;
       /**
        * Format: uri
-       * @description The provider's send endpoint. Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description The provider's send endpoint. Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        * @example https://api.twilio.com/send
        */
       smsApi: string;
       /**
        * Format: uri
-       * @description The provider portal. Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description The provider portal. Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        * @example https://twilio.com
        */
       providerUrl?: string | null;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        * @example https://api.twilio.com/balance
        */
       balanceUrl?: string | null;
@@ -580,8 +580,11 @@ export interface components {
        * @example 5
        */
       lowBalanceThreshold?: number | null;
-      /** @default true */
-      isActive?: boolean;
+      /**
+       * @description null: not given (true)
+       * @default true
+       */
+      isActive?: boolean | null;
     };
     VerifyApiKeyDto: {
       /** @description Opaque token sealed by the server over the configuration, its client and its apiKey */
@@ -594,10 +597,10 @@ export interface components {
     };
     ClientIdDto: {
       /**
-       * @description Must be the id of the secretKey's client
+       * @description Must be the id of the secretKey's client; null: not given
        * @example 1
        */
-      clientId?: number;
+      clientId?: number | null;
     };
     SmsConfigDto: {
       /** @example twilio */
@@ -696,17 +699,17 @@ export interface components {
       providerName?: string;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        */
       smsApi?: string;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        */
       providerUrl?: string | null;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        */
       balanceUrl?: string | null;
       username?: string | null;
@@ -978,7 +981,7 @@ export interface operations {
           'application/json': components['schemas']['ClientResponseDto'];
         };
       };
-      /** @description Invalid request; the message names every failing field */
+      /** @description Invalid request; the message names the failing fields (10 at most, then how many more) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1796,7 +1799,7 @@ export interface operations {
           'application/json': components['schemas']['AddSmsConfigResponseDto'];
         };
       };
-      /** @description Invalid request; the message names every failing field */
+      /** @description Invalid request; the message names the failing fields (10 at most, then how many more) */
       400: {
         headers: {
           [name: string]: unknown;

@@ -287,6 +287,74 @@ describe('Hostile input', () => {
       expect((await addClient({ appUrl: 'http://localhost:8080/app' })).status).toBe(200);
     });
   });
+
+  describe('provider URLs: no backslash, control character or whitespace, on which parsers disagree', () => {
+    const AMBIGUOUS_URLS: Array<[string, string]> = [
+      // The service's parser reads the host sms.example.com, curl reads 169.254.169.254.
+      ['a backslash before an @', 'http://sms.example.com\\@169.254.169.254/'],
+      ['a backslash in the host', 'https://sms.example.com\\.evil.example/send'],
+      ['a backslash in the path', 'https://sms.example.com/a\\b'],
+      ['a backslash in the query', 'https://sms.example.com/send?to=\\x'],
+      ['a tab', 'https://sms.exam\tple.com/send'],
+      ['a carriage return', 'https://sms.example.com/send\r'],
+      ['a line feed', 'https://sms.example.com/\nsend'],
+      ['a NUL', 'https://sms.example.com\u0000.evil.example/send'],
+      ['a space', 'https://sms.example.com/se nd'],
+      ['a no-break space (U+00A0)', 'https://sms.example.com/\u00a0send'],
+      ['a line separator (U+2028)', 'https://sms.example.com/send\u2028'],
+      ['DEL', 'https://sms.example.com/send\u007f'],
+    ];
+    const refusal = (field: string) => ({ status: 400, error: `${field} must not contain a backslash, a control character or whitespace` });
+    const patchSmsConfig = (secretKey: string, smsConfigId: number, body: unknown) =>
+      t.send('PATCH', `/api/v1/sms-configs/${smsConfigId}`, { headers: { secretKey }, body });
+
+    it.each(AMBIGUOUS_URLS)('should refuse an add with %s in any provider URL with 400 naming the field: %j', async (_case, url) => {
+      const secretKey = await t.addClient();
+      for (const field of SMS_CONFIG_URL_FIELDS) {
+        const answer = await addSmsConfig(secretKey, validSmsConfig({ [field]: url }));
+        expect({ field, status: answer.status, body: answer.body }).toEqual({ field, status: 400, body: refusal(field) });
+      }
+      expect(await smsConfigCount()).toBe(0);
+    });
+
+    it.each(AMBIGUOUS_URLS)('should refuse a PATCH with %s in any provider URL with 400 naming the field: %j', async (_case, url) => {
+      const secretKey = await t.addClient();
+      const stored = validSmsConfig();
+      expect((await addSmsConfig(secretKey, stored)).status).toBe(200);
+      const [{ smsConfigId }] = (await listSmsConfigs(secretKey)).body.results;
+      for (const field of SMS_CONFIG_URL_FIELDS) {
+        // With the credentials sent again, as a change of destination requires: only the URL is wrong.
+        const answer = await patchSmsConfig(secretKey, smsConfigId, { [field]: url, password: stored.password, apiKey: stored.apiKey });
+        expect({ field, status: answer.status, body: answer.body }).toEqual({ field, status: 400, body: refusal(field) });
+      }
+      const [unchanged] = (await listSmsConfigs(secretKey)).body.results;
+      expect(unchanged).toMatchObject({ smsApi: stored.smsApi, providerUrl: stored.providerUrl, balanceUrl: stored.balanceUrl });
+    });
+
+    it('should refuse the first ambiguous URL of several fields, each named', async () => {
+      const secretKey = await t.addClient();
+      const answer = await addSmsConfig(
+        secretKey,
+        validSmsConfig({ smsApi: 'https://a.example.com\\@b.example/', balanceUrl: 'https://a.example.com/\t' }),
+      );
+      expect(answer.body).toEqual({
+        status: 400,
+        error:
+          'smsApi must not contain a backslash, a control character or whitespace; balanceUrl must not contain a backslash, a control character or whitespace',
+      });
+    });
+
+    it('should accept percent-encoded backslashes, spaces and controls, which every parser reads alike', async () => {
+      const secretKey = await t.addClient();
+      const urls = {
+        smsApi: 'https://sms.example.com/a%5Cb',
+        providerUrl: 'https://sms.example.com/a%20b',
+        balanceUrl: 'https://sms.example.com/%00',
+      };
+      expect((await addSmsConfig(secretKey, validSmsConfig(urls))).status).toBe(200);
+      expect((await listSmsConfigs(secretKey)).body.results).toEqual([expect.objectContaining(urls)]);
+    });
+  });
 });
 
 // Its own app, started once the other is closed: two apps open at once keep jest from exiting.

@@ -52,6 +52,78 @@ describe('HTTP behaviour shared by every route', () => {
     expect(answer.body).toEqual({ status: 400, error: 'Request body is nested deeper than 32 levels' });
   });
 
+  describe('bounded refusals: an object of at most 64 keys, at most 10 fields named', () => {
+    const CLIENT_BODY = { appName: 'a', appUrl: 'https://a.example.com', isHost: false };
+    const MORE_THAN_64_KEYS = { status: 400, error: 'Request body has an object of more than 64 keys' };
+    /** `count` unknown fields named u0, u1... */
+    const unknownFields = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`u${index}`, 0]));
+    const namedUnknown = (count: number) => Array.from({ length: count }, (_, index) => `property u${index} should not exist`);
+    const addClient = (body: unknown) => t.post('/api/client/add', { headers: admin, body });
+
+    it('should refuse a body of 3,500 unknown fields in one short answer, before validation', async () => {
+      const payload = JSON.stringify(Object.fromEntries(Array.from({ length: 3500 }, (_, index) => [index.toString(36), 0])));
+      expect(Buffer.byteLength(payload)).toBeLessThan(32 * 1024);
+      const answer = await t.post('/api/client/add', { headers: { ...admin, 'content-type': 'application/json' }, payload });
+      expect(answer.body).toEqual(MORE_THAN_64_KEYS);
+      expect(answer.raw.length).toBeLessThan(100);
+    });
+
+    it('should name 10 of 61 unknown fields in a body of 64 keys, then how many more', async () => {
+      const answer = await addClient({ ...CLIENT_BODY, ...unknownFields(61) });
+      expect(answer.body).toEqual({ status: 400, error: `${namedUnknown(10).join('; ')}; and 51 more` });
+      expect(answer.raw.length).toBeLessThan(400);
+    });
+
+    it('should name 10 of 11 unknown fields, then "and 1 more", and all of 10 as before', async () => {
+      expect((await addClient({ ...CLIENT_BODY, ...unknownFields(11) })).body).toEqual({
+        status: 400,
+        error: `${namedUnknown(10).join('; ')}; and 1 more`,
+      });
+      expect((await addClient({ ...CLIENT_BODY, ...unknownFields(10) })).body).toEqual({ status: 400, error: namedUnknown(10).join('; ') });
+    });
+
+    it('should count failing known fields and unknown ones together', async () => {
+      const answer = await addClient({ appName: 5, appUrl: 'x', isHost: 'no', ...unknownFields(9) });
+      expect(answer.body).toEqual({
+        status: 400,
+        error: `${namedUnknown(9).join('; ')}; appName must be a string; and 2 more`,
+      });
+    });
+
+    it('should quote an unknown field name cut to 64 printable characters', async () => {
+      const answer = await addClient({ ...CLIENT_BODY, ['n'.repeat(200)]: 1, 'a\u0000b\r\nc\u001b[31m\u202e': 2 });
+      expect(answer.body).toEqual({
+        status: 400,
+        error: `property ${'n'.repeat(63)}… should not exist; property a?b??c?[31m? should not exist`,
+      });
+    });
+
+    it('should name at most 10 unknown fields of a body that takes none, and of a query', async () => {
+      const empty = await t.post('/api/client/get/secretKey', { headers: { secretKey: await t.addClient() }, body: unknownFields(20) });
+      expect(empty.body).toEqual({ status: 400, error: `${namedUnknown(10).join('; ')}; and 10 more` });
+      const query = Array.from({ length: 20 }, (_, index) => `u${index}=0`).join('&');
+      const listed = await t.get(`/api/v1/clients?${query}`, admin);
+      expect(listed.body).toEqual({ status: 400, error: `${namedUnknown(10).join('; ')}; and 10 more` });
+    });
+
+    it('should refuse an object of 65 keys at any depth with 400 before validation, and judge one of 64 on its fields', async () => {
+      const nested = (keys: number) => ({ ...CLIENT_BODY, appName: { deeper: [{ x: unknownFields(keys) }] } });
+      expect((await addClient(nested(65))).body).toEqual(MORE_THAN_64_KEYS);
+      expect((await addClient(nested(64))).body).toEqual({ status: 400, error: 'appName must be a string' });
+      expect((await addClient({ ...CLIENT_BODY, ...unknownFields(62) })).body).toEqual(MORE_THAN_64_KEYS);
+    });
+
+    it('should not count an array as an object: 100 items reach validation', async () => {
+      const items = Array.from({ length: 100 }, (_, index) => index);
+      expect((await addClient({ ...CLIENT_BODY, appName: items })).body).toEqual({ status: 400, error: 'appName must be a string' });
+      const objects = Array.from({ length: 100 }, (_, index) => ({ index }));
+      expect((await addClient({ ...CLIENT_BODY, appDescription: objects })).body).toEqual({
+        status: 400,
+        error: 'appDescription must be a string',
+      });
+    });
+  });
+
   it('should answer 400 for any number a double would change, quoting where it is, shortened', async () => {
     const field = 'f'.repeat(70);
     const digits = '9'.repeat(80);
@@ -62,7 +134,7 @@ describe('HTTP behaviour shared by every route', () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({
       status: 400,
-      error: `extra.${'f'.repeat(58)}… cannot be kept exactly as a number: ${'9'.repeat(64)}… (15 significant digits always can)`,
+      error: `extra.${'f'.repeat(57)}… cannot be kept exactly as a number: ${'9'.repeat(63)}… (15 significant digits always can)`,
     });
   });
 

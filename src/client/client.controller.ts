@@ -28,7 +28,10 @@ export class ClientController {
   @Idempotent()
   @ApiOperation({ summary: 'Add client', description: 'Registers a client application and issues its secret key.' })
   @ApiOkResponse({ type: ClientResponseDto })
-  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request; the message names every failing field' })
+  @ApiBadRequestResponse({
+    type: ErrorResponseDto,
+    description: 'Invalid request; the message names the failing fields (10 at most, then how many more)',
+  })
   async add(
     @Body() request: AddClientDto,
     @Origin() origin: ChangeOrigin,

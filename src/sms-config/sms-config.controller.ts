@@ -29,7 +29,10 @@ export class SmsConfigController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Add SMS configuration', description: 'Stores an SMS provider configuration for the client of the secretKey.' })
   @ApiOkResponse({ type: AddSmsConfigResponseDto })
-  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request; the message names every failing field' })
+  @ApiBadRequestResponse({
+    type: ErrorResponseDto,
+    description: 'Invalid request; the message names the failing fields (10 at most, then how many more)',
+  })
   @Idempotent(`The client already has ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations`)
   async add(
     @CurrentClient() client: AuthenticatedClient,

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, ValidateIf } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/page';
-import { IsHttpUrl, IsOptionalText, IsText } from '../../common/validation/decorators';
+import { IsHttpUrl, IsOptionalText, IsText, NullClears } from '../../common/validation/decorators';
 
 /** A client as an admin sees it: never a key, a digest or a provider credential. */
 export class AdminClientDto {
@@ -105,6 +105,7 @@ export class ClientListQueryDto extends PageQueryDto {
 const isSent = (_object: object, value: unknown) => value !== undefined;
 
 /** Any non-empty subset; null clears an optional string. */
+@NullClears()
 export class UpdateClientDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
   @IsText(1, 100)

@@ -24,6 +24,7 @@ class SampleDto {
 
 const metadata: ArgumentMetadata = { type: 'body', metatype: SampleDto, data: '' };
 const VALID = { name: 'n', appUrl: 'https://app.example.com', smsApi: 'https://sms.example.com' };
+const AMBIGUOUS = 'must not contain a backslash, a control character or whitespace';
 const PRIVATE_HOST = 'must not name a private, loopback or link-local host (set ALLOW_PRIVATE_PROVIDER_HOSTS=true to allow)';
 
 async function errorOf(pipe: RequestValidationPipe, body: Record<string, unknown>): Promise<string | undefined> {
@@ -65,6 +66,9 @@ describe('The validation decorators, through RequestValidationPipe', () => {
     ['a private smsApi', { smsApi: 'http://10.0.0.1/send' }, `smsApi ${PRIVATE_HOST}`],
     ['a loopback balanceUrl in hexadecimal', { balanceUrl: 'http://0x7f000001/' }, `balanceUrl ${PRIVATE_HOST}`],
     ['an smsApi that is no URL', { smsApi: 'sms.example.com/send' }, 'smsApi must be an absolute http(s) URL'],
+    ['an smsApi with a backslash before an @', { smsApi: 'http://sms.example.com\\@169.254.169.254/' }, `smsApi ${AMBIGUOUS}`],
+    // The URL check also refuses a space, but without saying why: this rule is checked first.
+    ['a balanceUrl with a space', { balanceUrl: 'https://sms.example.com/a b' }, `balanceUrl ${AMBIGUOUS}`],
   ])('should refuse %s, naming the field', async (_case, body, message) => {
     expect(await errorOf(pipe, body)).toBe(message);
   });
@@ -76,6 +80,7 @@ describe('The validation decorators, through RequestValidationPipe', () => {
     ['a private appUrl (the service never calls it)', { appUrl: 'http://localhost:8080/app' }],
     ['a public IPv6 smsApi', { smsApi: 'http://[2001:4860:4860::8888]/send' }],
     ['a null balanceUrl', { balanceUrl: null }],
+    ['a backslash in an appUrl (the service never calls it)', { appUrl: 'https://app.example.com/a\\b' }],
   ])('should accept %s', async (_case, body) => {
     expect(await errorOf(pipe, body)).toBeUndefined();
   });
@@ -98,6 +103,7 @@ describe('The validation decorators, through RequestValidationPipe', () => {
 
     it('should still refuse a user name and password, and every other rule', async () => {
       expect(await errorOf(permissive, { smsApi: 'http://user:pass@10.0.0.1/' })).toBe('smsApi must not contain a user name or password');
+      expect(await errorOf(permissive, { smsApi: 'http://10.0.0.1\\@10.0.0.2/' })).toBe(`smsApi ${AMBIGUOUS}`);
       expect(await errorOf(permissive, { name: '😀'.repeat(6), password: null })).toBe(
         'name must be shorter than or equal to 5 characters; password must be a string',
       );

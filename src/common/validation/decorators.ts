@@ -3,9 +3,25 @@ import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/sw
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min, ValidateIf, ValidationOptions, registerDecorator } from 'class-validator';
 import { HasCharacterCount, IsWellFormedText } from './unicode-text';
-import { HasNoUserInfo, IsAbsoluteHttpUrl, IsPublicHost } from './url-host';
+import { HasNoUserInfo, IsAbsoluteHttpUrl, IsPublicHost, IsUnambiguousUrl } from './url-host';
 
 const MAX_URL_LENGTH = 2048;
+
+const nullClearingBodies = new WeakSet<object>();
+
+/**
+ * On a PATCH body: null clears an optional field and reaches the service as null. On every other body
+ * RequestValidationPipe drops a field sent as null once it has passed validation: it is not given.
+ */
+export function NullClears(): ClassDecorator {
+  return (target) => {
+    nullClearingBodies.add(target);
+  };
+}
+
+export function isNullClearing(type: unknown): boolean {
+  return typeof type === 'function' && nullClearingBodies.has(type);
+}
 
 /**
  * The validation group of the rules `ALLOW_PRIVATE_PROVIDER_HOSTS=true` turns off: RequestValidationPipe runs it unless
@@ -14,6 +30,7 @@ const MAX_URL_LENGTH = 2048;
 export const PUBLIC_HOSTS_ONLY = 'public-hosts-only';
 
 const NO_USER_INFO_RULE = 'Without a user name or password (user:pass@)';
+const UNAMBIGUOUS_RULE = 'Without a backslash, a control character or whitespace, on which URL parsers disagree about the host';
 const PUBLIC_HOST_RULE =
   'A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)';
 
@@ -27,21 +44,20 @@ export function IsHttpUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
 
 /** A URL the service itself may call: as IsHttpUrl, and its host must be public (see PUBLIC_HOSTS_ONLY). */
 export function IsProviderUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
-  return applyDecorators(ApiProperty(providerUrlDocs(docs)), ...httpUrlChecks(), IsPublicHost({ groups: [PUBLIC_HOSTS_ONLY] }));
+  return applyDecorators(ApiProperty(providerUrlDocs(docs)), ...providerUrlChecks());
 }
 
 /** The same, optional; null counts as not given. */
 export function IsOptionalProviderUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional(providerUrlDocs({ type: String, nullable: true, ...docs })),
-    ...httpUrlChecks(),
-    IsPublicHost({ groups: [PUBLIC_HOSTS_ONLY] }),
+    ...providerUrlChecks(),
     IsOptional(),
   );
 }
 
 function providerUrlDocs(docs: ApiPropertyOptions): ApiPropertyOptions {
-  return urlDocs(docs, [NO_USER_INFO_RULE, PUBLIC_HOST_RULE]);
+  return urlDocs(docs, [NO_USER_INFO_RULE, UNAMBIGUOUS_RULE, PUBLIC_HOST_RULE]);
 }
 
 /** The field's own description, then the rules it follows, one sentence each. */
@@ -52,6 +68,18 @@ function urlDocs(docs: ApiPropertyOptions, rules: string[]): ApiPropertyOptions 
 
 function httpUrlChecks(): PropertyDecorator[] {
   return [...textChecks(0, MAX_URL_LENGTH), IsAbsoluteHttpUrl(), HasNoUserInfo()];
+}
+
+/** Every provider URL field's rules, in the order they are checked: the first that fails is the one answered. */
+function providerUrlChecks(): PropertyDecorator[] {
+  return [
+    ...textChecks(0, MAX_URL_LENGTH),
+    // Before the URL check, which refuses some of these characters with a message that does not say why.
+    IsUnambiguousUrl(),
+    IsAbsoluteHttpUrl(),
+    HasNoUserInfo(),
+    IsPublicHost({ groups: [PUBLIC_HOSTS_ONLY] }),
+  ];
 }
 
 /**

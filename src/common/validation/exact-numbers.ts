@@ -1,4 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
+import { printable } from '../printable-text';
 import { findInexactNumber, mayHoldInexactNumber } from './inexact-numbers';
 
 /** The text of bodies that may hold a number a double would change: checked once the caller is authenticated. */
@@ -22,12 +23,7 @@ export function refuseInexactNumbers(body: object): void {
   const inexact = findInexactNumber(text);
   if (inexact) {
     throw new BadRequestException(
-      `${shorten(inexact.path) || 'Request body'} cannot be kept exactly as a number: ${shorten(inexact.text)} (15 significant digits always can)`,
+      `${printable(inexact.path) || 'Request body'} cannot be kept exactly as a number: ${printable(inexact.text)} (15 significant digits always can)`,
     );
   }
-}
-
-/** Caller-written text quoted in an answer, kept to a readable length. */
-function shorten(text: string, maxLength = 64): string {
-  return text.length <= maxLength ? text : `${text.slice(0, maxLength)}…`;
 }

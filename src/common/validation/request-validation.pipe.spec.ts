@@ -1,5 +1,7 @@
 import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
 import { IsBoolean, IsInt, IsOptional, IsString, MinLength, ValidationError } from 'class-validator';
+import { NullClears } from './decorators';
+import { EmptyBodyDto } from './empty-body.dto';
 import { RequestValidationPipe, describeValidationErrors } from './request-validation.pipe';
 
 class SampleDto {
@@ -84,6 +86,50 @@ describe('RequestValidationPipe', () => {
     expect(await badRequestMessage({ name: 'Al' })).toBe('name must be longer than or equal to 3 characters');
   });
 
+  it('should drop an optional field sent as null: it is not given', async () => {
+    const result = await pipe.transform({ name: 'Alice', isActive: null, count: null }, bodyMetadata);
+    expect(result).toBeInstanceOf(SampleDto);
+    expect(Object.keys(result as object)).toEqual(['name']);
+  });
+
+  it('should keep null for a PATCH body (NullClears), where it clears the field', async () => {
+    @NullClears()
+    class ClearingDto {
+      @IsOptional()
+      @IsString()
+      note?: string | null;
+    }
+    const result = await pipe.transform({ note: null }, { type: 'body', metatype: ClearingDto, data: '' });
+    expect(result).toEqual({ note: null });
+    expect(Object.keys(result as object)).toEqual(['note']);
+  });
+
+  it('should still refuse null for a required field, naming it', async () => {
+    expect(await badRequestMessage({ name: null })).toBe('name must be a string');
+  });
+
+  it('should name at most 10 unknown fields, then how many more', async () => {
+    const body = Object.fromEntries(Array.from({ length: 3500 }, (_, index) => [`f${index}`, 0]));
+    const message = await badRequestMessage({ name: 'Alice', ...body });
+    const named = Array.from({ length: 10 }, (_, index) => `property f${index} should not exist`);
+    expect(message).toBe(`${named.join('; ')}; and 3490 more`);
+  });
+
+  it('should quote an unknown field name printable and at most 64 characters long', async () => {
+    const message = await badRequestMessage({ name: 'Alice', ['x'.repeat(200)]: 1, 'a\u0000b\r\nc\u202e': 2 });
+    expect(message).toBe(`property ${'x'.repeat(63)}… should not exist; property a?b??c? should not exist`);
+  });
+
+  it('should bound the fields named for a body that takes no field too', async () => {
+    const body = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [index === 0 ? 'y'.repeat(100) : `g${index}`, 0]));
+    const message = await badRequestMessage(body, { type: 'body', metatype: EmptyBodyDto, data: '' });
+    const named = [
+      `property ${'y'.repeat(63)}… should not exist`,
+      ...Array.from({ length: 9 }, (_, index) => `property g${index + 1} should not exist`),
+    ];
+    expect(message).toBe(`${named.join('; ')}; and 2 more`);
+  });
+
   it('should leave non-body arguments to the standard pipe', async () => {
     await expect(pipe.transform('abc', { type: 'param', metatype: String, data: 'id' })).resolves.toBe('abc');
     await expect(pipe.transform(undefined, { type: 'query', metatype: String, data: 'q' })).resolves.toBeUndefined();
@@ -115,5 +161,41 @@ describe('describeValidationErrors', () => {
     expect(message).toContain('city must be a string');
     expect(message).toContain('name must be a string');
     expect(message.split('; ')).toHaveLength(2);
+  });
+
+  it('should name 10 failing fields as before, with nothing added', () => {
+    const fields = Array.from({ length: 10 }, (_, index) => error(`f${index}`, { isString: `f${index} must be a string` }));
+    expect(describeValidationErrors(fields)).toBe(fields.map((field) => `${field.property} must be a string`).join('; '));
+  });
+
+  it('should name the first 10 of 11 failing fields, then "and 1 more"', () => {
+    const fields = Array.from({ length: 11 }, (_, index) => error(`f${index}`, { isString: `f${index} must be a string` }));
+    const named = fields.slice(0, 10).map((field) => `${field.property} must be a string`);
+    expect(describeValidationErrors(fields)).toBe(`${named.join('; ')}; and 1 more`);
+  });
+
+  it('should count nested fields, each once, and a field with two messages once', () => {
+    const message = describeValidationErrors([
+      error('name', { isString: 'name must be a string', minLength: 'name is too short' }),
+      error(
+        'items',
+        undefined,
+        Array.from({ length: 12 }, (_, index) => error(`${index}`, { isInt: `${index} must be an integer number` })),
+      ),
+    ]);
+    const named = Array.from({ length: 9 }, (_, index) => `${index} must be an integer number`);
+    expect(message).toBe(`name must be a string; name is too short; ${named.join('; ')}; and 3 more`);
+  });
+
+  it('should write the name in a message printable and cut, wherever the message has it', () => {
+    const name = `${'n'.repeat(70)}\u0007`;
+    expect(describeValidationErrors([error(name, { whitelistValidation: `property ${name} should not exist` })])).toBe(
+      `property ${'n'.repeat(63)}… should not exist`,
+    );
+    expect(describeValidationErrors([error('a\tb', { isString: 'a\tb must be a string' })])).toBe('a?b must be a string');
+  });
+
+  it('should keep an empty name as it is', () => {
+    expect(describeValidationErrors([error('', { whitelistValidation: 'property  should not exist' })])).toBe('property  should not exist');
   });
 });

@@ -1,4 +1,4 @@
-import { hasUserInfo, isAbsoluteHttpUrl, isNonPublicHost } from './url-host';
+import { hasUserInfo, isAbsoluteHttpUrl, isNonPublicHost, isUnambiguousUrl } from './url-host';
 
 describe('isNonPublicHost', () => {
   it.each([
@@ -111,5 +111,44 @@ describe('isAbsoluteHttpUrl', () => {
     const url = `https://a.example.com/${'😀'.repeat(1500)}`;
     expect(url.length).toBeGreaterThan(3000);
     expect(isAbsoluteHttpUrl(url)).toBe(true);
+  });
+});
+
+describe('isUnambiguousUrl', () => {
+  it.each([
+    ['a backslash before an @ (the service reads sms.example.com, curl 169.254.169.254)', 'http://sms.example.com\\@169.254.169.254/'],
+    ['a backslash in the host', 'http://sms.example.com\\evil.example/'],
+    ['a backslash in the path', 'https://a.example.com/a\\b'],
+    ['a backslash in the query', 'https://a.example.com/?to=a\\b'],
+    ['a backslash at the end', 'https://a.example.com/\\'],
+    ['a tab', 'https://a.exa\tmple.com/'],
+    ['a carriage return', 'https://a.example.com/\r'],
+    ['a line feed', 'https://a.example.com/a\nb'],
+    ['a NUL', 'https://a.example.com\u0000.evil.example/'],
+    ['another ASCII control character', 'https://a.example.com/\u0001'],
+    ['the last ASCII control character below the space', 'https://a.example.com/\u001f'],
+    ['DEL', 'https://a.example.com/\u007f'],
+    ['a C1 control character', 'https://a.example.com/\u009b'],
+    ['a space', 'https://a.example.com/a b'],
+    ['a leading space', ' https://a.example.com/'],
+    ['a trailing space', 'https://a.example.com/ '],
+    ['a no-break space (U+00A0)', 'https://a.example.com/a\u00a0b'],
+    ['a line separator (U+2028)', 'https://a.example.com/a\u2028b'],
+    ['a paragraph separator (U+2029)', 'https://a.example.com/\u2029'],
+    ['a next-line character (U+0085)', 'https://a.example.com/\u0085'],
+    ['an ideographic space (U+3000)', 'https://a.example.com/\u3000'],
+    ['a byte order mark (U+FEFF)', 'https://a.example.com/\ufeff'],
+  ])('should refuse %s', (_case, url) => {
+    expect(isUnambiguousUrl(url)).toBe(false);
+  });
+
+  it.each([
+    ['a plain URL', 'https://api.twilio.com/send'],
+    ['a port, a query and a fragment', 'http://sms.example.com:8080/send?to=a@b.example#x'],
+    ['percent-encoded characters', 'https://a.example.com/a%20b%5C%00'],
+    ['an IPv6 literal', 'http://[2001:4860:4860::8888]/'],
+    ['characters outside ASCII that are not whitespace', 'https://a.example.com/❤️/ü'],
+  ])('should accept %s', (_case, url) => {
+    expect(isUnambiguousUrl(url)).toBe(true);
   });
 });

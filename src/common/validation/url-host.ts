@@ -63,6 +63,18 @@ function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
   return new ipaddr.IPv4(address.toByteArray().slice(12));
 }
 
+/**
+ * A backslash, a control character (ASCII's and the C1 ones, Unicode's Cc) or whitespace of any kind (Unicode's
+ * White_Space, and JavaScript's `\s`): WHATWG reads `\` as `/` and drops tabs and newlines where curl and other parsers
+ * keep them, so `http://sms.example.com\@169.254.169.254/` has a different host for each.
+ */
+const AMBIGUOUS_IN_URL = /[\\\p{Cc}\s\p{White_Space}]/u;
+
+/** True when the text holds none of the characters on which common URL parsers disagree about the host. */
+export function isUnambiguousUrl(text: string): boolean {
+  return !AMBIGUOUS_IN_URL.test(text);
+}
+
 /** An absolute http(s) URL for validator.js (the rule as documented) and for WHATWG (the host the other checks read). */
 export function isAbsoluteHttpUrl(text: string): boolean {
   return (
@@ -82,6 +94,16 @@ export function IsAbsoluteHttpUrl(options?: ValidationOptions): PropertyDecorato
     'isAbsoluteHttpUrl',
     (text) => isAbsoluteHttpUrl(text),
     (property) => `${property} must be an absolute http(s) URL`,
+    options,
+  );
+}
+
+/** A URL every common parser reads with the same host as the service (see isUnambiguousUrl). */
+export function IsUnambiguousUrl(options?: ValidationOptions): PropertyDecorator {
+  return urlRule(
+    'isUnambiguousUrl',
+    (text) => isUnambiguousUrl(text),
+    (property) => `${property} must not contain a backslash, a control character or whitespace`,
     options,
   );
 }

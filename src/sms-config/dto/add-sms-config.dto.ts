@@ -48,7 +48,7 @@ export class AddSmsConfigDto extends ClientIdDto {
   @IsOptionalAmount({ example: 5, default: null, description: LOW_BALANCE_THRESHOLD_RULE })
   lowBalanceThreshold?: number | null;
 
-  @ApiPropertyOptional({ default: true })
+  @ApiPropertyOptional({ type: Boolean, nullable: true, default: true, description: 'null: not given (true)' })
   @IsOptional()
   @IsBoolean()
   isActive?: boolean;

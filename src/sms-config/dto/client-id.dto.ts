@@ -3,7 +3,13 @@ import { IsInt, IsOptional, IsPositive } from 'class-validator';
 
 /** `clientId` is optional: the secretKey names the client; when given it must be that client's id (else 403). */
 export class ClientIdDto {
-  @ApiPropertyOptional({ minimum: 1, example: 1, description: "Must be the id of the secretKey's client" })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    example: 1,
+    description: "Must be the id of the secretKey's client; null: not given",
+  })
   @IsOptional()
   @IsPositive()
   @IsInt()

@@ -1,6 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsString, ValidateIf } from 'class-validator';
-import { IsOptionalAmount, IsOptionalProviderUrl, IsOptionalText, IsProviderUrl, IsText } from '../../common/validation/decorators';
+import {
+  IsOptionalAmount,
+  IsOptionalProviderUrl,
+  IsOptionalText,
+  IsProviderUrl,
+  IsText,
+  NullClears,
+} from '../../common/validation/decorators';
 import { SmsConfigViewDto } from './sms-config-response.dto';
 
 export const LOW_BALANCE_THRESHOLD_RULE =
@@ -13,6 +20,7 @@ const isSent = (_object: object, value: unknown) => value !== undefined;
  * Any non-empty subset of the add fields except clientId, with the same rules; null clears an optional field (amounts
  * back to 0, isActive back to true, a password or apiKey removed).
  */
+@NullClears()
 export class UpdateSmsConfigDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
   @IsText(1, 100)
