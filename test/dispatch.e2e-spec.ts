@@ -378,6 +378,36 @@ describe('Dispatch: routing and outcome reports', () => {
       ]);
     });
 
+    it('should audit and publish sms-config.balance-set for a report that sets the balance, and nothing for a debit', async () => {
+      const { secretKey, clientId } = await newClient();
+      const id = await addConfig(secretKey, { balance: 10, perSmsCost: 1 });
+      const audited = async () =>
+        ((await a.get(`/api/v1/audit-events?clientId=${clientId}`, ADMIN)).body.results.items as Array<{ actor: string }>).filter(
+          (entry) => entry.actor === DISPATCHER_ACTOR,
+        );
+      expect((await report(a, { smsConfigId: id, sent: 2, failed: 1 })).body.results.balance).toBe(8);
+      expect(await audited()).toEqual([]);
+
+      expect((await report(a, { smsConfigId: id, sent: 0, failed: 0, balance: 42.5 })).body.results.balance).toBe(42.5);
+      const [entry, ...others] = await audited();
+      expect(others).toEqual([]);
+      expect(entry).toEqual({
+        eventId: expect.any(String),
+        occurredAt: expect.any(String),
+        action: 'sms-config.balance-set',
+        actor: DISPATCHER_ACTOR,
+        clientId,
+        smsConfigId: id,
+        requestId: expect.any(String),
+        changed: [],
+      });
+      const [published] = await events.waitFor((body) => body.clientId === clientId && body.action === 'sms-config.balance-set', 1);
+      expect(published.routingKey).toBe('sms-config.balance-set');
+      expect(published.body).toEqual(entry);
+      await sleep(300);
+      expect(events.matching((body) => body.clientId === clientId && body.actor === DISPATCHER_ACTOR)).toHaveLength(1);
+    });
+
     it('should keep lowBalanceThreshold on add and PATCH, show it on the v1 reads, and never in the seed’s answers', async () => {
       const { secretKey } = await newClient();
       const id = await addConfig(secretKey, { lowBalanceThreshold: 2.5 });
