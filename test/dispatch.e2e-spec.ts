@@ -247,6 +247,27 @@ describe('Dispatch: routing and outcome reports', () => {
       expect(metrics).toMatch(/^dispatch_sms_sent_total\{provider="concurrency-provider"\} \d+/m);
     });
 
+    it('should label the metrics with a printable provider name of at most 64 characters, whatever the client named it', async () => {
+      const { secretKey } = await newClient();
+      const providerName = `Evil\r\n\0"\\${'p'.repeat(91)}`;
+      const id = await addConfig(secretKey, { providerName });
+      expect((await viewOf(secretKey, id)).providerName).toBe(providerName);
+      expect((await report(a, { smsConfigId: id, sent: 1, failed: 0 })).status).toBe(200);
+
+      const label = `evil___"\\${'p'.repeat(55)}`;
+      const exposed = `provider="${label.replace(/[\\"]/g, (character) => `\\${character}`)}"`;
+      const start = Date.now();
+      let scrape = '';
+      while (!(scrape = (await a.get('/metrics')).raw).includes(`dispatch_reports_total{${exposed}} 1`)) {
+        if (Date.now() - start > METRICS_CACHE_MS + 1000) throw new Error(`no report counted under ${exposed}`);
+        await sleep(50);
+      }
+      expect([...label]).toHaveLength(64);
+      // Lines end in LF; no other control character anywhere, and none inside a line.
+      for (const line of scrape.split('\n')) expect(line).not.toMatch(/\p{Cc}/u);
+      expect(scrape).toContain(`dispatch_sms_sent_total{${exposed}} 1`);
+    });
+
     it('should take a report retried with its Idempotency-Key once, answer it again byte for byte, and refuse another body', async () => {
       const { secretKey } = await newClient();
       const id = await addConfig(secretKey, { balance: 10, perSmsCost: 0.5 });
