@@ -262,7 +262,7 @@ export interface paths {
     put?: never;
     /**
      * Report what sending through a configuration did
-     * @description For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch). The balance goes down by exactly perSmsCost × sent, or is set to the provider's own figure when balance is given; a send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each. Send an Idempotency-Key with each batch: a retry of it is answered again and counted once.
+     * @description For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch). The balance goes down by exactly perSmsCost × sent, or is set to the provider's own figure when balance is given; a send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each, and a balance given publishes sms-config.balance-set. Send an Idempotency-Key with each batch: a retry of it is answered again and counted once.
      */
     post: operations['DispatchController_report'];
     delete?: never;
@@ -921,6 +921,7 @@ export interface components {
         | 'sms-config.deleted'
         | 'sms-config.credentials-resolved'
         | 'sms-config.balance-low'
+        | 'sms-config.balance-set'
         | 'sms-config.unhealthy'
         | 'sms-config.healthy'
         | 'exchange.declared';
@@ -2913,6 +2914,7 @@ export interface operations {
           | 'sms-config.deleted'
           | 'sms-config.credentials-resolved'
           | 'sms-config.balance-low'
+          | 'sms-config.balance-set'
           | 'sms-config.unhealthy'
           | 'sms-config.healthy'
           | 'exchange.declared';

@@ -114,6 +114,14 @@ const EVENTS: Partial<Record<AuditAction, EventDescription>> = {
     smsConfigId: 12,
     changed: [],
   },
+  'sms-config.balance-set': {
+    title: 'SMS configuration balance set',
+    summary:
+      "A dispatch report gave the provider's own figure, which replaced the configuration's balance. Debits by perSmsCost × sent are not announced: metrics count them.",
+    actor: DISPATCHER,
+    smsConfigId: 12,
+    changed: [],
+  },
   'sms-config.unhealthy': {
     title: 'SMS configuration unhealthy',
     summary:

@@ -305,6 +305,7 @@ describe('The typed client kit (kit/), against the service on a port', () => {
       'sms-config.updated': true,
       'sms-config.deleted': true,
       'sms-config.balance-low': true,
+      'sms-config.balance-set': true,
       'sms-config.unhealthy': true,
       'sms-config.healthy': true,
       'exchange.declared': true,

@@ -217,6 +217,89 @@ describe('Dispatch: routing and outcome reports', () => {
       expect(listed[0].balance).toBe(-12.5);
     });
 
+    it('should keep money exact on both databases: 100000000000 less 10 × 0.000001 is 99999999999.99999 in every answer', async () => {
+      const { secretKey } = await newClient();
+      const id = await addConfig(secretKey, { balance: 100000000000, perSmsCost: 0.000001 });
+      const answers = [];
+      for (let index = 0; index < 10; index++) answers.push(await report(index % 2 === 0 ? a : b, { smsConfigId: id, sent: 1, failed: 0 }));
+      // Each debit shows: a double would have kept 100000000000 all along (on SQLite it did).
+      expect(answers.map((answer) => /"balance":([^,]+),/.exec(answer.raw)?.[1])).toEqual([
+        '99999999999.999999',
+        '99999999999.999998',
+        '99999999999.999997',
+        '99999999999.999996',
+        '99999999999.999995',
+        '99999999999.999994',
+        '99999999999.999993',
+        '99999999999.999992',
+        '99999999999.999991',
+        '99999999999.99999',
+      ]);
+      const exact = '"balance":99999999999.99999,';
+      expect(answers[9].raw).toBe(`{"status":200,"results":{"smsConfigId":${id},${exact}"healthy":true,"unhealthyUntil":null}}`);
+      // B reads what A wrote, from the database: the v1 read, the seed's list, get-client (a miss, then its cached text).
+      expect((await b.get(`/api/v1/sms-configs/${id}`, { secretKey })).raw).toContain(exact);
+      expect((await b.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })).raw).toContain(exact);
+      for (let hit = 0; hit < 2; hit++)
+        expect((await b.post('/api/client/get/secretKey', { headers: { secretKey } })).raw).toContain(exact);
+      const routed = await routeOn(b, secretKey);
+      expect(routed.raw).toContain(`${exact}"perSmsCost":0.000001,`);
+      // A report retried with its Idempotency-Key answers the same digits.
+      const send = () =>
+        a.post('/api/v1/dispatch/outcomes', {
+          headers: { ...DISPATCHER, 'idempotency-key': 'exact-1' },
+          body: { smsConfigId: id, sent: 0, failed: 1 },
+        });
+      const first = await send();
+      expect(first.raw).toContain(exact);
+      expect((await send()).raw).toBe(first.raw);
+    });
+
+    it('should answer the seed’s amounts byte for byte as before: the number a double prints', async () => {
+      const { secretKey } = await newClient();
+      await addConfig(secretKey, { balance: 12.5, perSmsCost: 0.000001 });
+      await addConfig(secretKey, { balance: 0, perSmsCost: 1234567890.123456 });
+      await addConfig(secretKey, { balance: 999999999999.5, perSmsCost: 0.1 });
+      const listed = await a.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } });
+      const got = await a.post('/api/client/get/secretKey', { headers: { secretKey } });
+      for (const answer of [listed, got]) {
+        expect(answer.raw).toBe(JSON.stringify(answer.body));
+        expect(answer.raw).toContain('"balance":12.5,"perSmsCost":0.000001,');
+        expect(answer.raw).toContain('"balance":0,"perSmsCost":1234567890.123456,');
+        expect(answer.raw).toContain('"balance":999999999999.5,"perSmsCost":0.1,');
+      }
+    });
+
+    it('should read and debit a configuration the previous release wrote or changed (its DECIMAL columns only)', async () => {
+      const { secretKey, clientId } = await newClient();
+      const id = await addConfig(secretKey, { balance: 1, perSmsCost: 1, lowBalanceThreshold: 1 });
+      const exactOf = async () =>
+        (
+          await a.dataSource.query(
+            `SELECT CAST(balance_micros AS ${a.dataSource.options.type === 'mysql' ? 'CHAR' : 'TEXT'}) AS micros FROM sms_config WHERE id = ?`,
+            [id],
+          )
+        )[0].micros;
+      expect(await exactOf()).toBe('1000000');
+      // As the previous release inserts it: the exact twins left null.
+      await a.dataSource.query(
+        'UPDATE sms_config SET balance = 20.5, per_sms_cost = 0.25, low_balance_threshold = 20, balance_micros = NULL, ' +
+          'per_sms_cost_micros = NULL, low_balance_threshold_micros = NULL WHERE id = ?',
+        [id],
+      );
+      expect(await viewOf(secretKey, id)).toMatchObject({ balance: 20.5, perSmsCost: 0.25, lowBalanceThreshold: 20 });
+      expect((await report(a, { smsConfigId: id, sent: 3, failed: 0 })).body.results.balance).toBe(19.75);
+      await events.waitFor((body) => body.clientId === clientId && body.action === 'sms-config.balance-low', 1);
+      expect(await exactOf()).toBe('19750000');
+
+      // As the previous release changes a row this one wrote: its DECIMAL differs from the twin, and wins.
+      await a.dataSource.query('UPDATE sms_config SET balance = 7, low_balance_threshold = NULL WHERE id = ?', [id]);
+      expect(await viewOf(secretKey, id)).toMatchObject({ balance: 7, lowBalanceThreshold: null });
+      expect((await report(a, { smsConfigId: id, sent: 2, failed: 0 })).body.results.balance).toBe(6.5);
+      expect(await exactOf()).toBe('6500000');
+      expect((await a.post('/api/client/get/secretKey', { headers: { secretKey } })).body.results.smsConfig[0].balance).toBe(6.5);
+    });
+
     it('should refuse a debit that would leave DECIMAL(18,6), and change nothing', async () => {
       const { secretKey } = await newClient();
       const id = await addConfig(secretKey, { balance: 5, perSmsCost: 999999999 });
@@ -245,6 +328,27 @@ describe('Dispatch: routing and outcome reports', () => {
       const metrics = (await b.get('/metrics')).raw;
       expect(metrics).toContain(`dispatch_reports_total{provider="concurrency-provider"} ${reportsBefore + 1000}`);
       expect(metrics).toMatch(/^dispatch_sms_sent_total\{provider="concurrency-provider"\} \d+/m);
+    });
+
+    it('should label the metrics with a printable provider name of at most 64 characters, whatever the client named it', async () => {
+      const { secretKey } = await newClient();
+      const providerName = `Evil\r\n\0"\\${'p'.repeat(91)}`;
+      const id = await addConfig(secretKey, { providerName });
+      expect((await viewOf(secretKey, id)).providerName).toBe(providerName);
+      expect((await report(a, { smsConfigId: id, sent: 1, failed: 0 })).status).toBe(200);
+
+      const label = `evil___"\\${'p'.repeat(55)}`;
+      const exposed = `provider="${label.replace(/[\\"]/g, (character) => `\\${character}`)}"`;
+      const start = Date.now();
+      let scrape = '';
+      while (!(scrape = (await a.get('/metrics')).raw).includes(`dispatch_reports_total{${exposed}} 1`)) {
+        if (Date.now() - start > METRICS_CACHE_MS + 1000) throw new Error(`no report counted under ${exposed}`);
+        await sleep(50);
+      }
+      expect([...label]).toHaveLength(64);
+      // Lines end in LF; no other control character anywhere, and none inside a line.
+      for (const line of scrape.split('\n')) expect(line).not.toMatch(/\p{Cc}/u);
+      expect(scrape).toContain(`dispatch_sms_sent_total{${exposed}} 1`);
     });
 
     it('should take a report retried with its Idempotency-Key once, answer it again byte for byte, and refuse another body', async () => {
@@ -376,6 +480,36 @@ describe('Dispatch: routing and outcome reports', () => {
         ['sms-config.balance-low', id],
         ['sms-config.balance-low', id],
       ]);
+    });
+
+    it('should audit and publish sms-config.balance-set for a report that sets the balance, and nothing for a debit', async () => {
+      const { secretKey, clientId } = await newClient();
+      const id = await addConfig(secretKey, { balance: 10, perSmsCost: 1 });
+      const audited = async () =>
+        ((await a.get(`/api/v1/audit-events?clientId=${clientId}`, ADMIN)).body.results.items as Array<{ actor: string }>).filter(
+          (entry) => entry.actor === DISPATCHER_ACTOR,
+        );
+      expect((await report(a, { smsConfigId: id, sent: 2, failed: 1 })).body.results.balance).toBe(8);
+      expect(await audited()).toEqual([]);
+
+      expect((await report(a, { smsConfigId: id, sent: 0, failed: 0, balance: 42.5 })).body.results.balance).toBe(42.5);
+      const [entry, ...others] = await audited();
+      expect(others).toEqual([]);
+      expect(entry).toEqual({
+        eventId: expect.any(String),
+        occurredAt: expect.any(String),
+        action: 'sms-config.balance-set',
+        actor: DISPATCHER_ACTOR,
+        clientId,
+        smsConfigId: id,
+        requestId: expect.any(String),
+        changed: [],
+      });
+      const [published] = await events.waitFor((body) => body.clientId === clientId && body.action === 'sms-config.balance-set', 1);
+      expect(published.routingKey).toBe('sms-config.balance-set');
+      expect(published.body).toEqual(entry);
+      await sleep(300);
+      expect(events.matching((body) => body.clientId === clientId && body.actor === DISPATCHER_ACTOR)).toHaveLength(1);
     });
 
     it('should keep lowBalanceThreshold on add and PATCH, show it on the v1 reads, and never in the seed’s answers', async () => {

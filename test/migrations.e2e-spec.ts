@@ -28,6 +28,7 @@ const MIGRATIONS = [
   'CredentialCustody1798000000001',
   'KeyUsage1798000000002',
   'Dispatch1798000000003',
+  'ExactAmounts1798000000005',
 ];
 
 /** Only MySQL has the relay's lock row: on SQLite one instance runs. */
@@ -136,6 +137,58 @@ describe('Schema migrations', () => {
       expect(await dataSource.showMigrations()).toBe(false);
     } finally {
       await dataSource.destroy();
+    }
+  }, 60000);
+
+  it('should fill the amounts’ exact twins from the DECIMAL columns, and serve the rows as they were', async () => {
+    const url = await emptyDatabaseUrl('migrate_amounts');
+    const options = dataSourceFor(url).options;
+    const migrations = options.migrations as Array<new () => { name?: string }>;
+    const before = new DataSource({ ...options, migrations: migrations.filter((m) => Number(new m().name!.slice(-13)) < 1798000000005) });
+    await before.initialize();
+    const amounts = [
+      ['12.5', '0.000001', null],
+      ['0', '1234567890.123456', '5'],
+      ['-7.25', '0.1', '0.000001'],
+    ];
+    try {
+      await before.runMigrations();
+      await before.query("INSERT INTO client (app_name, app_url, secret_key_digest, is_host) VALUES ('c', 'https://a.example.com', ?, 0)", [
+        'f'.repeat(64),
+      ]);
+      const [client] = await before.query<Array<{ id: number }>>('SELECT id FROM client');
+      for (const [balance, perSmsCost, threshold] of amounts) {
+        await before.query(
+          "INSERT INTO sms_config (client_id, provider_name, sms_api, balance, per_sms_cost, low_balance_threshold) VALUES (?, 'p', 'https://s.example.com', ?, ?, ?)",
+          [client.id, balance, perSmsCost, threshold],
+        );
+      }
+    } finally {
+      await before.destroy();
+    }
+
+    const after = await new RegistryDataSource({ ...dataSourceFor(url).options, entities: ENTITIES }).initialize();
+    const transactions = new Transactions(after);
+    const scripts = new WriteScripts(after, transactions);
+    try {
+      await after.runMigrations();
+      const text = after.options.type === 'mysql' ? 'CHAR' : 'TEXT';
+      const twins = await after.query<Array<Record<string, string | null>>>(
+        `SELECT CAST(balance_micros AS ${text}) AS b, CAST(per_sms_cost_micros AS ${text}) AS p, ` +
+          `CAST(low_balance_threshold_micros AS ${text}) AS t FROM sms_config ORDER BY id`,
+      );
+      expect(twins).toEqual([
+        { b: '12500000', p: '1', t: null },
+        { b: '0', p: '1234567890123456', t: '5000000' },
+        { b: '-7250000', p: '100000', t: '1' },
+      ]);
+      const repository = new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, after), after);
+      const [client] = await after.query<Array<{ id: number }>>('SELECT id FROM client');
+      const listed = await repository.listByClient(client.id);
+      expect(listed.map(({ balance, perSmsCost }) => [balance, perSmsCost])).toEqual(amounts.map(([b, p]) => [Number(b), Number(p)]));
+    } finally {
+      await scripts.onApplicationShutdown();
+      await after.destroy();
     }
   }, 60000);
 

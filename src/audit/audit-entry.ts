@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'sms-config.deleted',
   'sms-config.credentials-resolved',
   'sms-config.balance-low',
+  'sms-config.balance-set',
   'sms-config.unhealthy',
   'sms-config.healthy',
   'exchange.declared',

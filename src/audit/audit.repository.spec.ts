@@ -42,6 +42,7 @@ describe('AuditLog as the outbox', () => {
       'sms-config.deleted': 1,
       'sms-config.credentials-resolved': 0,
       'sms-config.balance-low': 1,
+      'sms-config.balance-set': 1,
       'sms-config.unhealthy': 1,
       'sms-config.healthy': 1,
       'exchange.declared': 1,

@@ -9,7 +9,12 @@ import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { WriteScripts } from '../database/write-scripts';
 import { SmsConfig } from '../sms-config/sms-config.entity';
-import { SMS_CONFIG_SUMMARY_PROPERTIES, SmsConfigSummaryRow, toSmsConfigSummary } from '../sms-config/sms-config.repository';
+import {
+  SMS_CONFIG_SUMMARY_PROPERTIES,
+  SUMMARY_AMOUNT_TWINS,
+  SmsConfigSummaryRow,
+  toSmsConfigSummary,
+} from '../sms-config/sms-config.repository';
 import { SmsConfigSummaryDto } from '../sms-config/dto/sms-config-response.dto';
 import { Client } from './client.entity';
 
@@ -155,7 +160,7 @@ function clientWithSmsConfigsSql(dataSource: DataSource): string {
     ['secretKeyDigest', 'currentKeyDigest'],
     ['previousSecretKeyDigest', 'previousKeyDigest'],
     'previousKeyExpiresAt',
-  ])}, ${smsConfig.selectList('s', [['id', 'smsConfigId'], ...SMS_CONFIG_SUMMARY_PROPERTIES])}
+  ])}, ${smsConfig.selectList('s', [['id', 'smsConfigId'], ...SMS_CONFIG_SUMMARY_PROPERTIES])}, ${smsConfig.integerTextList('s', SUMMARY_AMOUNT_TWINS)}
   FROM ${client.table} c LEFT JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}`;
   return `SELECT 1 AS isCurrentKey, ${columns} WHERE ${client.column('secretKeyDigest', 'c')} = ?
   UNION ALL

@@ -28,6 +28,19 @@ export class SqlNames<Entity extends ObjectLiteral> {
     return properties.map((property) => this.column(property)).join(', ');
   }
 
+  /**
+   * `CAST(alias.column AS text) AS property` for each property: BIGINT columns read as their digits, since better-sqlite3
+   * reads an integer past 2^53 as the nearest double (mysql2 reads BIGINT as text anyway).
+   */
+  integerTextList(alias: string, properties: ReadonlyArray<keyof Entity & string>): string {
+    return properties.map((property) => `${this.integerText(property, alias)} AS ${this.dataSource.driver.escape(property)}`).join(', ');
+  }
+
+  /** `CAST(alias.column AS text)`: a BIGINT column read as its digits. */
+  integerText(property: keyof Entity & string, alias: string): string {
+    return `CAST(${this.column(property, alias)} AS ${this.dataSource.options.type === 'better-sqlite3' ? 'TEXT' : 'CHAR'})`;
+  }
+
   /** `alias.column AS property` for each property (or `[property, name]` to name it otherwise). */
   selectList(alias: string, properties: ReadonlyArray<(keyof Entity & string) | [keyof Entity & string, string]>): string {
     return properties

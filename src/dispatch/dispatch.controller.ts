@@ -50,7 +50,8 @@ export class DispatchController {
       'For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch). The ' +
       "balance goes down by exactly perSmsCost × sent, or is set to the provider's own figure when balance is given; a " +
       'send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. ' +
-      'Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each. Send an ' +
+      'Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each, and a balance ' +
+      'given publishes sms-config.balance-set. Send an ' +
       'Idempotency-Key with each batch: a retry of it is answered again and counted once.',
   })
   @ApiOkResponse({ type: OutcomeResponseDto })

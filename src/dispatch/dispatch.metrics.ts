@@ -8,6 +8,11 @@ import { registeredMetric } from '../common/registered-metric';
  */
 export const MAX_PROVIDER_LABELS = 50;
 export const OTHER_PROVIDERS = 'other';
+/** The longest label value, in characters (code points). */
+export const MAX_LABEL_LENGTH = 64;
+
+/** Anything but letters, marks, digits, punctuation, symbols and the plain space: controls, line breaks, format and unassigned code points. */
+const NOT_PRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu;
 
 const counter = (name: string, help: string) => registeredMetric(name, () => new Counter({ name, help, labelNames: ['provider'] }));
 
@@ -19,11 +24,18 @@ const failed = counter('dispatch_sms_failed_total', 'Messages reported failed, b
 const labels = new Set<string>();
 
 export function providerLabel(providerName: string): string {
-  const name = providerName.toLowerCase();
+  const name = printableLabel(providerName.toLowerCase());
   if (labels.has(name)) return name;
   if (labels.size >= MAX_PROVIDER_LABELS) return OTHER_PROVIDERS;
   labels.add(name);
   return name;
+}
+
+/** A label value from caller text: each character that does not print becomes `_`, and the whole is cut to 64 characters. */
+export function printableLabel(text: string): string {
+  const printable = text.replace(NOT_PRINTABLE, '_');
+  // By code points, so that a cut never leaves half of a surrogate pair.
+  return printable.length <= MAX_LABEL_LENGTH ? printable : Array.from(printable).slice(0, MAX_LABEL_LENGTH).join('');
 }
 
 /** One report taken: counted, never audited. */

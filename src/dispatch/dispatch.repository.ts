@@ -4,7 +4,7 @@ import { DataSource, IsNull, Not } from 'typeorm';
 import { SqlNames } from '../database/sql-names';
 import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
-import { decimalTextOf, microsOf } from '../database/exact-decimal';
+import { decimalTextOf, storedMicros } from '../database/exact-decimal';
 import { SmsConfig } from '../sms-config/sms-config.entity';
 import { SmsConfigRepository } from '../sms-config/sms-config.repository';
 import { RoutableSmsConfig } from './dispatch-routing';
@@ -40,13 +40,16 @@ export interface ReportedState extends ProviderHealth {
 }
 
 type Decimal = string | number;
+/** A BIGINT twin as read: its digits; null in rows the previous release wrote. */
+type Micros = string | null;
 type Timestamp = Date | string | null;
 
 /**
  * Dispatch's reads and writes of the configurations. Routing reads a client with all its configurations in one indexed
  * read; a report locks the configuration's client, then the configuration, as every change of a client's
- * configurations does (so that their audit entries commit in order). Both read DECIMAL columns as SQL, as text on
- * MySQL: a balance debited to more than a double's 15 digits (99999999999.999999) stays exact.
+ * configurations does (so that their audit entries commit in order). Both read each amount's exact twin as text, with
+ * its DECIMAL (storedMicros): a balance debited to more than a double's 15 digits (99999999999.99999) stays exact, on
+ * SQLite too.
  */
 @Injectable()
 export class DispatchRepository {
@@ -75,7 +78,7 @@ export class DispatchRepository {
       'unhealthyUntil',
       'apiKeySealed',
       'credentialVersion',
-    ])}
+    ])}, ${smsConfig.integerTextList('s', ['balanceMicros', 'perSmsCostMicros'])}
       FROM ${client.table} c LEFT JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}
       WHERE ${client.column('id', 'c')} = ?`;
     this.reportedSql = `SELECT ${smsConfig.selectList('s', [
@@ -87,8 +90,9 @@ export class DispatchRepository {
       'lowBalanceThreshold',
       'consecutiveFailures',
       'unhealthyUntil',
-    ])} FROM ${smsConfig.table} s WHERE ${smsConfig.column('id', 's')} = ?${forUpdate}`;
-    this.reportSql = `UPDATE ${smsConfig.table} SET ${smsConfig.column('balance')} = ?, ${smsConfig.column('consecutiveFailures')} = ?,
+    ])}, ${smsConfig.integerTextList('s', ['balanceMicros', 'perSmsCostMicros', 'lowBalanceThresholdMicros'])} FROM ${smsConfig.table} s WHERE ${smsConfig.column('id', 's')} = ?${forUpdate}`;
+    this.reportSql = `UPDATE ${smsConfig.table} SET ${smsConfig.column('balance')} = ?, ${smsConfig.column('balanceMicros')} = ?,
+      ${smsConfig.column('consecutiveFailures')} = ?,
       ${smsConfig.column('unhealthyUntil')} = ? WHERE ${smsConfig.column('id')} = ?`;
   }
 
@@ -102,6 +106,8 @@ export class DispatchRepository {
       smsType: string | null;
       balance: Decimal;
       perSmsCost: Decimal;
+      balanceMicros: Micros;
+      perSmsCostMicros: Micros;
       isActive: number | boolean;
       consecutiveFailures: number;
       unhealthyUntil: Timestamp;
@@ -120,8 +126,8 @@ export class DispatchRepository {
           smsApi: row.smsApi,
           senderId: row.senderId,
           smsType: row.smsType,
-          balanceMicros: microsOf(row.balance),
-          perSmsCostMicros: microsOf(row.perSmsCost),
+          balanceMicros: storedMicros(row.balanceMicros, row.balance)!,
+          perSmsCostMicros: storedMicros(row.perSmsCostMicros, row.perSmsCost)!,
           isActive: Boolean(Number(row.isActive)),
           consecutiveFailures: Number(row.consecutiveFailures),
           unhealthyUntil: epochMsOf(row.unhealthyUntil),
@@ -146,6 +152,9 @@ export class DispatchRepository {
       balance: Decimal;
       perSmsCost: Decimal;
       lowBalanceThreshold: Decimal | null;
+      balanceMicros: Micros;
+      perSmsCostMicros: Micros;
+      lowBalanceThresholdMicros: Micros;
       unhealthyUntil: Timestamp;
     };
     const [row] = await this.transactions.sql<Row>(this.reportedSql, [smsConfigId]);
@@ -155,18 +164,19 @@ export class DispatchRepository {
       smsConfigId: Number(row.smsConfigId),
       clientId: Number(row.clientId),
       providerName: row.providerName,
-      balanceMicros: microsOf(row.balance),
-      perSmsCostMicros: microsOf(row.perSmsCost),
-      lowBalanceThresholdMicros: row.lowBalanceThreshold === null ? null : microsOf(row.lowBalanceThreshold),
+      balanceMicros: storedMicros(row.balanceMicros, row.balance)!,
+      perSmsCostMicros: storedMicros(row.perSmsCostMicros, row.perSmsCost)!,
+      lowBalanceThresholdMicros: storedMicros(row.lowBalanceThresholdMicros, row.lowBalanceThreshold),
       consecutiveFailures: Number(row.consecutiveFailures),
       unhealthyUntil: epochMsOf(row.unhealthyUntil),
     };
   }
 
-  /** Writes the state a report left, inside its transaction; the balance as DECIMAL text, kept exactly. */
+  /** Writes the state a report left, inside its transaction; the balance in both its columns (DECIMAL text, millionths). */
   async recordReport(smsConfigId: number, state: ReportedState): Promise<void> {
     const unhealthyUntil = state.unhealthyUntil === null ? null : sqlTimestamp(new Date(state.unhealthyUntil));
-    const values = [decimalTextOf(state.balanceMicros), state.consecutiveFailures, unhealthyUntil, smsConfigId];
+    const balance = [decimalTextOf(state.balanceMicros), state.balanceMicros.toString()];
+    const values = [...balance, state.consecutiveFailures, unhealthyUntil, smsConfigId];
     await this.transactions.sql(this.reportSql, values);
   }
 

@@ -93,6 +93,8 @@ export class DispatchService {
     const { health, crossing } = healthAfterReport(reported, report, Date.now(), this.unhealthyMs);
     await this.dispatch.recordReport(reported.smsConfigId, { balanceMicros, ...health });
     const entry = { origin, clientId: reported.clientId, smsConfigId: reported.smsConfigId };
+    // The provider's figure replaces the balance: audited, unlike a debit, which metrics count.
+    if (report.balance !== undefined) await this.auditLog.record({ action: 'sms-config.balance-set', ...entry });
     if (fallsBelowThreshold(reported, balanceMicros)) await this.auditLog.record({ action: 'sms-config.balance-low', ...entry });
     if (crossing !== null) await this.auditLog.record({ action: crossing, ...entry });
     return {

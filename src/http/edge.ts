@@ -4,6 +4,7 @@ import type { FastifyHttpOptions, FastifyInstance, preHandlerHookHandler } from 
 import type pino from 'pino';
 import type { AppConfig } from '../config/app-config';
 import type { Histogram } from 'prom-client';
+import { exactJson } from '../common/exact-amount';
 import { logAnswer } from './access-log';
 import { addAnswerHeaders } from './answer-headers';
 import { BODY_LIMIT_BYTES } from './body-limit';
@@ -55,6 +56,8 @@ export interface EdgeParts {
  * handler and exception filter (EnvelopeExceptionFilter) run between preHandler and the answer.
  */
 export function registerEdge(fastify: FastifyInstance, parts: EdgeParts): void {
+  // Answers as JSON, amounts with their stored digits (common/exact-amount.ts)
+  fastify.setReplySerializer(exactJson);
   // onRequest
   fastify.addHook('onRequest', addAnswerHeaders); // x-request-id and the security headers
   enforceRequestDeadline(fastify); // 503 for a request still unanswered at 4.5 s

@@ -8,6 +8,7 @@ import { REPLAYED_HEADER } from './idempotency-key';
 import { IdempotentCall } from './idempotent-call';
 import { idempotentAnswerSealContext, idempotentRequestSealContext } from './idempotent-answer-seal-context';
 import { IdempotentRequest, IdempotentRequestRepository, KeptRequest } from './idempotent-request.repository';
+import { exactJson } from '../common/exact-amount';
 
 /** How long a request holds its key before another may take it over (its instance died): far beyond any request. */
 export const CLAIM_MS = 60_000;
@@ -64,8 +65,8 @@ export class IdempotencyService {
     try {
       return await this.transactions.run(async () => {
         const answer = await work();
-        // Fastify sends an object as JSON.stringify writes it: the kept answer is the bytes the caller gets.
-        await this.finish(scope, key, start.claim, HttpStatus.OK, JSON.stringify(answer));
+        // Fastify sends an object as exactJson writes it (registerEdge): the kept answer is the bytes the caller gets.
+        await this.finish(scope, key, start.claim, HttpStatus.OK, exactJson(answer));
         return answer;
       });
     } catch (error) {

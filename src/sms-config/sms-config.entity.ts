@@ -58,6 +58,19 @@ export class SmsConfig {
   @Column({ name: 'low_balance_threshold', type: 'decimal', precision: 18, scale: 6, nullable: true, transformer: exactDecimal })
   lowBalanceThreshold!: number | null;
 
+  /**
+   * The amounts' exact twins, in millionths: SQLite stores a DECIMAL as a double, which cannot hold every DECIMAL(18,6).
+   * Written with their DECIMAL columns, which the previous release reads; null in rows it wrote (storedMicros).
+   */
+  @Column({ name: 'balance_micros', type: 'bigint', nullable: true })
+  balanceMicros!: string | null;
+
+  @Column({ name: 'per_sms_cost_micros', type: 'bigint', nullable: true })
+  perSmsCostMicros!: string | null;
+
+  @Column({ name: 'low_balance_threshold_micros', type: 'bigint', nullable: true })
+  lowBalanceThresholdMicros!: string | null;
+
   /** Failed dispatch reports since the last send: at 5, the configuration turns unhealthy. */
   @Column({ name: 'consecutive_failures', type: 'int', default: 0 })
   consecutiveFailures!: number;

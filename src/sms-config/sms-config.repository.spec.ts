@@ -1,4 +1,5 @@
 import { AuditLog } from '../audit/audit.repository';
+import { exactJson } from '../common/exact-amount';
 import { DomainError } from '../common/errors/domain.error';
 import { DEADLOCK_ATTEMPTS } from '../database/deadlock-retry';
 import { mysqlMetadataOnly } from '../entities';
@@ -85,6 +86,10 @@ describe('SmsConfigRepository', () => {
       0.0125,
       1,
       null,
+      // The amounts again, as their exact twins: millionths.
+      '12500000',
+      '12500',
+      null,
       expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/),
     ]);
     expect(audit.sql).toMatch(/^INSERT INTO `audit_event` .* LAST_INSERT_ID\(\).* WHERE ROW_COUNT\(\) = 1$/s);
@@ -123,12 +128,33 @@ describe('SmsConfigRepository', () => {
     const row = { providerUrl: null, username: null, senderId: null, smsType: null, smsApi: 'https://a.example', balanceUrl: null };
     expect(
       [
-        { ...row, providerName: 'a', balance: '12.500000', perSmsCost: '0.012500', isActive: 1 },
-        { ...row, providerName: 'b', balance: 0, perSmsCost: 1, isActive: 0 },
+        {
+          ...row,
+          providerName: 'a',
+          balance: '12.500000',
+          perSmsCost: '0.012500',
+          balanceMicros: '12500000',
+          perSmsCostMicros: '12500',
+          isActive: 1,
+        },
+        // A row the previous release wrote: no twins.
+        { ...row, providerName: 'b', balance: 0, perSmsCost: 1, balanceMicros: null, perSmsCostMicros: null, isActive: 0 },
       ].map(toSmsConfigSummary),
     ).toEqual([
       { ...row, providerName: 'a', balance: 12.5, perSmsCost: 0.0125, isActive: true },
       { ...row, providerName: 'b', balance: 0, perSmsCost: 1, isActive: false },
     ]);
+  });
+
+  it('should show an amount a double cannot hold as its stored digits, and as its DECIMAL once the previous release changed it', () => {
+    const row = { providerUrl: null, username: null, senderId: null, smsType: null, smsApi: 'https://a.example', balanceUrl: null };
+    const [exact, changedSince] = [
+      // SQLite's DECIMAL: the nearest double, which the twin rounds to.
+      { ...row, providerName: 'a', balance: Number('99999999999.99999'), balanceMicros: '99999999999999990' },
+      { ...row, providerName: 'a', balance: 5.25, balanceMicros: '99999999999999990' },
+    ].map((read) => toSmsConfigSummary({ ...read, perSmsCost: '0.000001', perSmsCostMicros: '1', isActive: 1 }));
+    expect(exactJson(exact.balance)).toBe('99999999999.99999');
+    expect(changedSince.balance).toBe(5.25);
+    expect(exact.perSmsCost).toBe(0.000001);
   });
 });

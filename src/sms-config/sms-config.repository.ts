@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { JUST_INSERTED } from '../audit/audit-entry';
 import { AuditLog } from '../audit/audit.repository';
 import { ChangeOrigin } from '../auth/actor';
 import { retryDeadlockVictims } from '../database/deadlock-retry';
+import { microsOf, storedAmount } from '../database/exact-decimal';
 import { SqlNames } from '../database/sql-names';
 import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
@@ -24,8 +25,26 @@ type NullableOptional<T> = { [K in keyof T as null extends T[K] ? K : never]?: T
  * version and its dispatch health start at the columns' defaults (0, healthy).
  */
 export type NewSmsConfig = NullableOptional<
-  Omit<SmsConfig, 'id' | 'client' | 'createdAt' | 'updatedAt' | 'credentialVersion' | 'consecutiveFailures' | 'unhealthyUntil'>
+  Omit<SmsConfig, 'id' | 'client' | 'createdAt' | 'updatedAt' | 'credentialVersion' | 'consecutiveFailures' | 'unhealthyUntil' | AmountTwin>
 >;
+
+/** Each amount's exact twin (sms-config.entity.ts): written with it, read with it (storedMicros). */
+export const AMOUNT_TWINS = {
+  balance: 'balanceMicros',
+  perSmsCost: 'perSmsCostMicros',
+  lowBalanceThreshold: 'lowBalanceThresholdMicros',
+} as const satisfies Partial<Record<keyof SmsConfig, keyof SmsConfig>>;
+
+type AmountTwin = (typeof AMOUNT_TWINS)[keyof typeof AMOUNT_TWINS];
+
+/** The twins read with what get-client and the list show, as text (SqlNames.integerTextList). */
+export const SUMMARY_AMOUNT_TWINS = ['balanceMicros', 'perSmsCostMicros'] as const satisfies ReadonlyArray<AmountTwin>;
+const VIEW_AMOUNT_TWINS = [...SUMMARY_AMOUNT_TWINS, 'lowBalanceThresholdMicros'] as const;
+
+/** What a twin holds for an amount: its millionths as digits. */
+function twinOf(amount: unknown): string | null {
+  return amount === null || amount === undefined ? null : microsOf(amount as number | string).toString();
+}
 
 /** What a configuration's client's answer shows of it (no id, never a secret). */
 export const SMS_CONFIG_SUMMARY_PROPERTIES = [
@@ -41,13 +60,18 @@ export const SMS_CONFIG_SUMMARY_PROPERTIES = [
   'isActive',
 ] as const satisfies ReadonlyArray<keyof SmsConfig>;
 
-/** Those columns as read: entities, or raw rows (both drivers return booleans as 0/1, mysql2 DECIMAL as text). */
+/**
+ * Those columns as read, with the amounts' twins as text: entities, or raw rows (both drivers return booleans as 0/1,
+ * mysql2 DECIMAL as text).
+ */
 export type SmsConfigSummaryRow = Omit<
   Pick<SmsConfig, (typeof SMS_CONFIG_SUMMARY_PROPERTIES)[number]>,
   'balance' | 'perSmsCost' | 'isActive'
 > & {
   balance: string | number;
   perSmsCost: string | number;
+  balanceMicros: string | null;
+  perSmsCostMicros: string | null;
   isActive: number | boolean;
 };
 
@@ -103,6 +127,9 @@ const ADD_PROPERTIES = [
   'perSmsCost',
   'isActive',
   'lowBalanceThreshold',
+  'balanceMicros',
+  'perSmsCostMicros',
+  'lowBalanceThresholdMicros',
   'createdAt',
 ] as const satisfies ReadonlyArray<keyof SmsConfig>;
 
@@ -132,6 +159,7 @@ export class SmsConfigRepository {
   private readonly smsConfigCount: string;
   /** A resolution's read, SQL: the dispatcher's hot path, where the query builder's join cost 5x the CPU. */
   private readonly toResolveSql: string;
+  private readonly names: SqlNames<SmsConfig>;
 
   constructor(
     private readonly transactions: Transactions,
@@ -141,6 +169,7 @@ export class SmsConfigRepository {
   ) {
     const client = new SqlNames<ClientCounter>(dataSource, 'Client');
     const smsConfig = new SqlNames(dataSource, SmsConfig);
+    this.names = smsConfig;
     this.smsConfigCount = client.column('smsConfigCount');
     this.countInSql = `UPDATE ${client.table} SET ${this.smsConfigCount} = ${this.smsConfigCount} + 1 WHERE ${client.column('id')} = ? AND ${this.smsConfigCount} < ?`;
     const placeholders = ADD_PROPERTIES.map(() => '?').join(', ');
@@ -154,7 +183,7 @@ export class SmsConfigRepository {
       'passwordSealed',
       'apiKeySealed',
       'credentialVersion',
-    ])}, ${client.selectList('c', [
+    ])}, ${smsConfig.integerTextList('s', VIEW_AMOUNT_TWINS)}, ${client.selectList('c', [
       ['isActive', 'clientIsActive'],
       ['secretKeyDigest', 'currentKeyDigest'],
       ['previousSecretKeyDigest', 'previousKeyDigest'],
@@ -176,9 +205,11 @@ export class SmsConfigRepository {
    * different clients do not wait on each other. A transaction chosen as a deadlock victim is run again whole.
    */
   async add(smsConfig: NewSmsConfig, origin: ChangeOrigin): Promise<number> {
+    const twinned = Object.entries(AMOUNT_TWINS).map(([amount, twin]) => [twin, twinOf(smsConfig[amount as keyof typeof AMOUNT_TWINS])]);
+    const twins = Object.fromEntries(twinned) as Record<AmountTwin, string | null>;
     const values: SqlValue[] = ADD_PROPERTIES.map((property) => {
       if (property === 'createdAt') return sqlTimestamp(new Date());
-      const value = smsConfig[property] ?? null;
+      const value = property in twins ? twins[property as AmountTwin] : (smsConfig[property as keyof NewSmsConfig] ?? null);
       return typeof value === 'boolean' ? Number(value) : value;
     });
     const audit = this.auditLog.statement({
@@ -201,8 +232,13 @@ export class SmsConfigRepository {
 
   /** One configuration of the client; null when it has none with this id. */
   async findOne(smsConfigId: number, clientId: number): Promise<SmsConfigViewDto | null> {
-    const found = await this.smsConfigs(VIEW_SELECTION).where({ id: smsConfigId, clientId }).getOne();
-    return found === null ? null : { smsConfigId: found.id, ...toSmsConfigSummary(found), lowBalanceThreshold: found.lowBalanceThreshold };
+    const [found] = await this.withTwins(this.smsConfigs(VIEW_SELECTION).where({ id: smsConfigId, clientId }), VIEW_AMOUNT_TWINS);
+    if (found === undefined) return null;
+    return {
+      smsConfigId: found.id,
+      ...toSmsConfigSummary(found),
+      lowBalanceThreshold: storedAmount(found.lowBalanceThresholdMicros, found.lowBalanceThreshold),
+    };
   }
 
   /** The configuration's sealed secrets. */
@@ -242,6 +278,7 @@ export class SmsConfigRepository {
     type Row = SmsConfigSummaryRow &
       SealedSecrets & {
         lowBalanceThreshold: string | number | null;
+        lowBalanceThresholdMicros: string | null;
         clientIsActive: number | boolean;
         currentKeyDigest: string;
         previousKeyDigest: string | null;
@@ -252,7 +289,7 @@ export class SmsConfigRepository {
     if (row === undefined) return null;
     return {
       ...toSmsConfigSummary(row),
-      lowBalanceThreshold: row.lowBalanceThreshold === null ? null : Number(row.lowBalanceThreshold),
+      lowBalanceThreshold: storedAmount(row.lowBalanceThresholdMicros, row.lowBalanceThreshold),
       smsConfigId: Number(row.smsConfigId),
       clientId: Number(row.clientId),
       clientIsActive: Boolean(Number(row.clientIsActive)),
@@ -278,7 +315,12 @@ export class SmsConfigRepository {
     credentialVersion?: number,
   ): Promise<void> {
     const fields = Object.keys(changes) as Array<keyof SmsConfigChanges>;
-    const values = Object.fromEntries(fields.map((field) => [CHANGEABLE_SMS_CONFIG_FIELDS[field], changes[field]]));
+    const values = Object.fromEntries(
+      fields.flatMap((field) => {
+        const column: Array<[string, SqlValue | undefined]> = [[CHANGEABLE_SMS_CONFIG_FIELDS[field], changes[field]]];
+        return field in AMOUNT_TWINS ? [...column, [AMOUNT_TWINS[field as keyof typeof AMOUNT_TWINS], twinOf(changes[field])]] : column;
+      }),
+    );
     await this.manager
       .createQueryBuilder()
       .update(SmsConfig)
@@ -314,12 +356,25 @@ export class SmsConfigRepository {
 
   /** The client's configurations, ordered by id. */
   async listByClient(clientId: number): Promise<SmsConfigDto[]> {
-    const found = await this.smsConfigs(SUMMARY_SELECTION).where({ clientId }).orderBy('s.id').getMany();
+    const found = await this.withTwins(this.smsConfigs(SUMMARY_SELECTION).where({ clientId }).orderBy('s.id'), SUMMARY_AMOUNT_TWINS);
     return found.map((smsConfig) => ({ smsConfigId: smsConfig.id, ...toSmsConfigSummary(smsConfig) }));
   }
 
   private smsConfigs(selection: string[]) {
     return this.manager.getRepository(SmsConfig).createQueryBuilder('s').select(selection);
+  }
+
+  /** The entities the query finds, each with the twins read as text: the entity would read a BIGINT as a double on SQLite. */
+  private async withTwins<T extends AmountTwin>(
+    query: SelectQueryBuilder<SmsConfig>,
+    twins: readonly T[],
+  ): Promise<Array<Omit<SmsConfig, AmountTwin> & Record<T, string | null>>> {
+    for (const twin of twins) query.addSelect(this.names.integerText(twin, 's'), twin);
+    const { entities, raw } = await query.getRawAndEntities<Record<T, string | null>>();
+    return entities.map((entity, index) => {
+      const read = Object.fromEntries(twins.map((twin) => [twin, raw[index][twin]])) as Record<T, string | null>;
+      return { ...entity, ...read };
+    });
   }
 }
 
@@ -333,7 +388,7 @@ function toSealedSecrets(smsConfig: SmsConfig): SealedSecrets {
   };
 }
 
-/** Both drivers return booleans as 0/1 and mysql2 returns DECIMAL as strings: the API promises booleans and numbers. */
+/** Both drivers return booleans as 0/1: the API promises booleans, and amounts as their stored digits. */
 export function toSmsConfigSummary(row: SmsConfigSummaryRow): SmsConfigSummaryDto {
   return {
     providerName: row.providerName,
@@ -343,8 +398,8 @@ export function toSmsConfigSummary(row: SmsConfigSummaryRow): SmsConfigSummaryDt
     smsType: row.smsType,
     smsApi: row.smsApi,
     balanceUrl: row.balanceUrl,
-    balance: Number(row.balance),
-    perSmsCost: Number(row.perSmsCost),
+    balance: storedAmount(row.balanceMicros, row.balance)!,
+    perSmsCost: storedAmount(row.perSmsCostMicros, row.perSmsCost)!,
     isActive: Boolean(row.isActive),
   };
 }

@@ -55,6 +55,7 @@ describe('The dispatch example (scripts/dispatch-example.js)', () => {
     expect(dispatchEntries.filter((action) => action !== 'sms-config.credentials-resolved').reverse()).toEqual([
       'sms-config.unhealthy',
       'sms-config.balance-low',
+      'sms-config.balance-set',
     ]);
     // One resolution per configuration: the example keeps resolved credentials, as a dispatcher should.
     expect(dispatchEntries.filter((action) => action === 'sms-config.credentials-resolved')).toHaveLength(2);

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, IsPositive } from 'class-validator';
 import { IsIntegerFrom, IsOptionalSignedAmount } from '../../common/validation/decorators';
+import { Amount } from '../../common/exact-amount';
 
 export const MAX_REPORTED_MESSAGES = 100_000;
 
@@ -34,8 +35,8 @@ export class OutcomeDto {
   @ApiProperty({ example: 12 })
   smsConfigId: number;
 
-  @ApiProperty({ example: 117.75, description: 'The balance after this report' })
-  balance: number;
+  @ApiProperty({ type: Number, example: 117.75, description: 'The balance after this report' })
+  balance: Amount;
 
   @ApiProperty({ description: 'false from the fifth failure in a row until a report with a send' })
   healthy: boolean;

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIntegerFrom, IsOptionalText } from '../../common/validation/decorators';
 import { SKIP_REASONS, SkipReason } from '../dispatch-routing';
+import { Amount } from '../../common/exact-amount';
 
 export const MAX_ROUTED_COUNT = 10_000;
 
@@ -34,11 +35,11 @@ export class RouteCandidateDto {
   @ApiProperty({ type: String, nullable: true, example: 'Transactional' })
   smsType: string | null;
 
-  @ApiProperty({ example: 12.5 })
-  balance: number;
+  @ApiProperty({ type: Number, example: 12.5 })
+  balance: Amount;
 
-  @ApiProperty({ example: 0.0125 })
-  perSmsCost: number;
+  @ApiProperty({ type: Number, example: 0.0125 })
+  perSmsCost: Amount;
 
   @ApiProperty({ minLength: 64, description: 'Resolve it (POST /api/v1/sms-configs/resolve) for the candidate used' })
   verifyApiKey: string;

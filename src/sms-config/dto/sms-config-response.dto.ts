@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { Amount } from '../../common/exact-amount';
 
 /** An SMS configuration as it appears inside a client: no id, never the password or apiKey. */
 export class SmsConfigSummaryDto {
@@ -23,11 +24,11 @@ export class SmsConfigSummaryDto {
   @ApiProperty({ type: String, nullable: true })
   balanceUrl: string | null;
 
-  @ApiProperty({ example: 12.5 })
-  balance: number;
+  @ApiProperty({ type: Number, example: 12.5 })
+  balance: Amount;
 
-  @ApiProperty({ example: 0.0125 })
-  perSmsCost: number;
+  @ApiProperty({ type: Number, example: 0.0125 })
+  perSmsCost: Amount;
 
   @ApiProperty()
   isActive: boolean;
@@ -46,7 +47,7 @@ export class SmsConfigViewDto extends SmsConfigDto {
     example: 5,
     description: 'A dispatch report that takes the balance below it publishes sms-config.balance-low (once per crossing); null: none',
   })
-  lowBalanceThreshold: number | null;
+  lowBalanceThreshold: Amount | null;
 }
 
 export class SmsConfigListResponseDto {
