@@ -35,6 +35,7 @@ export class SecretKeyGuard implements CanActivate {
     request.client = client;
     request.actor = clientActor(client.id);
     request.credentialDigest = client.secretKeyDigest;
+    request.writer = request.actor;
     return true;
   }
 

@@ -62,6 +62,7 @@ export class IdempotencyService {
       return start.answer;
     }
     try {
+      call.countWrite?.();
       return await this.transactions.run(async () => {
         const answer = await work();
         // Fastify sends an object as JSON.stringify writes it: the kept answer is the bytes the caller gets.

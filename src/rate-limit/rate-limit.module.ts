@@ -7,6 +7,7 @@ import { AddressAllowance } from './address-allowance';
 import { CredentialRateLimit } from './credential-rate-limit';
 import { CredentialThrottlerGuard } from './credential-throttler.guard';
 import { FixedWindowThrottlerStorage } from './fixed-window.storage';
+import { WRITES_THROTTLER_NAME } from './write-limit';
 
 @Global()
 @Module({
@@ -14,12 +15,15 @@ import { FixedWindowThrottlerStorage } from './fixed-window.storage';
     ThrottlerModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) => {
-        const { windowMs, perCredential } = config.get('rateLimit', { infer: true });
+        const { windowMs, perCredential, writesPerCredential } = config.get('rateLimit', { infer: true });
         return {
           storage: new FixedWindowThrottlerStorage(),
           setHeaders: false,
           errorMessage: TOO_MANY_REQUESTS_MESSAGE,
-          throttlers: [{ ttl: windowMs, limit: perCredential }],
+          throttlers: [
+            { ttl: windowMs, limit: perCredential },
+            { name: WRITES_THROTTLER_NAME, ttl: windowMs, limit: writesPerCredential },
+          ],
         };
       },
     }),

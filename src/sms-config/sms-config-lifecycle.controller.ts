@@ -6,6 +6,7 @@ import { AuthenticatedClient } from '../auth/client-lookup';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { PositiveIdPipe } from '../common/validation/positive-id.pipe';
+import { ClientWrite } from '../rate-limit/write-limit';
 import {
   DeletedSmsConfigResponseDto,
   SmsConfigResponseDto,
@@ -37,6 +38,7 @@ export class SmsConfigLifecycleController {
   }
 
   @Patch(':smsConfigId')
+  @ClientWrite()
   @ApiOperation({
     summary: 'Change an SMS configuration',
     description:
@@ -56,6 +58,7 @@ export class SmsConfigLifecycleController {
   }
 
   @Delete(':smsConfigId')
+  @ClientWrite()
   @ApiOperation({ summary: 'Delete an SMS configuration' })
   @ApiOkResponse({ type: DeletedSmsConfigResponseDto })
   async delete(
@@ -68,6 +71,7 @@ export class SmsConfigLifecycleController {
 
   @Post(':smsConfigId/verify-api-key')
   @HttpCode(HttpStatus.OK)
+  @ClientWrite()
   @ApiOperation({
     summary: 'Issue a fresh verifyApiKey',
     description:

@@ -11,6 +11,7 @@ import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.s
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { ClientIdDto } from './dto/client-id.dto';
 import { AddSmsConfigResponseDto, SmsConfigListResponseDto } from './dto/sms-config-response.dto';
+import { ClientWrite } from '../rate-limit/write-limit';
 import { MAX_SMS_CONFIGS_PER_CLIENT } from './sms-config-limit';
 import { SmsConfigService } from './sms-config.service';
 
@@ -27,6 +28,7 @@ export class SmsConfigController {
 
   @Post('add')
   @HttpCode(HttpStatus.OK)
+  @ClientWrite()
   @ApiOperation({ summary: 'Add SMS configuration', description: 'Stores an SMS provider configuration for the client of the secretKey.' })
   @ApiOkResponse({ type: AddSmsConfigResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request; the message names every failing field' })
