@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ChangeOrigin } from '../auth/actor';
 import { ClientAuthenticated, CurrentClient, Origin } from '../auth/auth.decorators';
 import { AuthenticatedClient } from '../auth/client-lookup';
@@ -7,6 +15,7 @@ import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { PositiveIdPipe } from '../common/validation/positive-id.pipe';
 import { ClientWrite } from '../rate-limit/write-limit';
+import { MAX_SMS_CONFIG_ANSWER_BYTES } from './sms-config-limit';
 import {
   DeletedSmsConfigResponseDto,
   SmsConfigResponseDto,
@@ -48,6 +57,10 @@ export class SmsConfigLifecycleController {
       'six makes every earlier verifyApiKey stale. Answers the configuration and a fresh verifyApiKey.',
   })
   @ApiOkResponse({ type: UpdatedSmsConfigResponseDto })
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: `The client's configurations would take more than ${MAX_SMS_CONFIG_ANSWER_BYTES} bytes of get-client answer`,
+  })
   async update(
     @CurrentClient() client: AuthenticatedClient,
     @Param('smsConfigId', PositiveIdPipe) smsConfigId: number,

@@ -12,7 +12,7 @@ import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { ClientIdDto } from './dto/client-id.dto';
 import { AddSmsConfigResponseDto, SmsConfigListResponseDto } from './dto/sms-config-response.dto';
 import { ClientWrite } from '../rate-limit/write-limit';
-import { MAX_SMS_CONFIGS_PER_CLIENT } from './sms-config-limit';
+import { MAX_SMS_CONFIGS_PER_CLIENT, MAX_SMS_CONFIG_ANSWER_BYTES } from './sms-config-limit';
 import { SmsConfigService } from './sms-config.service';
 
 @ApiTags('sms-config')
@@ -32,7 +32,10 @@ export class SmsConfigController {
   @ApiOperation({ summary: 'Add SMS configuration', description: 'Stores an SMS provider configuration for the client of the secretKey.' })
   @ApiOkResponse({ type: AddSmsConfigResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request; the message names every failing field' })
-  @Idempotent(`The client already has ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations`)
+  @Idempotent(
+    `The client already has ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations, or they would take more than ` +
+      `${MAX_SMS_CONFIG_ANSWER_BYTES} bytes of get-client answer`,
+  )
   async add(
     @CurrentClient() client: AuthenticatedClient,
     @Body() request: AddSmsConfigDto,
