@@ -7,7 +7,7 @@ import { AddressAllowance } from './address-allowance';
 import { CredentialRateLimit } from './credential-rate-limit';
 import { CredentialThrottlerGuard } from './credential-throttler.guard';
 import { FixedWindowThrottlerStorage } from './fixed-window.storage';
-import { WRITES_THROTTLER_NAME } from './write-limit';
+import { WriteRateLimit } from './write-limit';
 
 @Global()
 @Module({
@@ -15,20 +15,17 @@ import { WRITES_THROTTLER_NAME } from './write-limit';
     ThrottlerModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) => {
-        const { windowMs, perCredential, writesPerCredential } = config.get('rateLimit', { infer: true });
+        const { windowMs, perCredential } = config.get('rateLimit', { infer: true });
         return {
           storage: new FixedWindowThrottlerStorage(),
           setHeaders: false,
           errorMessage: TOO_MANY_REQUESTS_MESSAGE,
-          throttlers: [
-            { ttl: windowMs, limit: perCredential },
-            { name: WRITES_THROTTLER_NAME, ttl: windowMs, limit: writesPerCredential },
-          ],
+          throttlers: [{ ttl: windowMs, limit: perCredential }],
         };
       },
     }),
   ],
-  providers: [CredentialRateLimit, AddressAllowance, CredentialThrottlerGuard],
-  exports: [CredentialRateLimit, AddressAllowance, CredentialThrottlerGuard],
+  providers: [CredentialRateLimit, WriteRateLimit, AddressAllowance, CredentialThrottlerGuard],
+  exports: [CredentialRateLimit, WriteRateLimit, AddressAllowance, CredentialThrottlerGuard],
 })
 export class RateLimitModule {}

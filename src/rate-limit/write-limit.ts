@@ -1,6 +1,11 @@
-import { SetMetadata } from '@nestjs/common';
+import { Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ThrottlerStorage } from '@nestjs/throttler';
+import { RetryLaterException } from '../common/errors/retry-later.exception';
+import { AppConfig, RateLimitConfig } from '../config/app-config';
+import { FixedWindowThrottlerStorage } from './fixed-window.storage';
 
-/** The throttler (RateLimitModule) that counts a client's changing requests, all its keys together. */
+/** Where the throttler's storage counts a client's changing requests, all its keys together. */
 export const WRITES_THROTTLER_NAME = 'writes';
 
 export const TOO_MANY_WRITES_MESSAGE = 'Too many changes for this client, retry later';
@@ -19,3 +24,24 @@ export const ClientWrite = () => SetMetadata(WRITE_ROUTE, true);
  * it runs, by whoever runs it calling request.countWrite.
  */
 export const CountedWhenRunWith = (header: string) => SetMetadata(COUNTED_WHEN_RUN_WITH, header.toLowerCase());
+
+/** The writes limit, counted in the throttler's own storage beside the per-credential limit. */
+@Injectable()
+export class WriteRateLimit {
+  private readonly limits: RateLimitConfig;
+
+  constructor(
+    @Inject(ThrottlerStorage) private readonly storage: FixedWindowThrottlerStorage,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.limits = config.get('rateLimit', { infer: true });
+  }
+
+  /** Counts one write of the writer; past the limit, the 429 that says when to retry. */
+  count(writer: string): void {
+    const { windowMs, writesPerCredential } = this.limits;
+    const key = FixedWindowThrottlerStorage.keyOf(WRITES_THROTTLER_NAME, writer);
+    const record = this.storage.hit(key, windowMs, writesPerCredential, windowMs);
+    if (record.isBlocked) throw new RetryLaterException(TOO_MANY_WRITES_MESSAGE, record.timeToBlockExpire);
+  }
+}
