@@ -1827,7 +1827,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description The client already has 100 SMS configurations; or: A request with this Idempotency-Key is in progress */
+      /** @description The client already has 100 SMS configurations, or they would take more than 262144 bytes of get-client answer; or: A request with this Idempotency-Key is in progress */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2357,6 +2357,15 @@ export interface operations {
       };
       /** @description No configuration of this client has this id */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The client's configurations would take more than 262144 bytes of get-client answer */
+      409: {
         headers: {
           [name: string]: unknown;
         };

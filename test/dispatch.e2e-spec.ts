@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../src/auth/digest';
 import { ClientCache } from '../src/client-cache/client-cache';
 import { METRICS_CACHE_MS } from '../src/metrics/metrics-renderer';
@@ -560,5 +561,81 @@ describe('Dispatch: routing and outcome reports', () => {
         await sleep(20);
       }
     });
+  });
+});
+
+/**
+ * Client keys a dispatcher relays on route are refused as any other, but they are not the dispatcher's guesses: they
+ * never block its address, while a refused dispatcher key still counts as before.
+ */
+describe.each([
+  ['RATE_LIMIT_PER_IP and RATE_LIMIT_FAILED_AUTH_PER_IP of 5', { RATE_LIMIT_PER_IP: '5', RATE_LIMIT_FAILED_AUTH_PER_IP: '5' }, 5],
+  ['the default limits', {}, 100],
+])('Dispatch: client keys relayed by a dispatcher, with %s', (_label, env: Record<string, string>, addressLimit: number) => {
+  const DISPATCHER_ADDRESS = '198.51.100.77';
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp(env);
+  });
+  afterAll(() => t.close());
+
+  const fromDispatcher = (url: string, headers: Record<string, string>, body?: unknown) =>
+    t.post(url, { headers: { ...DISPATCHER, ...headers }, body, remoteAddress: DISPATCHER_ADDRESS });
+
+  it('should answer 1,000 refused client keys as usual and keep route, outcomes and resolve answering that dispatcher', async () => {
+    const secretKey = await t.addClient({ appName: 'relayed-valid' });
+    expect((await t.post('/api/sms-config/add', { headers: { secretKey }, body: validSmsConfig() })).status).toBe(200);
+    const smsConfigId = (await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })).body.results[0]
+      .smsConfigId as number;
+    // An expired previous key: rotated out with a grace of 1 s, then waited out.
+    const rotatedOut = await t.addClient({ appName: 'relayed-rotated' });
+    const rotated = await t.post('/api/v1/client/secret-key/rotate', { headers: { secretKey: rotatedOut }, body: { graceSeconds: 1 } });
+    expect(rotated.status).toBe(200);
+    await sleep(1100);
+    const disabledKey = await t.addClient({ appName: 'relayed-disabled' });
+    const disabledId = (await t.get('/api/v1/clients?appName=relayed-disabled', ADMIN)).body.results.items[0].clientId as number;
+    expect((await t.send('PATCH', `/api/v1/clients/${disabledId}`, { headers: ADMIN, body: { isActive: false } })).status).toBe(200);
+
+    const refusals: Array<[Record<string, string>, { status: number; error: string }]> = [
+      [{ secretKey: `sk_${randomBytes(32).toString('base64url')}` }, { status: 401, error: 'secretKey is not valid' }],
+      [{ secretKey: rotatedOut }, { status: 401, error: 'secretKey is not valid' }],
+      [{ secretKey: 'not-a-key' }, { status: 401, error: 'secretKey is not valid' }],
+      [{}, { status: 401, error: 'secretKey header is required' }],
+      [{ secretKey: disabledKey }, { status: 403, error: 'Client is disabled' }],
+    ];
+    for (let i = 0; i < 1000; i++) {
+      const [headers, refusal] = refusals[i % refusals.length];
+      const answer = await fromDispatcher('/api/v1/dispatch/route', headers);
+      if (answer.status !== refusal.status) throw new Error(`refusal ${i + 1}: ${answer.status} ${answer.raw}`);
+      expect(answer.body).toEqual(refusal);
+    }
+
+    const routed = await fromDispatcher('/api/v1/dispatch/route', { secretKey });
+    expect(routed.status).toBe(200);
+    expect(routed.body.results.candidates.map((c: { smsConfigId: number }) => c.smsConfigId)).toEqual([smsConfigId]);
+    const reported = await fromDispatcher('/api/v1/dispatch/outcomes', {}, { smsConfigId, sent: 1, failed: 0 });
+    expect(reported.status).toBe(200);
+    const resolved = await fromDispatcher(
+      '/api/v1/sms-configs/resolve',
+      {},
+      { verifyApiKey: routed.body.results.candidates[0].verifyApiKey },
+    );
+    expect(resolved.status).toBe(200);
+    expect(resolved.body.results.smsConfigId).toBe(smsConfigId);
+  });
+
+  it('should still count a refused dispatcher key against its address, and block it past the limit, right key or not', async () => {
+    const secretKey = await t.addClient({ appName: 'relayed-blocked' });
+    const address = '198.51.100.78';
+    const withKey = (apiKey: string) =>
+      t.post('/api/v1/dispatch/route', { headers: { 'x-api-key': apiKey, secretKey }, remoteAddress: address });
+    for (let i = 0; i < addressLimit; i++)
+      expect((await withKey(`dk_guess-${i}`)).body).toEqual({ status: 401, error: 'x-api-key is not valid' });
+    const blocked = await withKey('dk_guess-last');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toEqual({ status: 429, error: 'Too many refused credentials from this address, retry later' });
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await withKey(DISPATCHER_API_KEY)).status).toBe(429);
   });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import CLIENT from './fixtures/client.json';
 import { AddressAllowance } from '../src/rate-limit/address-allowance';
 import { CredentialRateLimit } from '../src/rate-limit/credential-rate-limit';
-import { ADMIN_API_KEY, TestApp, startTestApp } from './helpers/test-app';
+import { ADMIN_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
 const GET_CLIENT = '/api/client/get/secretKey';
 const wrongSecretKey = () => `sk_${randomBytes(32).toString('base64url')}`;
@@ -158,5 +158,99 @@ describe('Rate limit on refused credentials, configured', () => {
     const refused = await t.post(GET_CLIENT, { headers: { secretKey: wrongSecretKey() } });
     expectTooManyRequests(refused);
     expect(refused.headers['x-request-id']).toBeDefined();
+  });
+});
+
+describe('Writes per client (RATE_LIMIT_WRITES_PER_CREDENTIAL)', () => {
+  const TOO_MANY_WRITES = { status: 429, error: 'Too many changes for this client, retry later' };
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_WRITES_PER_CREDENTIAL: '4' });
+  });
+  afterAll(() => t.close());
+
+  const add = (secretKey: string, headers: Record<string, string> = {}) =>
+    t.post('/api/sms-config/add', { headers: { secretKey, ...headers }, body: validSmsConfig() });
+  const firstConfigId = async (secretKey: string) =>
+    (await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })).body.results[0].smsConfigId as number;
+  function expectTooManyWrites(answer: { status: number; headers: Record<string, unknown>; body: unknown }): void {
+    expectTooManyRequests(answer);
+    expect(answer.body).toEqual(TOO_MANY_WRITES);
+    expect(Number(answer.headers['retry-after'])).toBeLessThanOrEqual(60);
+  }
+
+  it('should let one client make 4 changes (add, PATCH, verify-api-key, DELETE), answer the 5th 429, and keep its reads and other clients answering', async () => {
+    const secretKey = await t.addClient();
+    expect((await add(secretKey)).status).toBe(200);
+    const id = await firstConfigId(secretKey);
+    expect((await t.send('PATCH', `/api/v1/sms-configs/${id}`, { headers: { secretKey }, body: { balance: 5 } })).status).toBe(200);
+    expect((await t.post(`/api/v1/sms-configs/${id}/verify-api-key`, { headers: { secretKey } })).status).toBe(200);
+    expect((await t.send('DELETE', `/api/v1/sms-configs/${id}`, { headers: { secretKey } })).status).toBe(200);
+
+    expectTooManyWrites(await add(secretKey));
+    expectTooManyWrites(await t.send('PATCH', `/api/v1/sms-configs/${id}`, { headers: { secretKey }, body: { balance: 6 } }));
+    expectTooManyWrites(await t.post('/api/v1/client/secret-key/rotate', { headers: { secretKey } }));
+    // Nothing was added by the refused add.
+    expect((await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })).body).toEqual({ status: 200, results: [] });
+
+    expect((await t.post(GET_CLIENT, { headers: { secretKey } })).status).toBe(200);
+    expect((await t.get(`/api/v1/sms-configs/${id}`, { secretKey })).status).toBe(404);
+    const otherKey = await t.addClient();
+    expect((await add(otherKey)).status).toBe(200);
+  });
+
+  it("should count a client's keys together: its previous key within the grace and its new one share one allowance", async () => {
+    const oldKey = await t.addClient();
+    const rotated = await t.post('/api/v1/client/secret-key/rotate', { headers: { secretKey: oldKey }, body: { graceSeconds: 600 } });
+    expect(rotated.status).toBe(200);
+    const newKey = rotated.body.results.secretKey as string;
+    expect((await add(newKey)).status).toBe(200);
+    expect((await add(oldKey)).status).toBe(200);
+    expect((await add(newKey)).status).toBe(200);
+    expectTooManyWrites(await add(oldKey));
+    expectTooManyWrites(await add(newKey));
+    expect((await t.post(GET_CLIENT, { headers: { secretKey: oldKey } })).status).toBe(200);
+  });
+
+  it('should not count a replay of an Idempotency-Key answer as a write, nor refuse it once the client is at its limit', async () => {
+    const secretKey = await t.addClient();
+    const first = await add(secretKey, { 'idempotency-key': 'add-once' });
+    expect(first.status).toBe(200);
+    for (let i = 0; i < 10; i++) {
+      const replay = await add(secretKey, { 'idempotency-key': 'add-once' });
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.raw).toBe(first.raw);
+    }
+    for (let i = 0; i < 3; i++) expect((await add(secretKey, { 'idempotency-key': `add-${i}` })).status).toBe(200);
+    expectTooManyWrites(await add(secretKey, { 'idempotency-key': 'add-refused' }));
+    const replay = await add(secretKey, { 'idempotency-key': 'add-once' });
+    expect(replay.status).toBe(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    // The refused request gave its key back: nothing was kept for it, and no configuration was added.
+    expect((await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })).body.results).toHaveLength(4);
+    expectTooManyWrites(await add(secretKey, { 'idempotency-key': 'add-refused' }));
+  });
+});
+
+describe('Writes per client with the default limit', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('should let one client make 600 changes in a window and answer the 601st 429', async () => {
+    const secretKey = await t.addClient();
+    expect((await t.post('/api/sms-config/add', { headers: { secretKey }, body: validSmsConfig() })).status).toBe(200);
+    const id = (await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })).body.results[0].smsConfigId as number;
+    for (let i = 2; i <= 600; i++) {
+      const issued = await t.post(`/api/v1/sms-configs/${id}/verify-api-key`, { headers: { secretKey } });
+      if (issued.status !== 200) throw new Error(`write ${i}: ${issued.raw}`);
+    }
+    const refused = await t.post(`/api/v1/sms-configs/${id}/verify-api-key`, { headers: { secretKey } });
+    expectTooManyRequests(refused);
+    expect(refused.body).toEqual({ status: 429, error: 'Too many changes for this client, retry later' });
   });
 });

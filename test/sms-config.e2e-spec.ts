@@ -1,3 +1,4 @@
+import { ClientCache } from '../src/client-cache/client-cache';
 import { SMS_CONFIG_LIST_FIELDS } from './helpers/interface';
 import { TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
@@ -267,6 +268,88 @@ describe('SMS configurations', () => {
       const secretKey = await t.addClient();
       expect((await list(secretKey, { body: { client: 1 } })).body).toEqual({ status: 400, error: 'property client should not exist' });
       expect((await list(secretKey, { body: { clientId: 'abc' } })).status).toBe(400);
+    });
+  });
+
+  describe("the answer budget: 256 KiB of get-client answer for a client's configurations", () => {
+    const BUDGET = 256 * 1024;
+    const TOO_BIG = { status: 409, error: "A client's SMS configurations can take at most 262144 bytes of get-client answer" };
+    const url = (length: number) => `https://api.twilio.com/${'u'.repeat(length - 'https://api.twilio.com/'.length)}`;
+    /** Every text at its longest (ASCII): about 6.7 KB of answer, so 38 fit in the budget and a 39th does not. */
+    const maximal = (i: number) =>
+      validSmsConfig({
+        providerName: `${i}`.padEnd(100, 'p'),
+        providerUrl: url(2048),
+        username: 'u'.repeat(255),
+        senderId: 's'.repeat(20),
+        smsType: 't'.repeat(50),
+        smsApi: url(2048),
+        balanceUrl: url(2048),
+      });
+    const getClient = (secretKey: string) => t.post('/api/client/get/secretKey', { headers: { secretKey } });
+    /** The smsConfig array of get-client's answer, as sent. */
+    const smsConfigText = (raw: string) => raw.slice(raw.indexOf('"smsConfig":') + '"smsConfig":'.length, -2);
+
+    it('should refuse the add that would pass the budget with 409, keep get-client within it, even at the widest balances', async () => {
+      const secretKey = await t.addClient();
+      for (let i = 0; i < 38; i++) expect((await add(secretKey, maximal(i))).status).toBe(200);
+      const refused = await add(secretKey, maximal(38));
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual(TOO_BIG);
+      expect(await t.dataSource.query('SELECT id FROM sms_config')).toHaveLength(38);
+      const answer = await getClient(secretKey);
+      expect(answer.status).toBe(200);
+      expect(answer.body.results.smsConfig).toHaveLength(38);
+      expect(Buffer.byteLength(smsConfigText(answer.raw))).toBeLessThanOrEqual(BUDGET);
+      expect(Buffer.byteLength(answer.raw)).toBeLessThanOrEqual(BUDGET);
+
+      // A smaller configuration still fits in what is left; the other clients have their own budget.
+      expect((await add(secretKey, validSmsConfig({ smsApi: url(2048) }))).status).toBe(200);
+      expect((await add(await t.addClient({ appName: 'other' }), maximal(0))).status).toBe(200);
+
+      // Reports change balances without a write: at their widest, with every configuration inactive, it still holds.
+      await t.dataSource.query('UPDATE sms_config SET balance = -999999999999.999999, per_sms_cost = 999999999999.999999, is_active = 0');
+      t.app.get(ClientCache).clear();
+      const widest = await getClient(secretKey);
+      expect(widest.body.results.smsConfig[0]).toMatchObject({ balance: expect.any(Number), isActive: false });
+      expect(widest.body.results.smsConfig[0].balance).toBeLessThan(-999999999999);
+      expect(Buffer.byteLength(smsConfigText(widest.raw))).toBeLessThanOrEqual(BUDGET);
+      expect(Buffer.byteLength(smsConfigText(widest.raw))).toBeGreaterThan(BUDGET - 6000);
+    });
+
+    it('should refuse a PATCH that grows a text past the budget with 409 and change nothing, and let the others through', async () => {
+      const secretKey = await t.addClient();
+      for (let i = 0; i < 38; i++) expect((await add(secretKey, maximal(i))).status).toBe(200);
+      expect((await add(secretKey, validSmsConfig())).status).toBe(200);
+      const small = (await list(secretKey)).body.results[38].smsConfigId as number;
+      const patch = (body: unknown) => t.send('PATCH', `/api/v1/sms-configs/${small}`, { headers: { secretKey }, body });
+
+      const credentials = { password: validSmsConfig().password, apiKey: validSmsConfig().apiKey };
+      const grown = { smsApi: url(2048), providerUrl: url(2048), balanceUrl: url(2048), ...credentials };
+      const refused = await patch(grown);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual(TOO_BIG);
+      expect((await t.get(`/api/v1/sms-configs/${small}`, { secretKey })).body.results.smsApi).toBe(validSmsConfig().smsApi);
+
+      // Within the budget, numbers and isActive (counted at their widest), and a change that shrinks a part: all 200.
+      expect((await patch({ smsApi: url(2048), ...credentials })).status).toBe(200);
+      expect((await patch({ balance: 999999999999.5, perSmsCost: 123456.123456, isActive: false })).status).toBe(200);
+      const first = (await list(secretKey)).body.results[0].smsConfigId as number;
+      expect((await t.send('PATCH', `/api/v1/sms-configs/${first}`, { headers: { secretKey }, body: { senderId: null } })).status).toBe(
+        200,
+      );
+      const answer = await getClient(secretKey);
+      expect(Buffer.byteLength(smsConfigText(answer.raw))).toBeLessThanOrEqual(BUDGET);
+    });
+
+    it('should hold the budget when adds for one client race', async () => {
+      const secretKey = await t.addClient();
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => add(secretKey, maximal(i))));
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(38);
+      const refusals = answers.filter((answer) => answer.status !== 200);
+      expect(refusals.map((answer) => answer.body)).toEqual(Array.from({ length: 12 }, () => TOO_BIG));
+      expect(await t.dataSource.query('SELECT id FROM sms_config')).toHaveLength(38);
+      expect(Buffer.byteLength(smsConfigText((await getClient(secretKey)).raw))).toBeLessThanOrEqual(BUDGET);
     });
   });
 });

@@ -6,7 +6,7 @@ import { ChangeOrigin, RequestWithActor, changeOriginOf } from './actor';
 import { ApiKeyGuard, DispatchKeyGuard, DispatcherKeyGuard } from './api-key.guard';
 import { AuthenticatedClient, RequestWithClient } from './client-lookup';
 import { SECRET_KEY_FIELD } from './credential-headers';
-import { GetClientKeyGuard, SecretKeyGuard } from './secret-key.guard';
+import { GetClientKeyGuard, RelayedSecretKeyGuard, SecretKeyGuard } from './secret-key.guard';
 
 /** The names of the credentials in the OpenAPI document (swagger.ts declares them). */
 export const ADMIN_API_KEY_SCHEME = 'adminApiKey';
@@ -40,11 +40,11 @@ export function DispatcherOnly(guard: typeof DispatcherKeyGuard = DispatcherKeyG
 /**
  * Dispatch routing: a dispatcher key (`x-api-key`) and, together, the `secretKey` of the client the dispatcher sends
  * for, as the client gave it (a previous key within its grace too). The client's key is the one rate-limited and noted
- * as used.
+ * as used; its refusals are not counted against the dispatcher's address.
  */
 export function DispatchForClient(): MethodDecorator & ClassDecorator {
   return applyDecorators(
-    UseGuards(DispatchKeyGuard, SecretKeyGuard, CredentialThrottlerGuard),
+    UseGuards(DispatchKeyGuard, RelayedSecretKeyGuard, CredentialThrottlerGuard),
     ApiSecurity({ [DISPATCHER_API_KEY_SCHEME]: [], [SECRET_KEY_SCHEME]: [] }),
     ApiUnauthorizedResponse({
       type: ErrorResponseDto,

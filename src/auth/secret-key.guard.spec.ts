@@ -6,7 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { AuthenticatedClient, ClientLookup, RequestWithClient } from './client-lookup';
 import { AddressAllowance } from '../rate-limit/address-allowance';
 import { RequestWithCredential } from '../rate-limit/credential';
-import { GetClientKeyGuard, SecretKeyGuard } from './secret-key.guard';
+import { GetClientKeyGuard, RelayedSecretKeyGuard, SecretKeyGuard } from './secret-key.guard';
 
 const SECRET_KEY = `sk_${'a'.repeat(43)}`;
 
@@ -161,6 +161,24 @@ describe('SecretKeyGuard', () => {
     for (const host of ['1', '2', '3']) await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, `2001:db8:5:6::${host}`));
     expect((await refusalOf(limited, requestWith({ secretkey: SECRET_KEY }, '2001:db8:5:6:ffff::9'))).getStatus()).toBe(429);
     expect((await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, '2001:db8:5:7::1'))).getStatus()).toBe(401);
+  });
+});
+
+describe('RelayedSecretKeyGuard', () => {
+  it("should refuse missing and unknown keys as SecretKeyGuard does, without counting them against the dispatcher's address", async () => {
+    const authenticate = jest.fn<Promise<AuthenticatedClient | null>, [string]>();
+    authenticate.mockImplementation((key) => Promise.resolve(key === SECRET_KEY ? known(1, 'd1') : null));
+    const addresses = failedLogins(2);
+    const guard = new RelayedSecretKeyGuard({ authenticate }, addresses, new KeyUsageNotes());
+    const dispatcher = '203.0.113.8';
+    for (let i = 0; i < 50; i++) {
+      const unknown = await refusalOf(guard, requestWith({ secretkey: 'sk_unknown' }, dispatcher));
+      expect({ status: unknown.getStatus(), message: unknown.message }).toEqual({ status: 401, message: 'secretKey is not valid' });
+      const missing = await refusalOf(guard, requestWith({}, dispatcher));
+      expect({ status: missing.getStatus(), message: missing.message }).toEqual({ status: 401, message: 'secretKey header is required' });
+    }
+    expect(addresses.blockedFor(dispatcher)).toBe(0);
+    await expect(guard.canActivate(contextFor(requestWith({ secretkey: SECRET_KEY }, dispatcher)))).resolves.toBe(true);
   });
 });
 

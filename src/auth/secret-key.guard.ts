@@ -26,21 +26,39 @@ export class SecretKeyGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<RequestWithClient & RequestWithCredential & RequestWithActor>();
     this.addresses.refuseIfBlocked(request.ip);
     const secretKey = singleHeader(request.headers, SECRET_KEY_FIELD);
-    if (secretKey === undefined) throw this.addresses.refuse(request.ip, missingCredential(SECRET_KEY_HEADER));
+    if (secretKey === undefined) throw this.counted(request.ip, missingCredential(SECRET_KEY_HEADER));
     // The request deadline answers the caller; this bounds the lookup itself, so a hung database frees the guard too.
     const client = await withTimeout(this.clients.authenticate(secretKey), DATABASE_TIMEOUT_MS, 'database');
-    if (client === null) throw this.addresses.refuse(request.ip, this.unknownKeyRefusal());
+    if (client === null) throw this.counted(request.ip, this.unknownKeyRefusal());
     if (!client.isActive) throw new ClientDisabledException();
     this.keyUsage.note(client.secretKeyDigest);
     request.client = client;
     request.actor = clientActor(client.id);
     request.credentialDigest = client.secretKeyDigest;
+    request.writer = request.actor;
     return true;
   }
 
   /** How a key no client has is refused. */
   protected unknownKeyRefusal(): HttpException {
     return invalidCredential(SECRET_KEY_HEADER);
+  }
+
+  /** A missing or unknown key, counted against the address that sent it (past its limit, the 429 instead). */
+  protected counted(ip: string, refusal: HttpException): HttpException {
+    return this.addresses.refuse(ip, refusal);
+  }
+}
+
+/**
+ * Dispatch routing: a client's key relayed by a dispatcher whose own key has just been found valid. Its refusals are
+ * answered alike but not counted against the address: one client's expired key would otherwise block the dispatcher,
+ * and every client with it. A refused dispatcher key is counted, by the guard before this one.
+ */
+@Injectable()
+export class RelayedSecretKeyGuard extends SecretKeyGuard {
+  protected override counted(_ip: string, refusal: HttpException): HttpException {
+    return refusal;
   }
 }
 

@@ -8,6 +8,7 @@ import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { Idempotent } from '../idempotency/idempotency.decorator';
 import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
 import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
+import { ClientWrite } from '../rate-limit/write-limit';
 import { ClientAdminService } from './client-admin.service';
 import { RotateSecretKeyDto, RotatedSecretKeyResponseDto } from './dto/secret-key-rotation.dto';
 
@@ -23,6 +24,7 @@ export class SecretKeyController {
 
   @Post('rotate')
   @HttpCode(HttpStatus.OK)
+  @ClientWrite()
   @Idempotent()
   @ApiOperation({
     summary: 'Rotate my secret key',

@@ -117,7 +117,13 @@ describe('loadAppConfig', () => {
       expect(config.metricsEnabled).toBe(true);
       expect(config.migrateOnStart).toBe(true);
       expect(loadAppConfig(env({ MIGRATE_ON_START: 'false' })).migrateOnStart).toBe(false);
-      expect(config.rateLimit).toEqual({ windowMs: 60_000, perCredential: 5_000_000, perIp: 10_000, failedAuthPerIp: 100 });
+      expect(config.rateLimit).toEqual({
+        windowMs: 60_000,
+        perCredential: 5_000_000,
+        writesPerCredential: 600,
+        perIp: 10_000,
+        failedAuthPerIp: 100,
+      });
     });
 
     it('should print pretty logs only when LOG_FORMAT=pretty, or on a TTY when LOG_FORMAT is unset', () => {
@@ -132,12 +138,13 @@ describe('loadAppConfig', () => {
           METRICS_ENABLED: 'false',
           RATE_LIMIT_WINDOW_MS: '1000',
           RATE_LIMIT_PER_CREDENTIAL: '5',
+          RATE_LIMIT_WRITES_PER_CREDENTIAL: '3',
           RATE_LIMIT_PER_IP: '6',
           RATE_LIMIT_FAILED_AUTH_PER_IP: '7',
         }),
       );
       expect(config.metricsEnabled).toBe(false);
-      expect(config.rateLimit).toEqual({ windowMs: 1000, perCredential: 5, perIp: 6, failedAuthPerIp: 7 });
+      expect(config.rateLimit).toEqual({ windowMs: 1000, perCredential: 5, writesPerCredential: 3, perIp: 6, failedAuthPerIp: 7 });
     });
 
     it('should accept any NODE_ENV, and treat only production as production', () => {
@@ -366,6 +373,8 @@ describe('loadAppConfig', () => {
       ['MIGRATE_ON_START', 'no'],
       ['RATE_LIMIT_WINDOW_MS', '10'],
       ['RATE_LIMIT_PER_CREDENTIAL', '0'],
+      ['RATE_LIMIT_WRITES_PER_CREDENTIAL', '0'],
+      ['RATE_LIMIT_WRITES_PER_CREDENTIAL', '2.5'],
       ['RATE_LIMIT_PER_IP', 'many'],
       ['RATE_LIMIT_FAILED_AUTH_PER_IP', '-5'],
     ])('should throw naming %s when it is %p', (name, value) => {

@@ -10,6 +10,8 @@ export interface RateLimitConfig {
   windowMs: number;
   /** Requests per window for one credential (secretKey or x-api-key), whatever address it comes from. */
   perCredential: number;
+  /** Changing requests per window for one client, all its keys together. */
+  writesPerCredential: number;
   /** Requests per window from one address for calls without a credential. */
   perIp: number;
   /** Refused credentials per window from one address before its refusals become 429 (key guessing). */
@@ -123,6 +125,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       windowMs: vars.RATE_LIMIT_WINDOW_MS ?? 60_000,
       // Far above what one caller can send (the benchmark's ~15,000 req/s is 900,000 a minute): never throttles a well-behaved one.
       perCredential: vars.RATE_LIMIT_PER_CREDENTIAL ?? 5_000_000,
+      writesPerCredential: vars.RATE_LIMIT_WRITES_PER_CREDENTIAL ?? 600,
       perIp: vars.RATE_LIMIT_PER_IP ?? 10_000,
       failedAuthPerIp: vars.RATE_LIMIT_FAILED_AUTH_PER_IP ?? 100,
     },

@@ -154,6 +154,12 @@ export class EnvironmentVariables {
   @IsInt()
   @Min(1)
   @Max(1_000_000_000)
+  RATE_LIMIT_WRITES_PER_CREDENTIAL?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000_000)
   RATE_LIMIT_PER_IP?: number;
 
   @IsOptional()
@@ -175,6 +181,7 @@ const NUMERIC_VARIABLES = [
   'DISPATCH_UNHEALTHY_MS',
   'RATE_LIMIT_WINDOW_MS',
   'RATE_LIMIT_PER_CREDENTIAL',
+  'RATE_LIMIT_WRITES_PER_CREDENTIAL',
   'RATE_LIMIT_PER_IP',
   'RATE_LIMIT_FAILED_AUTH_PER_IP',
   'CLIENT_CACHE_MB',
@@ -302,6 +309,11 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
   RATE_LIMIT_PER_CREDENTIAL: {
     default: '5000000',
     meaning: 'requests per window for one valid `secretKey` or `x-api-key`, from any address',
+  },
+  RATE_LIMIT_WRITES_PER_CREDENTIAL: {
+    default: '600',
+    meaning:
+      'changing requests (add, PATCH, DELETE, rotate, verify-api-key) per window for one client, all its `secretKey`s together; a replayed answer is not one',
   },
   RATE_LIMIT_PER_IP: {
     default: '10000',

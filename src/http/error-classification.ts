@@ -47,6 +47,7 @@ export function classifyError(error: unknown): ClassifiedError {
 function statusOf(code: DomainErrorCode): number {
   switch (code) {
     case 'sms-config-limit-reached':
+    case 'sms-config-answer-budget-exceeded':
       return HttpStatus.CONFLICT;
   }
 }

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiConflictResponse, ApiHeader, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { CountedWhenRunWith } from '../rate-limit/write-limit';
 import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotency-key';
 
 /**
@@ -10,6 +11,8 @@ import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotency-key';
  */
 export function Idempotent(conflict?: string): MethodDecorator {
   return applyDecorators(
+    // A replay is not a write: IdempotencyService counts the request only when it runs.
+    CountedWhenRunWith(IDEMPOTENCY_KEY_HEADER),
     ApiHeader({
       name: IDEMPOTENCY_KEY_HEADER,
       required: false,

@@ -63,6 +63,7 @@ export class IdempotencyService {
       return start.answer;
     }
     try {
+      call.countWrite?.();
       return await this.transactions.run(async () => {
         const answer = await work();
         // Fastify sends an object as exactJson writes it (registerEdge): the kept answer is the bytes the caller gets.

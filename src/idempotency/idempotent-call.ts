@@ -14,6 +14,8 @@ export interface IdempotentCall {
   /** Method, path and body as sent: what "the same request" is, kept only as its digest (see RequestDigests). */
   request: string;
   reply: FastifyReply;
+  /** Counts the request against its client's write limit, once it is known to run (a replay is not a write). */
+  countWrite?: () => void;
 }
 
 type KeyedRequest = FastifyRequest & RequestWithClient & RequestWithCredential & RequestWithRawBody;
@@ -31,6 +33,7 @@ export const IdempotencyOf = createParamDecorator((_: unknown, context: Executio
     key,
     request: `${request.method} ${request.url}\n${request.rawBody ?? ''}`,
     reply: context.switchToHttp().getResponse<FastifyReply>(),
+    countWrite: request.countWrite,
   };
 });
 

@@ -1,20 +1,55 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
+import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  ThrottlerLimitDetail,
+  ThrottlerModuleOptions,
+  ThrottlerStorage,
+} from '@nestjs/throttler';
+import type { IncomingHttpHeaders } from 'node:http';
 import { RetryLaterException } from '../common/errors/retry-later.exception';
 import { RequestWithCredential, credentialTracker } from './credential';
+import { COUNTED_WHEN_RUN_WITH, WRITE_ROUTE, WriteRateLimit } from './write-limit';
 
 export const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests, retry later';
 
 /** The name @nestjs/throttler gives the one unnamed limit configured in RateLimitModule. */
 export const THROTTLER_NAME = 'default';
 
+type ThrottledRequest = RequestWithCredential & { headers: IncomingHttpHeaders };
+
 /**
  * Limits each valid credential across all routes, and says when to retry. It runs after the route's authentication
  * guard (auth.decorators.ts puts it there), so only credentials found valid are ever counted: a made-up key is refused
  * before it could take a place in the throttler's map, and its address is counted instead (AddressAllowance).
+ *
+ * On a route marked ClientWrite it also counts the request against its writer's writes limit (a client, whichever of
+ * its keys was sent), apart from the throttlers so that no other route pays for it.
  */
 @Injectable()
 export class CredentialThrottlerGuard extends ThrottlerGuard {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    private readonly writes: WriteRateLimit,
+  ) {
+    super(options, storage, reflector);
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const allowed = await super.canActivate(context);
+    const request = context.switchToHttp().getRequest<ThrottledRequest>();
+    const writer = request.writer;
+    if (writer === undefined || this.reflector.get<boolean | undefined>(WRITE_ROUTE, context.getHandler()) !== true) return allowed;
+    const deferredWith = this.reflector.get<string | undefined>(COUNTED_WHEN_RUN_WITH, context.getHandler());
+    if (deferredWith !== undefined && request.headers[deferredWith] !== undefined) request.countWrite = () => this.writes.count(writer);
+    else this.writes.count(writer);
+    return allowed;
+  }
+
   protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
     return Promise.resolve(context.switchToHttp().getRequest<RequestWithCredential>().credentialDigest === undefined);
   }

@@ -1,6 +1,10 @@
 /** A request whose credential a guard has found valid, with the SHA-256 (hex) of that credential. */
 export interface RequestWithCredential {
   credentialDigest?: string;
+  /** Whom the request's changes count for (write-limit.ts): every key of one client is one writer. */
+  writer?: string;
+  /** Counts the request as a write (429 past the limit), on a route where it counts only once it is known to run. */
+  countWrite?: () => void;
 }
 
 /** The tracker of a valid credential, from its SHA-256 (hex): the same digest the client cache is keyed by. */

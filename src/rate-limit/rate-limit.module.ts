@@ -7,6 +7,7 @@ import { AddressAllowance } from './address-allowance';
 import { CredentialRateLimit } from './credential-rate-limit';
 import { CredentialThrottlerGuard } from './credential-throttler.guard';
 import { FixedWindowThrottlerStorage } from './fixed-window.storage';
+import { WriteRateLimit } from './write-limit';
 
 @Global()
 @Module({
@@ -24,7 +25,7 @@ import { FixedWindowThrottlerStorage } from './fixed-window.storage';
       },
     }),
   ],
-  providers: [CredentialRateLimit, AddressAllowance, CredentialThrottlerGuard],
-  exports: [CredentialRateLimit, AddressAllowance, CredentialThrottlerGuard],
+  providers: [CredentialRateLimit, WriteRateLimit, AddressAllowance, CredentialThrottlerGuard],
+  exports: [CredentialRateLimit, WriteRateLimit, AddressAllowance, CredentialThrottlerGuard],
 })
 export class RateLimitModule {}

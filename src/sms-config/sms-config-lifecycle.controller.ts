@@ -1,11 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ChangeOrigin } from '../auth/actor';
 import { ClientAuthenticated, CurrentClient, Origin } from '../auth/auth.decorators';
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { PositiveIdPipe } from '../common/validation/positive-id.pipe';
+import { ClientWrite } from '../rate-limit/write-limit';
+import { MAX_SMS_CONFIG_ANSWER_BYTES } from './sms-config-limit';
 import {
   DeletedSmsConfigResponseDto,
   SmsConfigResponseDto,
@@ -37,6 +47,7 @@ export class SmsConfigLifecycleController {
   }
 
   @Patch(':smsConfigId')
+  @ClientWrite()
   @ApiOperation({
     summary: 'Change an SMS configuration',
     description:
@@ -46,6 +57,10 @@ export class SmsConfigLifecycleController {
       'six makes every earlier verifyApiKey stale. Answers the configuration and a fresh verifyApiKey.',
   })
   @ApiOkResponse({ type: UpdatedSmsConfigResponseDto })
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: `The client's configurations would take more than ${MAX_SMS_CONFIG_ANSWER_BYTES} bytes of get-client answer`,
+  })
   async update(
     @CurrentClient() client: AuthenticatedClient,
     @Param('smsConfigId', PositiveIdPipe) smsConfigId: number,
@@ -56,6 +71,7 @@ export class SmsConfigLifecycleController {
   }
 
   @Delete(':smsConfigId')
+  @ClientWrite()
   @ApiOperation({ summary: 'Delete an SMS configuration' })
   @ApiOkResponse({ type: DeletedSmsConfigResponseDto })
   async delete(
@@ -68,6 +84,7 @@ export class SmsConfigLifecycleController {
 
   @Post(':smsConfigId/verify-api-key')
   @HttpCode(HttpStatus.OK)
+  @ClientWrite()
   @ApiOperation({
     summary: 'Issue a fresh verifyApiKey',
     description:

@@ -11,7 +11,8 @@ import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.s
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { ClientIdDto } from './dto/client-id.dto';
 import { AddSmsConfigResponseDto, SmsConfigListResponseDto } from './dto/sms-config-response.dto';
-import { MAX_SMS_CONFIGS_PER_CLIENT } from './sms-config-limit';
+import { ClientWrite } from '../rate-limit/write-limit';
+import { MAX_SMS_CONFIGS_PER_CLIENT, MAX_SMS_CONFIG_ANSWER_BYTES } from './sms-config-limit';
 import { SmsConfigService } from './sms-config.service';
 
 @ApiTags('sms-config')
@@ -27,13 +28,17 @@ export class SmsConfigController {
 
   @Post('add')
   @HttpCode(HttpStatus.OK)
+  @ClientWrite()
   @ApiOperation({ summary: 'Add SMS configuration', description: 'Stores an SMS provider configuration for the client of the secretKey.' })
   @ApiOkResponse({ type: AddSmsConfigResponseDto })
   @ApiBadRequestResponse({
     type: ErrorResponseDto,
     description: 'Invalid request; the message names the failing fields (10 at most, then how many more)',
   })
-  @Idempotent(`The client already has ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations`)
+  @Idempotent(
+    `The client already has ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations, or they would take more than ` +
+      `${MAX_SMS_CONFIG_ANSWER_BYTES} bytes of get-client answer`,
+  )
   async add(
     @CurrentClient() client: AuthenticatedClient,
     @Body() request: AddSmsConfigDto,

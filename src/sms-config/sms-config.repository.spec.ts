@@ -6,7 +6,7 @@ import { mysqlMetadataOnly } from '../entities';
 import { Transactions } from '../database/transactions';
 import { ScriptStatement, WriteResult, WriteScripts } from '../database/write-scripts';
 import { toEnvelope } from '../http/envelope';
-import { MAX_SMS_CONFIGS_PER_CLIENT } from './sms-config-limit';
+import { MAX_SMS_CONFIGS_PER_CLIENT, MAX_SMS_CONFIG_ANSWER_BYTES, answerBytesOf } from './sms-config-limit';
 import { NewSmsConfig, SmsConfigRepository, toSmsConfigSummary } from './sms-config.repository';
 
 const NEW_SMS_CONFIG: NewSmsConfig = {
@@ -52,7 +52,12 @@ describe('SmsConfigRepository', () => {
   beforeEach(async () => {
     script = jest.fn();
     const dataSource = await mysqlMetadataOnly();
-    const transactions = { dialect: 'mysql', active: false, manager: {} } as unknown as Transactions;
+    const transactions = {
+      dialect: 'mysql',
+      active: false,
+      manager: {},
+      run: (work: () => Promise<unknown>) => work(),
+    } as unknown as Transactions;
     repository = new SmsConfigRepository(
       transactions,
       { run: script } as unknown as WriteScripts,
@@ -68,8 +73,9 @@ describe('SmsConfigRepository', () => {
     const [[countIn, insert, audit]] = script.mock.calls[0];
     expect(countIn).toEqual({
       sql: expect.stringMatching(/^UPDATE `client` SET `sms_config_count` = `sms_config_count` \+ 1 /),
-      values: [42, MAX_SMS_CONFIGS_PER_CLIENT],
+      values: [42, MAX_SMS_CONFIGS_PER_CLIENT, 1, answerBytesOf(NEW_SMS_CONFIG), MAX_SMS_CONFIG_ANSWER_BYTES - 1],
     });
+    expect(countIn.sql).toContain('(SELECT COALESCE(SUM(');
     expect(insert.sql).toMatch(/^INSERT INTO `sms_config` .* WHERE ROW_COUNT\(\) = 1$/s);
     expect(insert.values).toEqual([
       42,
@@ -96,11 +102,41 @@ describe('SmsConfigRepository', () => {
     expect(audit.values).toEqual([expect.any(String), expect.any(String), 'sms-config.created', 'client:42', 42, 'req-1', '[]', 1]);
   });
 
+  /** What the exact count, under the client's lock, reads: `count` configurations taking `bytes` each. */
+  function storedParts(count: number, bytes: number): void {
+    jest.spyOn(repository, 'lockOwner').mockResolvedValue();
+    const parts = Array.from({ length: count }, (_, index) => ({ smsConfigId: index + 1, texts: {}, bytes }));
+    jest.spyOn(repository as unknown as { answerPartsOf: () => Promise<unknown> }, 'answerPartsOf').mockResolvedValue(parts);
+  }
+
   it('should refuse a configuration past the limit with 409', async () => {
     scriptsEnd('full');
+    storedParts(MAX_SMS_CONFIGS_PER_CLIENT, 100);
     const error = await repository.add(NEW_SMS_CONFIG, ORIGIN).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(DomainError);
     expect(toEnvelope(error)).toEqual({ status: 409, error: 'A client can have at most 100 SMS configurations' });
+    expect(script).toHaveBeenCalledTimes(1);
+  });
+
+  it('should count exactly when the over-estimate has no room, and refuse past the answer budget with 409', async () => {
+    scriptsEnd('full');
+    const part = answerBytesOf(NEW_SMS_CONFIG);
+    storedParts(2, (MAX_SMS_CONFIG_ANSWER_BYTES - part) / 2);
+    const error = await repository.add(NEW_SMS_CONFIG, ORIGIN).catch((thrown: unknown) => thrown);
+    expect(toEnvelope(error)).toEqual({
+      status: 409,
+      error: "A client's SMS configurations can take at most 262144 bytes of get-client answer",
+    });
+    expect(script).toHaveBeenCalledTimes(1);
+  });
+
+  it('should add without the over-estimate when the exact count has room, to the last byte', async () => {
+    scriptsEnd('full', 9);
+    const part = answerBytesOf(NEW_SMS_CONFIG);
+    storedParts(1, MAX_SMS_CONFIG_ANSWER_BYTES - 1 - part);
+    await expect(repository.add(NEW_SMS_CONFIG, ORIGIN)).resolves.toBe(9);
+    expect(script).toHaveBeenCalledTimes(2);
+    expect(script.mock.calls[1][0][0].values[2]).toBeNull();
   });
 
   it('should run the script again when its transaction was chosen as a deadlock victim', async () => {

@@ -11,7 +11,17 @@ import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { SqlValue, WriteScripts } from '../database/write-scripts';
 import { SmsConfigDto, SmsConfigSummaryDto, SmsConfigViewDto } from './dto/sms-config-response.dto';
-import { MAX_SMS_CONFIGS_PER_CLIENT, smsConfigLimitReached } from './sms-config-limit';
+import {
+  ANSWER_BYTES_BESIDE_TEXT,
+  ANSWER_TEXT_PROPERTIES,
+  AnswerTexts,
+  MAX_SMS_CONFIGS_PER_CLIENT,
+  MAX_SMS_CONFIG_ANSWER_BYTES,
+  answerBytesOf,
+  answerBytesOfAll,
+  smsConfigAnswerBudgetExceeded,
+  smsConfigLimitReached,
+} from './sms-config-limit';
 import { SmsConfig } from './sms-config.entity';
 import { TokenStanding } from './verify-api-key-validity';
 
@@ -153,6 +163,8 @@ export class SmsConfigRepository {
   /**
    * The add's two statements, which the query builder cannot write: counting the configuration in while the client has
    * room (the UPDATE locks the client's row until the commit), then inserting it only if that UPDATE changed the row.
+   * Room is both a place under the limit of 100 and, when a bound is given, answer text: the stored configurations'
+   * parts over-estimated from their texts' lengths (the exact count reads them, see add()).
    */
   private readonly countInSql: string;
   private readonly insertIfCountedSql: string;
@@ -171,7 +183,11 @@ export class SmsConfigRepository {
     const smsConfig = new SqlNames(dataSource, SmsConfig);
     this.names = smsConfig;
     this.smsConfigCount = client.column('smsConfigCount');
-    this.countInSql = `UPDATE ${client.table} SET ${this.smsConfigCount} = ${this.smsConfigCount} + 1 WHERE ${client.column('id')} = ? AND ${this.smsConfigCount} < ?`;
+    const octets = (column: string) => (transactions.dialect === 'mysql' ? `OCTET_LENGTH(${column})` : `length(CAST(${column} AS BLOB))`);
+    const answerBound = ANSWER_TEXT_PROPERTIES.map((property) => `6 * COALESCE(${octets(smsConfig.column(property, 's'))}, 0)`).join(' + ');
+    // Correlated with the row the UPDATE has locked, so it is read after the lock, and counts what committed before it.
+    const storedAnswerBound = `(SELECT COALESCE(SUM(${ANSWER_BYTES_BESIDE_TEXT + 4 * ANSWER_TEXT_PROPERTIES.length} + ${answerBound}), 0) FROM ${smsConfig.table} s WHERE ${smsConfig.column('clientId', 's')} = ${client.table}.${client.column('id')})`;
+    this.countInSql = `UPDATE ${client.table} SET ${this.smsConfigCount} = ${this.smsConfigCount} + 1 WHERE ${client.column('id')} = ? AND ${this.smsConfigCount} < ? AND (? IS NULL OR ${storedAnswerBound} + ? <= ?)`;
     const placeholders = ADD_PROPERTIES.map(() => '?').join(', ');
     const changedOne = transactions.dialect === 'mysql' ? 'FROM DUAL WHERE ROW_COUNT() = 1' : 'WHERE changes() = 1';
     this.insertIfCountedSql = `INSERT INTO ${smsConfig.table} (${smsConfig.columns(ADD_PROPERTIES)}) SELECT ${placeholders} ${changedOne}`;
@@ -199,12 +215,57 @@ export class SmsConfigRepository {
   }
 
   /**
-   * Inserts the configuration and answers its id, committed; past the limit a DomainError (answered 409). One
-   * transaction in one round trip: the client's counter goes up only while it is under the limit, which locks the
-   * client's row, and the row is inserted only if it did; adds for one client are counted one after another, adds for
-   * different clients do not wait on each other. A transaction chosen as a deadlock victim is run again whole.
+   * Inserts the configuration and answers its id, committed; past the limit of 100 or the answer budget a DomainError
+   * (answered 409). One transaction in one round trip: the client's counter goes up only while it is under the limit
+   * and the over-estimate of its answer leaves room, which locks the client's row, and the row is inserted only if it
+   * did; adds for one client are counted one after another, adds for different clients do not wait on each other. A
+   * transaction chosen as a deadlock victim is run again whole.
    */
   async add(smsConfig: NewSmsConfig, origin: ChangeOrigin): Promise<number> {
+    const part = answerBytesOf(smsConfig);
+    // Most adds fit under the over-estimate: one round trip. The others count exactly, under the client's lock.
+    const added = await this.addIfRoom(smsConfig, origin, part, true);
+    if (added !== undefined) return added;
+    return this.transactions.run(async () => {
+      await this.lockOwner(smsConfig.clientId);
+      const stored = await this.answerPartsOf(smsConfig.clientId);
+      if (stored.length >= MAX_SMS_CONFIGS_PER_CLIENT) throw smsConfigLimitReached();
+      if (answerBytesOfAll([...stored.map(({ bytes }) => bytes), part]) > MAX_SMS_CONFIG_ANSWER_BYTES) {
+        throw smsConfigAnswerBudgetExceeded();
+      }
+      return (await this.addIfRoom(smsConfig, origin, part, false)) ?? throwLimitReached();
+    });
+  }
+
+  /**
+   * Refuses a change of a configuration's texts that would take its client's configurations past their answer budget
+   * (a change that does not grow its part is let through). Inside the change's transaction, after lockOwner().
+   */
+  async assertAnswerFits(smsConfigId: number, clientId: number, changes: SmsConfigChanges): Promise<void> {
+    const changed = ANSWER_TEXT_PROPERTIES.filter((property) => changes[property] !== undefined);
+    if (changed.length === 0) return;
+    const stored = await this.answerPartsOf(clientId);
+    const before = stored.find((part) => part.smsConfigId === smsConfigId);
+    if (before === undefined) return;
+    const after = answerBytesOf({ ...before.texts, ...Object.fromEntries(changed.map((property) => [property, changes[property]])) });
+    if (after <= before.bytes) return;
+    const total = answerBytesOfAll(stored.map((part) => (part === before ? after : part.bytes)));
+    if (total > MAX_SMS_CONFIG_ANSWER_BYTES) throw smsConfigAnswerBudgetExceeded();
+  }
+
+  /** Each configuration of the client, with what it takes of the answer. */
+  private async answerPartsOf(clientId: number): Promise<Array<{ smsConfigId: number; texts: AnswerTexts; bytes: number }>> {
+    const found = await this.smsConfigs(['s.id', ...ANSWER_TEXT_PROPERTIES.map((property) => `s.${property}`)])
+      .where({ clientId })
+      .getMany();
+    return found.map((texts) => ({ smsConfigId: texts.id, texts, bytes: answerBytesOf(texts) }));
+  }
+
+  /**
+   * The add's script: the new configuration's id, or undefined when the client had no room (with `bounded`, room under
+   * the over-estimate of the stored configurations' answer; without, room under the limit of 100 only).
+   */
+  private async addIfRoom(smsConfig: NewSmsConfig, origin: ChangeOrigin, part: number, bounded: boolean): Promise<number | undefined> {
     const twinned = Object.entries(AMOUNT_TWINS).map(([amount, twin]) => [twin, twinOf(smsConfig[amount as keyof typeof AMOUNT_TWINS])]);
     const twins = Object.fromEntries(twinned) as Record<AmountTwin, string | null>;
     const values: SqlValue[] = ADD_PROPERTIES.map((property) => {
@@ -220,14 +281,16 @@ export class SmsConfigRepository {
     });
     const add = () =>
       this.scripts.run([
-        { sql: this.countInSql, values: [smsConfig.clientId, MAX_SMS_CONFIGS_PER_CLIENT] },
+        {
+          sql: this.countInSql,
+          values: [smsConfig.clientId, MAX_SMS_CONFIGS_PER_CLIENT, bounded ? 1 : null, part, MAX_SMS_CONFIG_ANSWER_BYTES - 1],
+        },
         { sql: this.insertIfCountedSql, values },
         audit,
       ]);
     // Inside a larger transaction (Idempotency-Key), a deadlock rolls all of it back: it is answered, not retried here.
     const [countedIn, inserted] = await (this.transactions.active ? add() : retryDeadlockVictims(add));
-    if (countedIn.affectedRows === 0 || inserted.affectedRows === 0) throw smsConfigLimitReached();
-    return inserted.insertId;
+    return countedIn.affectedRows === 0 || inserted.affectedRows === 0 ? undefined : inserted.insertId;
   }
 
   /** One configuration of the client; null when it has none with this id. */
@@ -376,6 +439,10 @@ export class SmsConfigRepository {
       return { ...entity, ...read };
     });
   }
+}
+
+function throwLimitReached(): never {
+  throw smsConfigLimitReached();
 }
 
 function toSealedSecrets(smsConfig: SmsConfig): SealedSecrets {

@@ -95,6 +95,7 @@ export class SmsConfigService {
       const changes = Object.fromEntries(
         fields.map((field) => [field, this.columnValue(field, request[field]!, owner.id)]),
       ) as SmsConfigChanges;
+      await this.smsConfigs.assertAnswerFits(smsConfigId, owner.id, changes);
       const touchesCredentials = fields.some((field) => (CREDENTIAL_BOUND_FIELDS as readonly string[]).includes(field));
       const credentialVersion = touchesCredentials ? stored.credentialVersion + 1 : stored.credentialVersion;
       await this.smsConfigs.update(smsConfigId, owner.id, changes, origin, touchesCredentials ? credentialVersion : undefined);
