@@ -929,8 +929,10 @@ export interface components {
       /** @description null for exchange.declared */
       clientId: number | null;
       smsConfigId: number | null;
-      /** @description The x-request-id of the request that made the change */
+      /** @description The service's own id for the request that made the change: the x-request-id header of its answer, and its log line's requestId */
       requestId: string | null;
+      /** @description The caller's own x-request-id, when it sent a sane one that does not look like a key; else null. Never taken for requestId */
+      callerRequestId: string | null;
       /** @description The names of the fields changed, never their values */
       changed: string[];
     };

@@ -28,8 +28,8 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
   beforeEach(async () => t.reset());
 
   /**
-   * Every request of a test carries a request id of this test's, so its events are told from other suites'. Dots keep
-   * it from looking like a key (a long id of key characters is replaced, see src/http/request-id.ts).
+   * Every request of a test carries an x-request-id of this test's, kept in its events as callerRequestId, so its events
+   * are told from other suites'. Dots keep it from looking like a key (such an id is dropped, see src/common/request-id.ts).
    */
   function tagged() {
     const tag = `ev.${randomBytes(6).toString('hex')}.`;
@@ -37,7 +37,7 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
     return {
       tag,
       headers: (headers: Record<string, string> = {}) => ({ ...headers, 'x-request-id': `${tag}${++sequence}` }),
-      mine: (body: { requestId?: string | null }) => typeof body.requestId === 'string' && body.requestId.startsWith(tag),
+      mine: (body: { callerRequestId?: string | null }) => typeof body.callerRequestId === 'string' && body.callerRequestId.startsWith(tag),
     };
   }
 
@@ -51,7 +51,7 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
     (await t.get(`/api/v1/clients?appName=${appName}`, ADMIN)).body.results.items[0].clientId;
 
   it('should publish every change exactly once, with its audit entry as body and the promised properties, and no secret', async () => {
-    const { headers, mine } = tagged();
+    const { tag, headers, mine } = tagged();
     const appName = `events-${randomUUID()}`;
     const added = await t.post('/api/client/add', {
       headers: headers(ADMIN),
@@ -106,6 +106,9 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
       'client.deleted',
       'exchange.declared',
     ]);
+    // The service's own id of the request (its answer's x-request-id), and the caller's beside it.
+    expect(entries[0]).toMatchObject({ requestId: added.headers['x-request-id'], callerRequestId: `${tag}1` });
+    expect(added.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const published = entries.filter((entry) => entry.action !== 'sms-config.credentials-resolved');
     await consumer.waitFor(mine, published.length);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
@@ -194,6 +197,7 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
       clientId: 42,
       smsConfigId: null,
       requestId,
+      callerRequestId: null,
       changed: ['appUrl'],
     });
     expect(event.properties.messageId).toBe(eventId);

@@ -29,8 +29,13 @@ export class AuditEvent {
   @Column({ name: 'sms_config_id', type: 'int', nullable: true })
   smsConfigId!: number | null;
 
+  /** The service's own id for the request that made the change (the answer's x-request-id). */
   @Column({ name: 'request_id', type: 'varchar', length: 128, nullable: true })
   requestId!: string | null;
+
+  /** The caller's x-request-id, kept beside the service's id; never taken for it. */
+  @Column({ name: 'caller_request_id', type: 'varchar', length: 128, nullable: true })
+  callerRequestId!: string | null;
 
   /** The names of the fields changed, as a JSON array: never a value. */
   @Column({ name: 'changed', type: 'varchar', length: 1024 })

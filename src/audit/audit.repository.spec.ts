@@ -22,7 +22,7 @@ describe('AuditLog as the outbox', () => {
   beforeAll(async () => {
     dataSource = await mysqlMetadataOnly();
   });
-  const origin = { actor: adminActor('ab'.repeat(32)), requestId: 'req-1' };
+  const origin = { actor: adminActor('ab'.repeat(32)), requestId: 'req-1', callerRequestId: null };
 
   it('should write every action but resolutions as unpublished (1), a resolution as nothing to publish (0)', () => {
     const { sql } = executorDouble();

@@ -25,6 +25,7 @@ const ENTRY_COLUMNS = [
   'clientId',
   'smsConfigId',
   'requestId',
+  'callerRequestId',
   'changed',
   'unpublished',
 ] as const satisfies ReadonlyArray<keyof AuditEvent>;
@@ -84,8 +85,8 @@ export class AuditLog {
       }
     }
     const published = isPublished(entry.action);
-    values.push(entry.origin.requestId, JSON.stringify(entry.changed ?? []), published ? 1 : 0);
-    placeholders.push('?', '?', '?');
+    values.push(entry.origin.requestId, entry.origin.callerRequestId, JSON.stringify(entry.changed ?? []), published ? 1 : 0);
+    placeholders.push('?', '?', '?', '?');
     const afterInsert = [entry.clientId, entry.smsConfigId].includes(JUST_INSERTED);
     const sql = afterInsert
       ? `${this.insert} SELECT ${placeholders.join(', ')} ${this.previousChanged}`
@@ -117,6 +118,7 @@ export function toAuditEvent(event: AuditEvent): AuditEventDto {
     clientId: event.clientId,
     smsConfigId: event.smsConfigId,
     requestId: event.requestId,
+    callerRequestId: event.callerRequestId,
     changed: JSON.parse(event.changed) as string[],
   };
 }
