@@ -913,6 +913,7 @@ export interface components {
         | 'client.enabled'
         | 'client.deleted'
         | 'client.secret-key.rotated'
+        | 'client.secret-key.replayed'
         | 'sms-config.created'
         | 'sms-config.updated'
         | 'sms-config.deleted'
@@ -960,7 +961,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice. Scoped to the credential. */
+        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 10 minutes answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice; each replay is audited (client.secret-key.replayed). After 10 minutes the kept answer, which holds a secret key, is deleted and the retry is refused (422); the request is not run again. Scoped to the credential. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -1025,7 +1026,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Idempotency-Key was used with a different request */
+      /** @description Idempotency-Key was used with a different request; or: Idempotency-Key has expired for an answer holding a secret key */
       422: {
         headers: {
           [name: string]: unknown;
@@ -1544,7 +1545,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice. Scoped to the credential. */
+        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 10 minutes answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice; each replay is audited (client.secret-key.replayed). After 10 minutes the kept answer, which holds a secret key, is deleted and the retry is refused (422); the request is not run again. Scoped to the credential. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -1620,7 +1621,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Idempotency-Key was used with a different request */
+      /** @description Idempotency-Key was used with a different request; or: Idempotency-Key has expired for an answer holding a secret key */
       422: {
         headers: {
           [name: string]: unknown;
@@ -1662,7 +1663,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice. Scoped to the credential. */
+        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 10 minutes answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice; each replay is audited (client.secret-key.replayed). After 10 minutes the kept answer, which holds a secret key, is deleted and the retry is refused (422); the request is not run again. Scoped to the credential. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -1736,7 +1737,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Idempotency-Key was used with a different request */
+      /** @description Idempotency-Key was used with a different request; or: Idempotency-Key has expired for an answer holding a secret key */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2907,6 +2908,7 @@ export interface operations {
           | 'client.enabled'
           | 'client.deleted'
           | 'client.secret-key.rotated'
+          | 'client.secret-key.replayed'
           | 'sms-config.created'
           | 'sms-config.updated'
           | 'sms-config.deleted'

@@ -28,7 +28,7 @@ const MIGRATIONS = [
   'CredentialCustody1798000000001',
   'KeyUsage1798000000002',
   'Dispatch1798000000003',
-  'AuditHardening1798000000006',
+  'AuditAndKeptSecrets1798000000006',
 ];
 
 /** Only MySQL has the relay's lock row: on SQLite one instance runs. */

@@ -37,6 +37,7 @@ describe('AuditLog as the outbox', () => {
       'client.enabled': 1,
       'client.deleted': 1,
       'client.secret-key.rotated': 1,
+      'client.secret-key.replayed': 0,
       'sms-config.created': 1,
       'sms-config.updated': 1,
       'sms-config.deleted': 1,

@@ -5,7 +5,7 @@ import { ClientAuthenticated, CurrentClient, Origin } from '../auth/auth.decorat
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
-import { Idempotent } from '../idempotency/idempotency.decorator';
+import { IdempotentHoldingSecretKey } from '../idempotency/idempotency.decorator';
 import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
 import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
 import { ClientAdminService } from './client-admin.service';
@@ -23,7 +23,7 @@ export class SecretKeyController {
 
   @Post('rotate')
   @HttpCode(HttpStatus.OK)
-  @Idempotent()
+  @IdempotentHoldingSecretKey()
   @ApiOperation({
     summary: 'Rotate my secret key',
     description:
@@ -39,9 +39,13 @@ export class SecretKeyController {
     @Origin() origin: ChangeOrigin,
     @IdempotencyOf() call?: IdempotentCall,
   ): Promise<RotatedSecretKeyResponseDto | ReplayedAnswer> {
-    return this.idempotency.once(call, async () => ({
-      status: 200,
-      results: await this.clients.rotateOwnKey(client.id, client.secretKeyDigest, request.graceSeconds, origin),
-    }));
+    return this.idempotency.once(
+      call,
+      async () => ({
+        status: 200,
+        results: await this.clients.rotateOwnKey(client.id, client.secretKeyDigest, request.graceSeconds, origin),
+      }),
+      { replayed: () => this.clients.recordRotationReplay(client.id, origin) },
+    );
   }
 }

@@ -21,8 +21,8 @@ import { KeyUsage1798000000002 as MysqlKeyUsage } from './migrations/mysql/17980
 import { KeyUsage1798000000002 as SqliteKeyUsage } from './migrations/sqlite/1798000000002-KeyUsage';
 import { Dispatch1798000000003 as MysqlDispatch } from './migrations/mysql/1798000000003-Dispatch';
 import { Dispatch1798000000003 as SqliteDispatch } from './migrations/sqlite/1798000000003-Dispatch';
-import { AuditHardening1798000000006 as MysqlAuditHardening } from './migrations/mysql/1798000000006-AuditHardening';
-import { AuditHardening1798000000006 as SqliteAuditHardening } from './migrations/sqlite/1798000000006-AuditHardening';
+import { AuditAndKeptSecrets1798000000006 as MysqlAuditAndKeptSecrets } from './migrations/mysql/1798000000006-AuditAndKeptSecrets';
+import { AuditAndKeptSecrets1798000000006 as SqliteAuditAndKeptSecrets } from './migrations/sqlite/1798000000006-AuditAndKeptSecrets';
 
 /** Each one may run again after failing at any statement, and none needs more than the privileges on its own database. */
 export const MYSQL_MIGRATIONS = [
@@ -35,7 +35,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlCredentialCustody,
   MysqlKeyUsage,
   MysqlDispatch,
-  MysqlAuditHardening,
+  MysqlAuditAndKeptSecrets,
 ];
 export const SQLITE_MIGRATIONS = [
   CreateSqliteSchema,
@@ -47,7 +47,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteCredentialCustody,
   SqliteKeyUsage,
   SqliteDispatch,
-  SqliteAuditHardening,
+  SqliteAuditAndKeptSecrets,
 ];
 
 /**
