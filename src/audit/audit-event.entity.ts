@@ -6,6 +6,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 @Index('IDX_audit_event_client', ['clientId', 'id'])
 @Index('IDX_audit_event_action', ['action', 'id'])
 @Index('IDX_audit_event_unpublished', ['unpublished', 'id'])
+@Index('IDX_audit_event_occurred_at', ['occurredAt'])
 export class AuditEvent {
   /** The entry's place in the log: the order it is listed and published in. */
   @PrimaryGeneratedColumn({ type: 'bigint' })
