@@ -239,7 +239,7 @@ describe('HTTP behaviour shared by every route', () => {
       expect(security('/api/v1/sms-configs/resolve')).toEqual([{ dispatcherApiKey: [] }]);
     });
 
-    it('should document Idempotency-Key, its 409 and 422, on add client, add SMS configuration, both rotations and outcome reports only', async () => {
+    it('should document Idempotency-Key, its 409 and 422 (and the 10-minute window of a secret key), on add client, add SMS configuration, both rotations and outcome reports only', async () => {
       const document = (await t.get('/docs-json')).body;
       const idempotent = new Set([
         'post /api/client/add',
@@ -248,6 +248,12 @@ describe('HTTP behaviour shared by every route', () => {
         'post /api/v1/clients/{clientId}/secret-key/rotate',
         'post /api/v1/dispatch/outcomes',
       ]);
+      // Their answers hold a new secret key: replayed for 10 minutes, then 422.
+      const holdsSecretKey = new Set([
+        'post /api/client/add',
+        'post /api/v1/client/secret-key/rotate',
+        'post /api/v1/clients/{clientId}/secret-key/rotate',
+      ]);
       for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
         for (const [method, operation] of Object.entries(operations)) {
           const header = (operation.parameters ?? []).find((parameter: { name: string }) => parameter.name === 'Idempotency-Key');
@@ -255,7 +261,12 @@ describe('HTTP behaviour shared by every route', () => {
           expect({ route, documented: header !== undefined }).toEqual({ route, documented: idempotent.has(route) });
           if (header === undefined) continue;
           expect(header).toMatchObject({ in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
-          expect(operation.responses['422'].description).toBe('Idempotency-Key was used with a different request');
+          expect(operation.responses['422'].description).toBe(
+            holdsSecretKey.has(route)
+              ? 'Idempotency-Key was used with a different request; or: Idempotency-Key has expired for an answer holding a secret key'
+              : 'Idempotency-Key was used with a different request',
+          );
+          expect(header.description).toContain(holdsSecretKey.has(route) ? 'within 10 minutes' : 'within 24 h');
           expect(operation.responses['409'].description).toContain('A request with this Idempotency-Key is in progress');
         }
       }
