@@ -73,8 +73,11 @@ export type AuditEventPage = Schemas['AuditEventPageDto'];
 /** The durable topic exchange the service publishes its domain events on; the routing key is the action. */
 export const EVENTS_EXCHANGE = 'client-registry.events';
 
-/** Credential resolutions are audited but not published: they change nothing a consumer caches or counts. */
-export type DomainEventAction = Exclude<AuditEvent['action'], 'sms-config.credentials-resolved'>;
+/**
+ * Credential resolutions and replays of an answer holding a secret key are audited but not published: they change
+ * nothing a consumer caches or counts.
+ */
+export type DomainEventAction = Exclude<AuditEvent['action'], 'sms-config.credentials-resolved' | 'client.secret-key.replayed'>;
 
 /** The body of every message on EVENTS_EXCHANGE (JSON): the audit entry of the change. */
 export type DomainEvent = AuditEvent & { action: DomainEventAction };

@@ -916,6 +916,7 @@ export interface components {
         | 'client.enabled'
         | 'client.deleted'
         | 'client.secret-key.rotated'
+        | 'client.secret-key.replayed'
         | 'sms-config.created'
         | 'sms-config.updated'
         | 'sms-config.deleted'
@@ -933,8 +934,10 @@ export interface components {
       /** @description null for exchange.declared */
       clientId: number | null;
       smsConfigId: number | null;
-      /** @description The x-request-id of the request that made the change */
+      /** @description The service's own id for the request that made the change: the x-request-id header of its answer, and its log line's requestId */
       requestId: string | null;
+      /** @description The caller's own x-request-id, when it sent a sane one that does not look like a key; else null. Never taken for requestId */
+      callerRequestId: string | null;
       /** @description The names of the fields changed, never their values */
       changed: string[];
     };
@@ -962,7 +965,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice. Scoped to the credential. */
+        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 10 minutes answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice; each replay is audited (client.secret-key.replayed). After 10 minutes the kept answer, which holds a secret key, is deleted and the retry is refused (422); the request is not run again. Scoped to the credential. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -1027,7 +1030,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Idempotency-Key was used with a different request */
+      /** @description Idempotency-Key was used with a different request; or: Idempotency-Key has expired for an answer holding a secret key */
       422: {
         headers: {
           [name: string]: unknown;
@@ -1546,7 +1549,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice. Scoped to the credential. */
+        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 10 minutes answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice; each replay is audited (client.secret-key.replayed). After 10 minutes the kept answer, which holds a secret key, is deleted and the retry is refused (422); the request is not run again. Scoped to the credential. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -1622,7 +1625,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Idempotency-Key was used with a different request */
+      /** @description Idempotency-Key was used with a different request; or: Idempotency-Key has expired for an answer holding a secret key */
       422: {
         headers: {
           [name: string]: unknown;
@@ -1664,7 +1667,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice. Scoped to the credential. */
+        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 10 minutes answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice; each replay is audited (client.secret-key.replayed). After 10 minutes the kept answer, which holds a secret key, is deleted and the retry is refused (422); the request is not run again. Scoped to the credential. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -1738,7 +1741,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Idempotency-Key was used with a different request */
+      /** @description Idempotency-Key was used with a different request; or: Idempotency-Key has expired for an answer holding a secret key */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2918,6 +2921,7 @@ export interface operations {
           | 'client.enabled'
           | 'client.deleted'
           | 'client.secret-key.rotated'
+          | 'client.secret-key.replayed'
           | 'sms-config.created'
           | 'sms-config.updated'
           | 'sms-config.deleted'

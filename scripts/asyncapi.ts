@@ -243,6 +243,7 @@ function message(action: AuditAction, index: number): Schema {
           clientId,
           smsConfigId: event.smsConfigId,
           requestId: 'c1d2e3f4-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+          callerRequestId: null,
           changed: event.changed,
         },
       },

@@ -269,7 +269,7 @@ describe('Client administration (/api/v1/clients)', () => {
 
     it('should record client.updated with the names of the fields changed, and client.disabled / client.enabled apart', async () => {
       const { clientId } = await addClient({ appDescription: 'same' });
-      await t.send('PATCH', `/api/v1/clients/${clientId}`, {
+      const patched = await t.send('PATCH', `/api/v1/clients/${clientId}`, {
         headers: { ...ADMIN, 'x-request-id': 'req-patch-1' },
         body: { appDescription: 'same', appName: 'renamed', isActive: false },
       });
@@ -288,9 +288,37 @@ describe('Client administration (/api/v1/clients)', () => {
         actor: ADMIN_ACTOR,
         clientId,
         smsConfigId: null,
-        requestId: 'req-patch-1',
+        requestId: patched.headers['x-request-id'],
+        callerRequestId: 'req-patch-1',
         changed: ['appName'],
       });
+      expect(patched.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(events[0]).toMatchObject({ requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), callerRequestId: null });
+    });
+
+    it("should keep the service's request id in requestId and the caller's x-request-id beside it, never a key-like one", async () => {
+      const { clientId } = await addClient();
+      const keyLike = 'sk_' + 'A1b2C3d4'.repeat(6);
+      const sent: Array<[string | undefined, string | null]> = [
+        ['abc-123', 'abc-123'],
+        [undefined, null],
+        [keyLike, null],
+        ['not a token', null],
+      ];
+      const requestIds: string[] = [];
+      for (const [given, _] of sent) {
+        const answer = await t.send('PATCH', `/api/v1/clients/${clientId}`, {
+          headers: given === undefined ? ADMIN : { ...ADMIN, 'x-request-id': given },
+          body: { appName: `renamed-${requestIds.length}` },
+        });
+        expect(answer.status).toBe(200);
+        expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+        requestIds.push(answer.headers['x-request-id'] as string);
+      }
+      const events = (await t.get(`/api/v1/audit-events?clientId=${clientId}&action=client.updated`, ADMIN)).body.results.items;
+      expect(
+        events.reverse().map((event: { requestId: string; callerRequestId: string | null }) => [event.requestId, event.callerRequestId]),
+      ).toEqual(sent.map(([, kept], index) => [requestIds[index], kept]));
     });
   });
 

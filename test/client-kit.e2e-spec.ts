@@ -285,7 +285,8 @@ describe('The typed client kit (kit/), against the service on a port', () => {
         actor: ADMIN_ACTOR,
         clientId,
         smsConfigId: null,
-        requestId: expect.any(String),
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        callerRequestId: null,
         changed: [],
       },
     ]);

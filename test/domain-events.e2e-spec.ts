@@ -28,8 +28,8 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
   beforeEach(async () => t.reset());
 
   /**
-   * Every request of a test carries a request id of this test's, so its events are told from other suites'. Dots keep
-   * it from looking like a key (a long id of key characters is replaced, see src/http/request-id.ts).
+   * Every request of a test carries an x-request-id of this test's, kept in its events as callerRequestId, so its events
+   * are told from other suites'. Dots keep it from looking like a key (such an id is dropped, see src/common/request-id.ts).
    */
   function tagged() {
     const tag = `ev.${randomBytes(6).toString('hex')}.`;
@@ -37,7 +37,7 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
     return {
       tag,
       headers: (headers: Record<string, string> = {}) => ({ ...headers, 'x-request-id': `${tag}${++sequence}` }),
-      mine: (body: { requestId?: string | null }) => typeof body.requestId === 'string' && body.requestId.startsWith(tag),
+      mine: (body: { callerRequestId?: string | null }) => typeof body.callerRequestId === 'string' && body.callerRequestId.startsWith(tag),
     };
   }
 
@@ -51,7 +51,7 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
     (await t.get(`/api/v1/clients?appName=${appName}`, ADMIN)).body.results.items[0].clientId;
 
   it('should publish every change exactly once, with its audit entry as body and the promised properties, and no secret', async () => {
-    const { headers, mine } = tagged();
+    const { tag, headers, mine } = tagged();
     const appName = `events-${randomUUID()}`;
     const added = await t.post('/api/client/add', {
       headers: headers(ADMIN),
@@ -64,8 +64,11 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
     expect((await patch({ appDescription: 'described' })).status).toBe(200);
     expect((await patch({ isActive: false })).status).toBe(200);
     expect((await patch({ isActive: true })).status).toBe(200);
-    const rotated = await t.post('/api/v1/client/secret-key/rotate', { headers: headers({ secretKey: firstKey }) });
+    const rotate = () => t.post('/api/v1/client/secret-key/rotate', { headers: headers({ secretKey: firstKey, 'idempotency-key': tag }) });
+    const rotated = await rotate();
     expect(rotated.status).toBe(200);
+    // A replay of the answer holding the new key is audited, and not published.
+    expect((await rotate()).raw).toBe(rotated.raw);
     const secondKey: string = rotated.body.results.secretKey;
     const config = validSmsConfig();
     const smsAdded = await t.post('/api/sms-config/add', { headers: headers({ secretKey: secondKey }), body: config });
@@ -98,6 +101,7 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
       'client.disabled',
       'client.enabled',
       'client.secret-key.rotated',
+      'client.secret-key.replayed',
       'sms-config.created',
       'sms-config.updated',
       'sms-config.credentials-resolved',
@@ -106,7 +110,10 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
       'client.deleted',
       'exchange.declared',
     ]);
-    const published = entries.filter((entry) => entry.action !== 'sms-config.credentials-resolved');
+    // The service's own id of the request (its answer's x-request-id), and the caller's beside it.
+    expect(entries[0]).toMatchObject({ requestId: added.headers['x-request-id'], callerRequestId: `${tag}1` });
+    expect(added.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const published = entries.filter((entry) => !['sms-config.credentials-resolved', 'client.secret-key.replayed'].includes(entry.action));
     await consumer.waitFor(mine, published.length);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const events = consumer.matching(mine);
@@ -142,7 +149,10 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
       'SELECT action, unpublished, published_at AS publishedAt FROM audit_event ORDER BY id',
     );
     expect(rows.map(({ unpublished }) => Number(unpublished))).toEqual(rows.map(() => 0));
-    expect(rows.filter(({ publishedAt }) => publishedAt === null).map(({ action }) => action)).toEqual(['sms-config.credentials-resolved']);
+    expect(rows.filter(({ publishedAt }) => publishedAt === null).map(({ action }) => action)).toEqual([
+      'client.secret-key.replayed',
+      'sms-config.credentials-resolved',
+    ]);
   });
 
   it('should deliver each client’s events in the order its changes were made, with clients changed side by side', async () => {
@@ -194,6 +204,7 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
       clientId: 42,
       smsConfigId: null,
       requestId,
+      callerRequestId: null,
       changed: ['appUrl'],
     });
     expect(event.properties.messageId).toBe(eventId);

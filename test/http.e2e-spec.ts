@@ -199,15 +199,17 @@ describe('HTTP behaviour shared by every route', () => {
     expect(wrongMethod.body).toEqual({ status: 404, error: 'Cannot GET /api/client/add' });
   });
 
-  it('should put an x-request-id on every answer, keeping the caller’s', async () => {
+  it("should put the service's own x-request-id on every answer, never the caller's", async () => {
     const generated = await t.get('/health');
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    const kept = await t.get('/health', { 'x-request-id': 'caller-id-123' });
-    expect(kept.headers['x-request-id']).toBe('caller-id-123');
+    const given = await t.get('/health', { 'x-request-id': 'caller-id-123' });
+    expect(given.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const error = await t.post('/nowhere', { headers: { 'x-request-id': 'err-1' } });
-    expect(error.headers['x-request-id']).toBe('err-1');
+    expect(error.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const unsafe = await t.get('/health', { 'x-request-id': 'bad id\twith spaces' });
     expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const ids = [generated, given, error, unsafe].map((answer) => answer.headers['x-request-id']);
+    expect(new Set(ids).size).toBe(4);
   });
 
   it('should set the API security headers on answers and errors: nothing framed, sniffed or cached', async () => {
@@ -309,7 +311,7 @@ describe('HTTP behaviour shared by every route', () => {
       expect(security('/api/v1/sms-configs/resolve')).toEqual([{ dispatcherApiKey: [] }]);
     });
 
-    it('should document Idempotency-Key, its 409 and 422, on add client, add SMS configuration, both rotations and outcome reports only', async () => {
+    it('should document Idempotency-Key, its 409 and 422 (and the 10-minute window of a secret key), on add client, add SMS configuration, both rotations and outcome reports only', async () => {
       const document = (await t.get('/docs-json')).body;
       const idempotent = new Set([
         'post /api/client/add',
@@ -318,6 +320,12 @@ describe('HTTP behaviour shared by every route', () => {
         'post /api/v1/clients/{clientId}/secret-key/rotate',
         'post /api/v1/dispatch/outcomes',
       ]);
+      // Their answers hold a new secret key: replayed for 10 minutes, then 422.
+      const holdsSecretKey = new Set([
+        'post /api/client/add',
+        'post /api/v1/client/secret-key/rotate',
+        'post /api/v1/clients/{clientId}/secret-key/rotate',
+      ]);
       for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
         for (const [method, operation] of Object.entries(operations)) {
           const header = (operation.parameters ?? []).find((parameter: { name: string }) => parameter.name === 'Idempotency-Key');
@@ -325,7 +333,12 @@ describe('HTTP behaviour shared by every route', () => {
           expect({ route, documented: header !== undefined }).toEqual({ route, documented: idempotent.has(route) });
           if (header === undefined) continue;
           expect(header).toMatchObject({ in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
-          expect(operation.responses['422'].description).toBe('Idempotency-Key was used with a different request');
+          expect(operation.responses['422'].description).toBe(
+            holdsSecretKey.has(route)
+              ? 'Idempotency-Key was used with a different request; or: Idempotency-Key has expired for an answer holding a secret key'
+              : 'Idempotency-Key was used with a different request',
+          );
+          expect(header.description).toContain(holdsSecretKey.has(route) ? 'within 10 minutes' : 'within 24 h');
           expect(operation.responses['409'].description).toContain('A request with this Idempotency-Key is in progress');
         }
       }

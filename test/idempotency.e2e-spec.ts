@@ -184,6 +184,122 @@ describe('Idempotency-Key', () => {
     expect(await count('sms_config')).toBe(1);
   });
 
+  describe('an answer holding a new secret key (add client, both rotations)', () => {
+    const EXPIRED = { status: 422, error: 'Idempotency-Key has expired for an answer holding a secret key' };
+    const rotateOwn = (secretKey: string, key: string) =>
+      t.post('/api/v1/client/secret-key/rotate', { headers: { secretKey, 'idempotency-key': key }, body: { graceSeconds: 3600 } });
+    const rotateAsAdmin = (clientId: number, key: string) =>
+      t.post(`/api/v1/clients/${clientId}/secret-key/rotate`, {
+        headers: { ...ADMIN, 'idempotency-key': key },
+        body: { graceSeconds: 60 },
+      });
+    const replays = async () => (await t.get('/api/v1/audit-events?action=client.secret-key.replayed', ADMIN)).body.results.items;
+    const clientIdByKey = async (secretKey: string): Promise<number> => {
+      const [row] = await t.dataSource.query('SELECT id FROM client WHERE secret_key_digest = ?', [sha256Hex(secretKey)]);
+      return Number(row.id);
+    };
+    /** As 10 minutes after the first answer: the row's window moved into the past (the service reads the time at replay). */
+    const tenMinutesLater = (key: string) =>
+      t.dataSource.query("UPDATE idempotent_request SET replayable_until = '2000-01-01 00:00:00.000' WHERE idempotency_key = ?", [key]);
+    const keptAnswer = async (key: string) =>
+      (await t.dataSource.query('SELECT answer_sealed AS a, status_code AS s FROM idempotent_request WHERE idempotency_key = ?', [key]))[0];
+
+    it('should replay it byte for byte within 10 minutes, each replay audited for its client and never published', async () => {
+      const added = await addClient('add-secret');
+      const clientId = await clientIdByKey(added.body.results.secretKey as string);
+      const addReplay = await addClient('add-secret');
+      expect(addReplay.raw).toBe(added.raw);
+      expect(addReplay.headers['idempotent-replayed']).toBe('true');
+      const firstKey = added.body.results.secretKey as string;
+      const rotated = await rotateOwn(firstKey, 'rotate-own-secret');
+      const ownReplay = await rotateOwn(firstKey, 'rotate-own-secret');
+      expect(ownReplay.raw).toBe(rotated.raw);
+      const adminRotated = await rotateAsAdmin(clientId, 'rotate-admin-secret');
+      const adminReplay = await rotateAsAdmin(clientId, 'rotate-admin-secret');
+      expect(adminReplay.raw).toBe(adminRotated.raw);
+      expect(await count('client')).toBe(1);
+      expect((await t.get('/api/v1/audit-events?action=client.secret-key.rotated', ADMIN)).body.results.items).toHaveLength(2);
+
+      const entry = (actor: string, replay: { headers: Record<string, unknown> }) => ({
+        eventId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        occurredAt: expect.any(String),
+        action: 'client.secret-key.replayed',
+        actor,
+        clientId,
+        smsConfigId: null,
+        requestId: replay.headers['x-request-id'],
+        callerRequestId: null,
+        changed: [],
+      });
+      const adminActor = (await t.get('/api/v1/audit-events?action=client.created', ADMIN)).body.results.items[0].actor as string;
+      expect(await replays()).toEqual([
+        entry(adminActor, adminReplay),
+        entry(`client:${clientId}`, ownReplay),
+        entry(adminActor, addReplay),
+      ]);
+      // Audited, not a domain event: written as nothing for the relay to publish.
+      expect(
+        await t.dataSource.query("SELECT unpublished, published_at AS p FROM audit_event WHERE action = 'client.secret-key.replayed'"),
+      ).toEqual(Array(3).fill({ unpublished: 0, p: null }));
+    });
+
+    it('should refuse the same request after 10 minutes (422), run nothing again and keep no copy of the secret', async () => {
+      const added = await addClient('add-expiring');
+      const firstKey = added.body.results.secretKey as string;
+      const clientId = await clientIdByKey(firstKey);
+      const rotated = await rotateOwn(firstKey, 'rotate-own-expiring');
+      const newKey = rotated.body.results.secretKey as string;
+      const adminRotated = await rotateAsAdmin(clientId, 'rotate-admin-expiring');
+      const adminKey = adminRotated.body.results.secretKey as string;
+      for (const key of ['add-expiring', 'rotate-own-expiring', 'rotate-admin-expiring']) await tenMinutesLater(key);
+
+      expect((await addClient('add-expiring')).body).toEqual(EXPIRED);
+      // The own rotation, retried with the key that sent it (now the previous one) or with the new key's scope.
+      expect((await rotateOwn(newKey, 'rotate-own-expiring')).body).toEqual(EXPIRED);
+      expect((await rotateAsAdmin(clientId, 'rotate-admin-expiring')).body).toEqual(EXPIRED);
+      expect((await addClient('add-expiring')).body).toEqual(EXPIRED);
+
+      expect(await count('client')).toBe(1);
+      expect((await t.get('/api/v1/audit-events?action=client.secret-key.rotated', ADMIN)).body.results.items).toHaveLength(2);
+      expect(await replays()).toEqual([]);
+      // The key the admin rotation gave is still the client's: nothing was rotated again.
+      expect(await clientIdByKey(adminKey)).toBe(clientId);
+      const stored = JSON.stringify(await t.dataSource.query('SELECT * FROM idempotent_request'));
+      for (const key of ['add-expiring', 'rotate-own-expiring', 'rotate-admin-expiring']) {
+        expect(await keptAnswer(key)).toEqual({ a: null, s: 200 });
+      }
+      for (const secret of [firstKey, newKey, adminKey]) expect(stored).not.toContain(secret);
+      // Another request under the key is still a reuse of it.
+      expect((await addClient('add-expiring', { appName: 'Other', appUrl: 'https://r.example.com', isHost: false })).body).toEqual({
+        status: 422,
+        error: 'Idempotency-Key was used with a different request',
+      });
+    });
+
+    it('should have the sweeper delete the kept secret once past 10 minutes, while other answers replay for 24 h', async () => {
+      const added = await addClient('add-swept');
+      const secretKey = added.body.results.secretKey as string;
+      const smsAdded = await addSmsConfig(t, secretKey, 'sms-kept');
+      expect(smsAdded.status).toBe(200);
+      const sweeper = t.app.get(IdempotencySweeper);
+      expect(await sweeper.sweep(new Date(Date.now() + 9 * 60_000))).toBe(0);
+      expect((await addClient('add-swept')).raw).toBe(added.raw);
+      // Eleven minutes on: the secret goes, the configuration's answer (no secret key) stays for its 24 h.
+      expect(await sweeper.sweep(new Date(Date.now() + 11 * 60_000))).toBe(1);
+      expect(await keptAnswer('add-swept')).toEqual({ a: null, s: 200 });
+      expect((await keptAnswer('sms-kept')).a).toMatch(/^keyA:v2:/);
+      expect((await addClient('add-swept')).body).toEqual(EXPIRED);
+      const smsReplay = await addSmsConfig(t, secretKey, 'sms-kept');
+      expect(smsReplay.raw).toBe(smsAdded.raw);
+      expect(smsReplay.headers['idempotent-replayed']).toBe('true');
+      expect(
+        await t.dataSource.query('SELECT replayable_until AS r FROM idempotent_request WHERE idempotency_key = ?', ['sms-kept']),
+      ).toEqual([{ r: null }]);
+      expect(await count('client')).toBe(1);
+      expect(await count('sms_config')).toBe(1);
+    });
+  });
+
   it('should answer 409 while a claim is held by a request still running', async () => {
     await addClient('held');
     await t.dataSource.query(

@@ -7,6 +7,7 @@ interface LogLine {
   level: number;
   msg: string;
   requestId?: string;
+  callerRequestId?: string | null;
   route?: string;
   durationMs?: number;
   method?: string;
@@ -27,6 +28,9 @@ describe('Logs', () => {
       .map((line) => JSON.parse(line) as LogLine);
   };
   const requestLines = async (id: string) => (await readLines()).filter((line) => line.statusCode !== undefined && line.requestId === id);
+  /** The lines of the requests sent with this x-request-id of the caller's. */
+  const callerLines = async (id: string) =>
+    (await readLines()).filter((line) => line.statusCode !== undefined && line.callerRequestId === id);
 
   beforeAll(async () => {
     logFile = join(mkdtempSync(join(tmpdir(), 'registry-logs-')), 'service.log');
@@ -34,12 +38,15 @@ describe('Logs', () => {
   });
   afterAll(() => t.close());
 
-  it('should write exactly one JSON line per request with its id, route, status and duration', async () => {
+  it("should write exactly one JSON line per request with the service's id, the caller's id, route, status and duration", async () => {
     const answer = await t.get('/health', { 'x-request-id': 'log-check-1' });
-    const lines = await requestLines('log-check-1');
+    const id = answer.headers['x-request-id'] as string;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const lines = await requestLines(id);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
-      requestId: 'log-check-1',
+      requestId: id,
+      callerRequestId: 'log-check-1',
       route: '/health',
       method: 'GET',
       url: '/health',
@@ -54,29 +61,39 @@ describe('Logs', () => {
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     const lines = await requestLines(id);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ route: '/api/client/add', statusCode: 400 });
+    expect(lines[0]).toMatchObject({ route: '/api/client/add', statusCode: 400, callerRequestId: null });
+  });
+
+  it("should log a caller's id that looks like a key, or is not a sane token, as null", async () => {
+    const keyLike = 'sk_' + 'A1b2C3d4'.repeat(6);
+    for (const given of [keyLike, 'bad id with spaces']) {
+      const answer = await t.get('/health', { 'x-request-id': given });
+      const [line] = await requestLines(answer.headers['x-request-id'] as string);
+      expect(line).toMatchObject({ route: '/health', callerRequestId: null });
+    }
+    expect((await readLines()).some((line) => JSON.stringify(line).includes(keyLike))).toBe(false);
   });
 
   it('should log requests refused before they reach a handler (body type, body size) once each', async () => {
     const headers = { 'x-api-key': ADMIN_API_KEY };
     await t.post('/api/client/add', { headers: { ...headers, 'content-type': 'text/plain', 'x-request-id': 'log-415' }, payload: 'a' });
     await t.post('/api/client/add', { headers: { ...headers, 'x-request-id': 'log-413' }, body: { appName: 'a'.repeat(70 * 1024) } });
-    expect(await requestLines('log-415')).toEqual([expect.objectContaining({ route: '/api/client/add', statusCode: 415 })]);
-    expect(await requestLines('log-413')).toEqual([expect.objectContaining({ route: '/api/client/add', statusCode: 413 })]);
+    expect(await callerLines('log-415')).toEqual([expect.objectContaining({ route: '/api/client/add', statusCode: 415 })]);
+    expect(await callerLines('log-413')).toEqual([expect.objectContaining({ route: '/api/client/add', statusCode: 413 })]);
   });
 
   it('should log an answer from the get-client cache like any other', async () => {
     const secretKey = await t.addClient();
     await t.post('/api/client/get/secretKey', { headers: { secretKey } });
     await t.post('/api/client/get/secretKey', { headers: { secretKey, 'x-request-id': 'log-cached' } });
-    expect(await requestLines('log-cached')).toEqual([
+    expect(await callerLines('log-cached')).toEqual([
       expect.objectContaining({ level: 30, route: '/api/client/get/secretKey', statusCode: 200, durationMs: expect.any(Number) }),
     ]);
   });
 
   it('should label a request no route matched as unmatched, not by its URL', async () => {
     await t.get('/no/such/route', { 'x-request-id': 'log-unmatched' });
-    expect(await requestLines('log-unmatched')).toEqual([expect.objectContaining({ route: 'unmatched', statusCode: 404 })]);
+    expect(await callerLines('log-unmatched')).toEqual([expect.objectContaining({ route: 'unmatched', statusCode: 404 })]);
   });
 
   it('should keep every credential out of the logs through a whole scenario', async () => {

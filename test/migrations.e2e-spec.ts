@@ -29,6 +29,7 @@ const MIGRATIONS = [
   'KeyUsage1798000000002',
   'Dispatch1798000000003',
   'ExactAmounts1798000000005',
+  'AuditAndKeptSecrets1798000000006',
 ];
 
 /** Only MySQL has the relay's lock row: on SQLite one instance runs. */
@@ -246,7 +247,7 @@ describe('Schema migrations', () => {
       const repository = new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, after), after);
       const [full, other] = await after.query<Array<{ id: number }>>('SELECT id FROM client ORDER BY id');
       const add = (clientId: number) =>
-        repository.add({ ...NEW_SMS_CONFIG, clientId }, { actor: 'admin:00000000', requestId: 'migration-test' });
+        repository.add({ ...NEW_SMS_CONFIG, clientId }, { actor: 'admin:00000000', requestId: 'migration-test', callerRequestId: null });
       await expect(add(full.id)).rejects.toThrow('A client can have at most 100 SMS configurations');
       await expect(add(other.id)).resolves.toEqual(expect.any(Number));
       const rows = await after.query<Array<{ n: number | string }>>(

@@ -7,6 +7,7 @@ export const AUDIT_ACTIONS = [
   'client.enabled',
   'client.deleted',
   'client.secret-key.rotated',
+  'client.secret-key.replayed',
   'sms-config.created',
   'sms-config.updated',
   'sms-config.deleted',
@@ -20,8 +21,11 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** Audited, but not published as a domain event: a resolution changes nothing a consumer caches or counts. */
-export const UNPUBLISHED_ACTIONS: readonly AuditAction[] = ['sms-config.credentials-resolved'];
+/**
+ * Audited, but not published as a domain event: a resolution, or the replay of a kept answer holding a secret key,
+ * changes nothing a consumer caches or counts.
+ */
+export const UNPUBLISHED_ACTIONS: readonly AuditAction[] = ['sms-config.credentials-resolved', 'client.secret-key.replayed'];
 
 /** Whether the entry is also a domain event, written to the outbox (unpublished) for the relay (src/events). */
 export function isPublished(action: AuditAction): boolean {

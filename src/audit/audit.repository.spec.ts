@@ -22,7 +22,7 @@ describe('AuditLog as the outbox', () => {
   beforeAll(async () => {
     dataSource = await mysqlMetadataOnly();
   });
-  const origin = { actor: adminActor('ab'.repeat(32)), requestId: 'req-1' };
+  const origin = { actor: adminActor('ab'.repeat(32)), requestId: 'req-1', callerRequestId: null };
 
   it('should write every action but resolutions as unpublished (1), a resolution as nothing to publish (0)', () => {
     const { sql } = executorDouble();
@@ -37,6 +37,7 @@ describe('AuditLog as the outbox', () => {
       'client.enabled': 1,
       'client.deleted': 1,
       'client.secret-key.rotated': 1,
+      'client.secret-key.replayed': 0,
       'sms-config.created': 1,
       'sms-config.updated': 1,
       'sms-config.deleted': 1,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Page, pageOf } from '../common/pagination/page';
 import { SqlNames } from '../database/sql-names';
 import { Transactions } from '../database/transactions';
@@ -25,6 +25,7 @@ const ENTRY_COLUMNS = [
   'clientId',
   'smsConfigId',
   'requestId',
+  'callerRequestId',
   'changed',
   'unpublished',
 ] as const satisfies ReadonlyArray<keyof AuditEvent>;
@@ -84,13 +85,38 @@ export class AuditLog {
       }
     }
     const published = isPublished(entry.action);
-    values.push(entry.origin.requestId, JSON.stringify(entry.changed ?? []), published ? 1 : 0);
-    placeholders.push('?', '?', '?');
+    values.push(entry.origin.requestId, entry.origin.callerRequestId, JSON.stringify(entry.changed ?? []), published ? 1 : 0);
+    placeholders.push('?', '?', '?', '?');
     const afterInsert = [entry.clientId, entry.smsConfigId].includes(JUST_INSERTED);
     const sql = afterInsert
       ? `${this.insert} SELECT ${placeholders.join(', ')} ${this.previousChanged}`
       : `${this.insert} VALUES (${placeholders.join(', ')})`;
     return published ? { sql, values, afterCommit: this.announceCommitted } : { sql, values };
+  }
+
+  /**
+   * Deletes up to `limit` entries written before `before`, oldest first, never one still unpublished (a domain event
+   * waiting in the outbox); answers how many. Read through the index on occurred_at, then deleted by id.
+   */
+  async deleteBefore(manager: EntityManager, before: Date, limit: number): Promise<number> {
+    const old = await manager
+      .getRepository(AuditEvent)
+      .createQueryBuilder('e')
+      .select('e.id', 'id')
+      .where('e.occurredAt < :before', { before: sqlTimestamp(before) })
+      .andWhere('e.unpublished = 0')
+      .orderBy('e.occurredAt')
+      .limit(limit)
+      .getRawMany<{ id: number | string }>();
+    if (old.length === 0) return 0;
+    const { affected } = await manager
+      .createQueryBuilder()
+      .delete()
+      .from(AuditEvent)
+      .where('id IN (:...ids)', { ids: old.map(({ id }) => id) })
+      .andWhere('unpublished = 0')
+      .execute();
+    return affected ?? old.length;
   }
 
   /** A page of entries, newest first. */
@@ -117,6 +143,7 @@ export function toAuditEvent(event: AuditEvent): AuditEventDto {
     clientId: event.clientId,
     smsConfigId: event.smsConfigId,
     requestId: event.requestId,
+    callerRequestId: event.callerRequestId,
     changed: JSON.parse(event.changed) as string[],
   };
 }

@@ -5,7 +5,7 @@ import { AdminOnly, Origin } from '../auth/auth.decorators';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { PositiveIdPipe } from '../common/validation/positive-id.pipe';
-import { Idempotent } from '../idempotency/idempotency.decorator';
+import { IdempotentHoldingSecretKey } from '../idempotency/idempotency.decorator';
 import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
 import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
 import { ClientAdminService } from './client-admin.service';
@@ -69,7 +69,7 @@ export class ClientAdminController {
 
   @Post(':clientId/secret-key/rotate')
   @HttpCode(HttpStatus.OK)
-  @Idempotent()
+  @IdempotentHoldingSecretKey()
   @ApiOperation({
     summary: "Rotate a client's secret key",
     description: 'For a leaked key: the new key works at once; send graceSeconds 0 to revoke the old one at once.',
@@ -82,9 +82,13 @@ export class ClientAdminController {
     @Origin() origin: ChangeOrigin,
     @IdempotencyOf() call?: IdempotentCall,
   ): Promise<RotatedSecretKeyResponseDto | ReplayedAnswer> {
-    return this.idempotency.once(call, async () => ({
-      status: 200,
-      results: await this.clients.rotateAsAdmin(clientId, request.graceSeconds, origin),
-    }));
+    return this.idempotency.once(
+      call,
+      async () => ({
+        status: 200,
+        results: await this.clients.rotateAsAdmin(clientId, request.graceSeconds, origin),
+      }),
+      { replayed: () => this.clients.recordRotationReplay(clientId, origin) },
+    );
   }
 }

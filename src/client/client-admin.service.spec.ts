@@ -5,7 +5,7 @@ import { Transactions } from '../database/transactions';
 import { ClientAdminService, ClientNotFoundException } from './client-admin.service';
 import { AdminClientView, ClientKeys, ClientRepository } from './client.repository';
 
-const ORIGIN = { actor: 'admin:12345678', requestId: 'r1' };
+const ORIGIN = { actor: 'admin:12345678', requestId: 'r1', callerRequestId: null };
 const KEYS: ClientKeys = {
   clientId: 7,
   isActive: true,

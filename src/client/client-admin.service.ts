@@ -80,6 +80,11 @@ export class ClientAdminService {
   }
 
   /** An admin acting on a leaked key: rotates whichever key is current. */
+  /** Records a replay of a rotation's kept answer (Idempotency-Key): the new key was handed out once more. */
+  async recordRotationReplay(clientId: number, origin: ChangeOrigin): Promise<void> {
+    await this.clients.recordSecretKeyReplay(clientId, origin);
+  }
+
   async rotateAsAdmin(clientId: number, graceSeconds: number | undefined, origin: ChangeOrigin): Promise<RotatedSecretKeyDto> {
     return this.transactions.run(async () => {
       const keys = (await this.clients.lockKeys(clientId)) ?? throwNotFound();

@@ -6,7 +6,7 @@ import { UnknownSecretKeyException } from '../auth/credential-refusals';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { EmptyBodyDto } from '../common/validation/empty-body.dto';
-import { Idempotent } from '../idempotency/idempotency.decorator';
+import { IdempotentHoldingSecretKey } from '../idempotency/idempotency.decorator';
 import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
 import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
 import { ClientService } from './client.service';
@@ -25,7 +25,7 @@ export class ClientController {
   @Post('add')
   @HttpCode(HttpStatus.OK)
   @AdminOnly()
-  @Idempotent()
+  @IdempotentHoldingSecretKey()
   @ApiOperation({ summary: 'Add client', description: 'Registers a client application and issues its secret key.' })
   @ApiOkResponse({ type: ClientResponseDto })
   @ApiBadRequestResponse({
@@ -37,7 +37,9 @@ export class ClientController {
     @Origin() origin: ChangeOrigin,
     @IdempotencyOf() call?: IdempotentCall,
   ): Promise<ClientResponseDto | ReplayedAnswer> {
-    return this.idempotency.once(call, async () => ({ status: 200, results: await this.clients.create(request, origin) }));
+    return this.idempotency.once(call, async () => ({ status: 200, results: await this.clients.create(request, origin) }), {
+      replayed: (answer) => this.clients.recordAddReplay(answer, origin),
+    });
   }
 
   /** Answered here only for what the edge leaves (get-client-at-edge.ts): unknown keys, disabled clients, bodies with fields. */

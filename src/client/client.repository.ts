@@ -309,6 +309,22 @@ export class ClientRepository {
     return now;
   }
 
+  /** The client whose current or previous key has this SHA-256 (hex), whatever its grace; null when none has. */
+  async clientIdOfKey(secretKeyDigest: string): Promise<number | null> {
+    const found = await this.manager
+      .getRepository(Client)
+      .createQueryBuilder('c')
+      .select('c.id', 'id')
+      .where('c.secretKeyDigest = :digest OR c.previousSecretKeyDigest = :digest', { digest: secretKeyDigest })
+      .getRawOne<{ id: number | string }>();
+    return found ? Number(found.id) : null;
+  }
+
+  /** Records that a kept answer holding a new secret key of the client was given again (Idempotency-Key). */
+  async recordSecretKeyReplay(clientId: number | null, origin: ChangeOrigin): Promise<void> {
+    await this.auditLog.record({ action: 'client.secret-key.replayed', origin, clientId });
+  }
+
   private async updateRow(clientId: number, values: Partial<Client>): Promise<void> {
     await this.manager.createQueryBuilder().update(Client).set(values).where({ id: clientId }).updateEntity(false).execute();
   }

@@ -9,7 +9,7 @@ import { toCachedClient } from './client-answer';
 import { ClientAnswers } from './client-answers';
 import { ClientRepository } from './client.repository';
 import { AddClientDto } from './dto/add-client.dto';
-import { ClientDto } from './dto/client-response.dto';
+import { ClientDto, ClientResponseDto } from './dto/client-response.dto';
 
 @Injectable()
 export class ClientService implements ClientLookup, ClientAnswers {
@@ -22,6 +22,12 @@ export class ClientService implements ClientLookup, ClientAnswers {
   ) {}
 
   /** Registers a client under a new secret key, kept only as its digest; the key is in this answer and nowhere else. */
+  /** Records a replay of add client's kept answer (Idempotency-Key) for the client that holds its key (null: none now). */
+  async recordAddReplay(answer: ClientResponseDto, origin: ChangeOrigin): Promise<void> {
+    const clientId = await this.clients.clientIdOfKey(sha256Hex(answer.results.secretKey));
+    await this.clients.recordSecretKeyReplay(clientId, origin);
+  }
+
   async create(request: AddClientDto, origin: ChangeOrigin): Promise<ClientDto> {
     const secretKey = generateSecretKey();
     const secretKeyDigest = sha256Hex(secretKey);

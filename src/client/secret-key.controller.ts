@@ -5,7 +5,7 @@ import { ClientAuthenticated, CurrentClient, Origin } from '../auth/auth.decorat
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
-import { Idempotent } from '../idempotency/idempotency.decorator';
+import { IdempotentHoldingSecretKey } from '../idempotency/idempotency.decorator';
 import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
 import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
 import { ClientWrite } from '../rate-limit/write-limit';
@@ -25,7 +25,7 @@ export class SecretKeyController {
   @Post('rotate')
   @HttpCode(HttpStatus.OK)
   @ClientWrite()
-  @Idempotent()
+  @IdempotentHoldingSecretKey()
   @ApiOperation({
     summary: 'Rotate my secret key',
     description:
@@ -41,9 +41,13 @@ export class SecretKeyController {
     @Origin() origin: ChangeOrigin,
     @IdempotencyOf() call?: IdempotentCall,
   ): Promise<RotatedSecretKeyResponseDto | ReplayedAnswer> {
-    return this.idempotency.once(call, async () => ({
-      status: 200,
-      results: await this.clients.rotateOwnKey(client.id, client.secretKeyDigest, request.graceSeconds, origin),
-    }));
+    return this.idempotency.once(
+      call,
+      async () => ({
+        status: 200,
+        results: await this.clients.rotateOwnKey(client.id, client.secretKeyDigest, request.graceSeconds, origin),
+      }),
+      { replayed: () => this.clients.recordRotationReplay(client.id, origin) },
+    );
   }
 }

@@ -70,6 +70,12 @@ describe('loadAppConfig', () => {
       });
     });
 
+    it('should keep audit entries 365 days, or as set', () => {
+      expect(loadAppConfig(env()).auditRetentionDays).toBe(365);
+      expect(loadAppConfig(env({ AUDIT_RETENTION_DAYS: '1' })).auditRetentionDays).toBe(1);
+      expect(loadAppConfig(env({ AUDIT_RETENTION_DAYS: '3650' })).auditRetentionDays).toBe(3650);
+    });
+
     it('should use a SQLite database at DATA_DIR/registry.sqlite', () => {
       const config = loadAppConfig(env());
       expect(config.dataDir).toBe(resolve(dataDir));
@@ -368,6 +374,9 @@ describe('loadAppConfig', () => {
       ['DISPATCH_UNHEALTHY_MS', '999'],
       ['DISPATCH_UNHEALTHY_MS', '3600001'],
       ['DISPATCH_UNHEALTHY_MS', '1.5'],
+      ['AUDIT_RETENTION_DAYS', '0'],
+      ['AUDIT_RETENTION_DAYS', '3651'],
+      ['AUDIT_RETENTION_DAYS', '30.5'],
       ['DATABASE_POOL_SIZE', '0'],
       ['METRICS_ENABLED', 'yes'],
       ['MIGRATE_ON_START', 'no'],

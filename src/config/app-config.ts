@@ -56,6 +56,8 @@ export interface AppConfig {
   keyUsageFlushMs: number;
   /** How long a configuration that keeps failing is skipped by dispatch routing. */
   dispatchUnhealthyMs: number;
+  /** How many days an audit entry is kept before the retention deletes it. */
+  auditRetentionDays: number;
   /** The get-client cache's budget, in bytes. */
   clientCacheBytes: number;
   /** Variables set that the service no longer reads: the start-up log names them. */
@@ -132,6 +134,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownDelayMs: vars.SHUTDOWN_DELAY_MS ?? 1000,
     keyUsageFlushMs: vars.KEY_USAGE_FLUSH_MS ?? 30_000,
     dispatchUnhealthyMs: vars.DISPATCH_UNHEALTHY_MS ?? 30_000,
+    auditRetentionDays: vars.AUDIT_RETENTION_DAYS ?? 365,
     clientCacheBytes: (vars.CLIENT_CACHE_MB ?? DEFAULT_CLIENT_CACHE_MB) * 1024 * 1024,
     ignoredVariables: vars.CLIENT_CACHE_MAX_ENTRIES === undefined ? [] : ['CLIENT_CACHE_MAX_ENTRIES'],
     generatedSecretsFile: generated?.file,

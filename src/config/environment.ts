@@ -78,6 +78,12 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @IsInt()
+  @Min(1)
+  @Max(3650)
+  AUDIT_RETENTION_DAYS?: number;
+
+  @IsOptional()
+  @IsInt()
   @Min(0)
   @Max(4096)
   CLIENT_CACHE_MB?: number;
@@ -179,6 +185,7 @@ const NUMERIC_VARIABLES = [
   'DATABASE_POOL_SIZE',
   'KEY_USAGE_FLUSH_MS',
   'DISPATCH_UNHEALTHY_MS',
+  'AUDIT_RETENTION_DAYS',
   'RATE_LIMIT_WINDOW_MS',
   'RATE_LIMIT_PER_CREDENTIAL',
   'RATE_LIMIT_WRITES_PER_CREDENTIAL',
@@ -266,6 +273,10 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
     default: '30000',
     meaning:
       'how long an SMS configuration that failed 5 times in a row is skipped by dispatch routing (1000–3600000); then it is offered again, last',
+  },
+  AUDIT_RETENTION_DAYS: {
+    default: '365',
+    meaning: 'days an audit entry is kept (1–3650); older ones are deleted in the background, except events not yet published',
   },
   CLIENT_CACHE_MB: {
     default: '32',

@@ -23,6 +23,8 @@ import { Dispatch1798000000003 as MysqlDispatch } from './migrations/mysql/17980
 import { Dispatch1798000000003 as SqliteDispatch } from './migrations/sqlite/1798000000003-Dispatch';
 import { ExactAmounts1798000000005 as MysqlExactAmounts } from './migrations/mysql/1798000000005-ExactAmounts';
 import { ExactAmounts1798000000005 as SqliteExactAmounts } from './migrations/sqlite/1798000000005-ExactAmounts';
+import { AuditAndKeptSecrets1798000000006 as MysqlAuditAndKeptSecrets } from './migrations/mysql/1798000000006-AuditAndKeptSecrets';
+import { AuditAndKeptSecrets1798000000006 as SqliteAuditAndKeptSecrets } from './migrations/sqlite/1798000000006-AuditAndKeptSecrets';
 
 /** Each one may run again after failing at any statement, and none needs more than the privileges on its own database. */
 export const MYSQL_MIGRATIONS = [
@@ -36,6 +38,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlKeyUsage,
   MysqlDispatch,
   MysqlExactAmounts,
+  MysqlAuditAndKeptSecrets,
 ];
 export const SQLITE_MIGRATIONS = [
   CreateSqliteSchema,
@@ -48,6 +51,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteKeyUsage,
   SqliteDispatch,
   SqliteExactAmounts,
+  SqliteAuditAndKeptSecrets,
 ];
 
 /**

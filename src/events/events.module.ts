@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { BrokerConnectionModule } from '../broker-connection/broker-connection.module';
 import { DatabaseModule } from '../database/database.module';
+import { AuditRetention } from './audit-retention';
 import { EventPublisher } from './event-publisher';
 import { OutboxRelay } from './outbox-relay';
 import { OutboxRepository } from './outbox.repository';
@@ -11,7 +12,7 @@ import { OutboxRelayLock } from './outbox-relay-lock.entity';
 /** Domain events: the audit entries that change something, published on RabbitMQ from the outbox (docs/events.md). */
 @Module({
   imports: [TypeOrmModule.forFeature([OutboxRelayLock]), AuditModule, BrokerConnectionModule, DatabaseModule],
-  providers: [EventPublisher, OutboxRepository, OutboxRelay],
+  providers: [EventPublisher, OutboxRepository, OutboxRelay, AuditRetention],
   exports: [OutboxRepository],
 })
 export class EventsModule {}

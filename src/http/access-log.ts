@@ -1,6 +1,7 @@
 import type { onResponseHookHandler } from 'fastify';
 import type pino from 'pino';
 import { loggedUrl } from './logged-url';
+import { callerRequestIdOf } from '../common/request-id';
 import { routeLabel } from './route-label';
 
 /**
@@ -8,7 +9,7 @@ import { routeLabel } from './route-label';
  * the access logger: no redaction paths (their wildcards quadruple the cost of a line), since no field below holds a
  * credential. pino-http's middleware did the same at the cost of two child loggers and an AsyncLocalStorage context per
  * request, a tenth of get-client's time. The line is flat: pino writes nested objects through a generic serializer, a
- * fifth of the line's cost.
+ * fifth of the line's cost. `requestId` is the service's id (the answer's x-request-id), `callerRequestId` the caller's own.
  */
 export function logAnswer(logger: pino.Logger, isDraining: () => boolean): onResponseHookHandler {
   return (request, reply, done) => {
@@ -19,6 +20,7 @@ export function logAnswer(logger: pino.Logger, isDraining: () => boolean): onRes
       logger[level](
         {
           requestId: request.id,
+          callerRequestId: callerRequestIdOf(request.raw),
           method: request.method,
           route: routeLabel(request),
           url: loggedUrl(request.url),

@@ -1,5 +1,5 @@
 import type { onRequestHookHandler } from 'fastify';
-import { REQUEST_ID_HEADER } from './request-id';
+import { REQUEST_ID_HEADER } from '../common/request-id';
 import { securityHeadersFor } from './security-headers';
 
 /**

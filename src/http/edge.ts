@@ -11,7 +11,7 @@ import { BODY_LIMIT_BYTES } from './body-limit';
 import { acceptJsonBodiesOnly } from './json-body';
 import { answerMalformedRequest } from './malformed-request';
 import { enforceRequestDeadline } from './request-deadline';
-import { takeOrCreateRequestId } from './request-id';
+import { createRequestId } from '../common/request-id';
 import { timeAnswer } from './request-timing';
 
 /** The Fastify server under Nest, with what must be set before it exists. */
@@ -25,7 +25,7 @@ export function createFastifyAdapter({ http, trustProxy }: Pick<AppConfig, 'http
     // Who sent the request: the address itself, or, behind a load balancer, X-Forwarded-For's client (per-IP limits).
     trustProxy,
     requestIdHeader: false,
-    genReqId: takeOrCreateRequestId,
+    genReqId: createRequestId,
     // Requests Node cannot parse never reach a hook: they are answered on the socket, in the envelope.
     clientErrorHandler: answerMalformedRequest,
     // While closing, requests on open keep-alive connections are still served (with Connection: close) instead of

@@ -10,6 +10,26 @@ import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotency-key';
  * request of the route through rxjs, a quarter of add client's time, with or without the header).
  */
 export function Idempotent(conflict?: string): MethodDecorator {
+  return idempotentRoute(
+    `1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first ` +
+      `answer again, byte for byte, with \`${REPLAYED_HEADER}: true\`, and does nothing twice. Scoped to the credential.`,
+    'Idempotency-Key was used with a different request',
+    conflict,
+  );
+}
+
+/** Idempotent() for a route whose answer holds a new secret key (HoldsSecretKey): replayed for 10 minutes only. */
+export function IdempotentHoldingSecretKey(): MethodDecorator {
+  return idempotentRoute(
+    `1–255 visible ASCII characters. Retrying with the same key and the same request within 10 minutes answers the ` +
+      `first answer again, byte for byte, with \`${REPLAYED_HEADER}: true\`, and does nothing twice; each replay is ` +
+      `audited (client.secret-key.replayed). After 10 minutes the kept answer, which holds a secret key, is deleted and ` +
+      `the retry is refused (422); the request is not run again. Scoped to the credential.`,
+    'Idempotency-Key was used with a different request; or: Idempotency-Key has expired for an answer holding a secret key',
+  );
+}
+
+function idempotentRoute(description: string, unprocessable: string, conflict?: string): MethodDecorator {
   return applyDecorators(
     // A replay is not a write: IdempotencyService counts the request only when it runs.
     CountedWhenRunWith(IDEMPOTENCY_KEY_HEADER),
@@ -17,11 +37,9 @@ export function Idempotent(conflict?: string): MethodDecorator {
       name: IDEMPOTENCY_KEY_HEADER,
       required: false,
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
-      description:
-        `1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first ` +
-        `answer again, byte for byte, with \`${REPLAYED_HEADER}: true\`, and does nothing twice. Scoped to the credential.`,
+      description,
     }),
-    ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'Idempotency-Key was used with a different request' }),
+    ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: unprocessable }),
     ApiConflictResponse({
       type: ErrorResponseDto,
       description: [conflict, 'A request with this Idempotency-Key is in progress'].filter(Boolean).join('; or: '),

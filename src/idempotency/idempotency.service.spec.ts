@@ -12,6 +12,7 @@ import {
   IdempotencyService,
   IdempotentRequestInProgressException,
   KEPT_MS,
+  KeptSecretExpiredException,
 } from './idempotency.service';
 
 const SCOPE = 'client:7';
@@ -25,7 +26,7 @@ describe('IdempotencyService', () => {
   const sealer = new SecretSealer([k1]);
   const digests = new RequestDigests([k1]);
   const DIGEST = digests.digest(REQUEST).digest;
-  let repository: jest.Mocked<Pick<IdempotentRequestRepository, 'claim' | 'find' | 'takeOver' | 'complete' | 'release'>>;
+  let repository: jest.Mocked<Pick<IdempotentRequestRepository, 'claim' | 'find' | 'takeOver' | 'complete' | 'release' | 'forgetAnswer'>>;
   let service: IdempotencyService;
 
   const kept = (overrides: Partial<IdempotentRequest> = {}): IdempotentRequest => ({
@@ -36,6 +37,7 @@ describe('IdempotencyService', () => {
     claimedUntil: Date.now() + CLAIM_MS,
     statusCode: null,
     answerSealed: null,
+    replayableUntil: null,
     expiresAt: Date.now() + KEPT_MS,
     ...overrides,
   });
@@ -47,6 +49,7 @@ describe('IdempotencyService', () => {
       takeOver: jest.fn().mockResolvedValue(true),
       complete: jest.fn().mockResolvedValue(true),
       release: jest.fn().mockResolvedValue(undefined),
+      forgetAnswer: jest.fn().mockResolvedValue(undefined),
     };
     service = new IdempotencyService(repository as unknown as IdempotentRequestRepository, sealer, {} as Transactions, digests);
   });
@@ -167,5 +170,48 @@ describe('IdempotencyService', () => {
     expect(sealer.open(sealed, idempotentAnswerSealContext(SCOPE, KEY))).toBe('{"secretKey":"sk_x"}');
     repository.complete.mockResolvedValue(false);
     await expect(service.finish(SCOPE, KEY, 'mine', 200, '{}')).rejects.toBeInstanceOf(IdempotentRequestInProgressException);
+  });
+
+  it('should replay an answer holding a secret key within its window, and past it delete the secret and refuse (422)', async () => {
+    repository.claim.mockResolvedValue(false);
+    repository.find.mockResolvedValue(answered({ replayableUntil: Date.now() + 60_000 }));
+    await expect(service.start(SCOPE, KEY, REQUEST)).resolves.toEqual(replayed);
+    repository.find.mockResolvedValue(answered({ replayableUntil: Date.now() - 1 }));
+    await expect(service.start(SCOPE, KEY, REQUEST)).rejects.toBeInstanceOf(KeptSecretExpiredException);
+    expect(repository.forgetAnswer).toHaveBeenCalledWith(SCOPE, KEY, expect.any(Date));
+    // Once the sweeper deleted it: refused the same way, and another request under the key is still a reuse.
+    repository.find.mockResolvedValue(answered({ replayableUntil: Date.now() - 1, answerSealed: null }));
+    await expect(service.start(SCOPE, KEY, REQUEST)).rejects.toBeInstanceOf(KeptSecretExpiredException);
+    await expect(service.start(SCOPE, KEY, OTHER_REQUEST)).rejects.toBeInstanceOf(IdempotencyKeyReusedException);
+    expect(repository.release).not.toHaveBeenCalled();
+  });
+
+  it('should keep an answer holding a secret key for 10 minutes, and record each replay of it', async () => {
+    const replays = jest.fn().mockResolvedValue(undefined);
+    const reply = { status: jest.fn().mockReturnThis(), header: jest.fn().mockReturnThis() };
+    const call = { scope: SCOPE, key: KEY, request: REQUEST, reply: reply as never };
+    const withTransaction = new IdempotencyService(
+      repository as unknown as IdempotentRequestRepository,
+      sealer,
+      { run: (work: () => Promise<unknown>) => work() } as unknown as Transactions,
+      digests,
+    );
+    const before = Date.now();
+    await withTransaction.once(call, () => Promise.resolve({ status: 200, results: { id: 3 } }), { replayed: replays });
+    const replayableUntil = repository.complete.mock.calls[0][5] as Date;
+    expect(replayableUntil.getTime() - before).toBeGreaterThanOrEqual(10 * 60_000);
+    expect(replayableUntil.getTime() - Date.now()).toBeLessThanOrEqual(10 * 60_000);
+    expect(replays).not.toHaveBeenCalled();
+    repository.claim.mockResolvedValue(false);
+    repository.find.mockResolvedValue(answered({ replayableUntil: replayableUntil.getTime() }));
+    await expect(withTransaction.once(call, () => Promise.reject(new Error('not run again')), { replayed: replays })).resolves.toBe(
+      '{"status":200}',
+    );
+    expect(replays).toHaveBeenCalledWith({ status: 200 });
+  });
+
+  it('should keep any other answer for as long as its row (no replay window)', async () => {
+    await service.finish(SCOPE, KEY, 'mine', 200, '{}');
+    expect(repository.complete.mock.calls[0][5]).toBeNull();
   });
 });

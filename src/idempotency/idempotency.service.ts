@@ -14,6 +14,8 @@ import { exactJson } from '../common/exact-amount';
 export const CLAIM_MS = 60_000;
 /** How long an answer is kept for replay. */
 export const KEPT_MS = 24 * 60 * 60 * 1000;
+/** How long an answer holding a new secret key is replayed; then the secret is deleted, and a retry refused (422). */
+export const SECRET_KEPT_MS = 10 * 60 * 1000;
 /** Rounds of claim, read and take-over before a request gives up (each round lost to a request that changed the row). */
 const ATTEMPTS = 3;
 
@@ -26,6 +28,20 @@ export class IdempotencyKeyReusedException extends UnprocessableEntityException 
   constructor() {
     super('Idempotency-Key was used with a different request');
   }
+}
+
+export class KeptSecretExpiredException extends UnprocessableEntityException {
+  constructor() {
+    super('Idempotency-Key has expired for an answer holding a secret key');
+  }
+}
+
+/**
+ * A route whose answer holds a new secret key (add client, both rotations): its answer is replayed for SECRET_KEPT_MS
+ * only, and each replay is recorded (client.secret-key.replayed) before the answer is given again.
+ */
+export interface HoldsSecretKey<T> {
+  replayed(answer: T): Promise<void>;
 }
 
 export class IdempotentRequestInProgressException extends ConflictException {
@@ -54,11 +70,12 @@ export class IdempotencyService {
    * Runs `work` at most once per Idempotency-Key: without one, just runs it; with one, runs it in one transaction with
    * the keeping of its answer, or answers what the first request with the key answered (`Idempotent-Replayed: true`).
    */
-  async once<T>(call: IdempotentCall | undefined, work: () => Promise<T>): Promise<T | ReplayedAnswer> {
+  async once<T>(call: IdempotentCall | undefined, work: () => Promise<T>, secretKey?: HoldsSecretKey<T>): Promise<T | ReplayedAnswer> {
     if (call === undefined) return work();
     const { scope, key } = call;
     const start = await this.start(scope, key, call.request);
     if (start.kind === 'replay') {
+      if (secretKey) await secretKey.replayed(JSON.parse(start.answer) as T);
       void call.reply.status(start.statusCode).header(REPLAYED_HEADER, 'true').header('content-type', 'application/json; charset=utf-8');
       return start.answer;
     }
@@ -67,7 +84,8 @@ export class IdempotencyService {
       return await this.transactions.run(async () => {
         const answer = await work();
         // Fastify sends an object as exactJson writes it (registerEdge): the kept answer is the bytes the caller gets.
-        await this.finish(scope, key, start.claim, HttpStatus.OK, exactJson(answer));
+        const replayableUntil = secretKey ? new Date(Date.now() + SECRET_KEPT_MS) : null;
+        await this.finish(scope, key, start.claim, HttpStatus.OK, exactJson(answer), replayableUntil);
         return answer;
       });
     } catch (error) {
@@ -102,10 +120,15 @@ export class IdempotencyService {
       }
       if (!this.isSameRequest(scope, key, kept, request)) throw new IdempotencyKeyReusedException();
       if (kept.statusCode !== null) {
+        if (kept.answerSealed === null || (kept.replayableUntil !== null && kept.replayableUntil <= now)) {
+          // Past its window, before the sweeper came: the secret goes now, and the request is not run again.
+          if (kept.answerSealed !== null) await this.requests.forgetAnswer(scope, key, new Date(now));
+          throw new KeptSecretExpiredException();
+        }
         return {
           kind: 'replay',
           statusCode: kept.statusCode,
-          answer: this.sealer.open(kept.answerSealed!, idempotentAnswerSealContext(scope, key)),
+          answer: this.sealer.open(kept.answerSealed, idempotentAnswerSealContext(scope, key)),
         };
       }
       if (kept.claimedUntil > now) throw new IdempotentRequestInProgressException();
@@ -115,10 +138,19 @@ export class IdempotencyService {
   }
 
   /** Keeps the answer; inside the request's transaction, so the answer is kept exactly when its effect is committed. */
-  async finish(scope: string, key: string, claim: string, statusCode: number, answer: string): Promise<void> {
+  async finish(
+    scope: string,
+    key: string,
+    claim: string,
+    statusCode: number,
+    answer: string,
+    replayableUntil: Date | null = null,
+  ): Promise<void> {
     const sealed = this.sealer.seal(answer, idempotentAnswerSealContext(scope, key));
     // The claim was taken over (this request outlived CLAIM_MS): the effect must not be committed twice.
-    if (!(await this.requests.complete(scope, key, claim, statusCode, sealed))) throw new IdempotentRequestInProgressException();
+    if (!(await this.requests.complete(scope, key, claim, statusCode, sealed, replayableUntil))) {
+      throw new IdempotentRequestInProgressException();
+    }
   }
 
   /** Gives the key back after a request that did not succeed: it may be retried with the same key. */

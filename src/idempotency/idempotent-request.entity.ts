@@ -3,6 +3,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 /** A request kept under its Idempotency-Key: claimed while it runs, then its answer (sealed) until it expires. */
 @Entity('idempotent_request')
 @Index('IDX_idempotent_request_expires_at', ['expiresAt'])
+@Index('IDX_idempotent_request_replayable_until', ['replayableUntil'])
 export class IdempotentRequest {
   @PrimaryColumn({ name: 'scope', type: 'varchar', length: 80, charset: 'ascii' })
   scope!: string;
@@ -35,8 +36,13 @@ export class IdempotentRequest {
   @Column({ name: 'status_code', type: 'smallint', nullable: true })
   statusCode!: number | null;
 
+  /** Null once an answer holding a secret key is past its replay window: the secret is not kept beyond it. */
   @Column({ name: 'answer_sealed', type: 'mediumtext', nullable: true })
   answerSealed!: string | null;
+
+  /** Until when an answer holding a new secret key may be replayed (10 minutes); null: as long as the row is kept. */
+  @Column({ name: 'replayable_until', type: 'datetime', precision: 3, nullable: true })
+  replayableUntil!: Date | null;
 
   @Column({ name: 'expires_at', type: 'datetime', precision: 3 })
   expiresAt!: Date;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull, LessThanOrEqual } from 'typeorm';
+import { IsNull, LessThanOrEqual, Not } from 'typeorm';
 import { RequestDigest } from '../crypto/request-digests';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { Transactions } from '../database/transactions';
@@ -20,7 +20,10 @@ export interface IdempotentRequest {
   claim: string;
   claimedUntil: number;
   statusCode: number | null;
+  /** Null on an answered row once the secret key it held was deleted (past replayableUntil). */
   answerSealed: string | null;
+  /** Until when an answer holding a new secret key may be replayed (epoch ms); null: until the row expires. */
+  replayableUntil: number | null;
   expiresAt: number;
 }
 
@@ -69,6 +72,7 @@ export class IdempotentRequestRepository {
       claimedUntil: row.claimedUntil.getTime(),
       statusCode: row.statusCode,
       answerSealed: row.answerSealed,
+      replayableUntil: row.replayableUntil?.getTime() ?? null,
       expiresAt: row.expiresAt.getTime(),
     };
   }
@@ -79,8 +83,38 @@ export class IdempotentRequestRepository {
   }
 
   /** Keeps the answer, in the transaction of the request's effect; false when the claim is no longer this request's. */
-  async complete(scope: string, key: string, claim: string, statusCode: number, answerSealed: string): Promise<boolean> {
-    return this.updateUnanswered(scope, key, claim, { statusCode, answerSealed });
+  async complete(
+    scope: string,
+    key: string,
+    claim: string,
+    statusCode: number,
+    answerSealed: string,
+    replayableUntil: Date | null,
+  ): Promise<boolean> {
+    return this.updateUnanswered(scope, key, claim, { statusCode, answerSealed, replayableUntil });
+  }
+
+  /** Deletes the kept answer of a row past its replay window; the row stays, so the key is not run again. */
+  async forgetAnswer(scope: string, key: string, now: Date): Promise<void> {
+    await this.requests
+      .createQueryBuilder()
+      .update()
+      .set({ answerSealed: null })
+      .where({ scope, idempotencyKey: key, replayableUntil: LessThanOrEqual(now) })
+      .updateEntity(false)
+      .execute();
+  }
+
+  /** Deletes up to `limit` kept answers past their replay window (answers holding a secret key); answers how many. */
+  async forgetExpiredAnswers(now: Date, limit: number): Promise<number> {
+    const expired = await this.requests.find({
+      select: { scope: true, idempotencyKey: true },
+      where: { replayableUntil: LessThanOrEqual(now), answerSealed: Not(IsNull()) },
+      order: { replayableUntil: 'ASC' },
+      take: limit,
+    });
+    for (const { scope, idempotencyKey } of expired) await this.forgetAnswer(scope, idempotencyKey, now);
+    return expired.length;
   }
 
   /** Gives the key back after a request that failed (only 2xx answers are kept), or removes an expired row. */
@@ -107,7 +141,7 @@ export class IdempotentRequestRepository {
     scope: string,
     key: string,
     claim: string,
-    changes: Partial<Pick<IdempotentRequestRow, 'claim' | 'claimedUntil' | 'statusCode' | 'answerSealed'>>,
+    changes: Partial<Pick<IdempotentRequestRow, 'claim' | 'claimedUntil' | 'statusCode' | 'answerSealed' | 'replayableUntil'>>,
   ): Promise<boolean> {
     const { affected } = await this.requests
       .createQueryBuilder()

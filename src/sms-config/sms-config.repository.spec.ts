@@ -30,7 +30,7 @@ function driverError(message: string, code: string, errno?: number): Error {
 }
 const deadlock = () => driverError('Deadlock found when trying to get lock; try restarting transaction', 'ER_LOCK_DEADLOCK', 1213);
 
-const ORIGIN = { actor: 'client:42', requestId: 'req-1' };
+const ORIGIN = { actor: 'client:42', requestId: 'req-1', callerRequestId: null };
 
 describe('SmsConfigRepository', () => {
   let script: jest.Mock<Promise<WriteResult[]>, [ScriptStatement[]]>;
@@ -99,7 +99,7 @@ describe('SmsConfigRepository', () => {
       expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/),
     ]);
     expect(audit.sql).toMatch(/^INSERT INTO `audit_event` .* LAST_INSERT_ID\(\).* WHERE ROW_COUNT\(\) = 1$/s);
-    expect(audit.values).toEqual([expect.any(String), expect.any(String), 'sms-config.created', 'client:42', 42, 'req-1', '[]', 1]);
+    expect(audit.values).toEqual([expect.any(String), expect.any(String), 'sms-config.created', 'client:42', 42, 'req-1', null, '[]', 1]);
   });
 
   /** What the exact count, under the client's lock, reads: `count` configurations taking `bytes` each. */

@@ -39,6 +39,7 @@ interface AuditEntry {
   clientId: number | null;
   smsConfigId: number | null;
   requestId: string | null;
+  callerRequestId: string | null;
   changed: string[];
 }
 
@@ -51,7 +52,8 @@ interface Registered {
 
 /**
  * Every request of a test carries an x-request-id of its own (`fev.<hex>.<n>`: dots, so it never looks like a key and
- * is kept as sent), which its audit entry and its event carry: each test picks its own events out of the shared exchange.
+ * is kept as sent), which its audit entry and its event carry as callerRequestId: each test picks its own events out of
+ * the shared exchange.
  */
 class Tag {
   readonly prefix = `fev.${randomBytes(6).toString('hex')}.`;
@@ -65,8 +67,8 @@ class Tag {
     return `${this.prefix}${++this.sequence}`;
   }
 
-  readonly mine = (body: { requestId?: unknown } | null | undefined): boolean =>
-    typeof body?.requestId === 'string' && body.requestId.startsWith(this.prefix);
+  readonly mine = (body: { callerRequestId?: unknown } | null | undefined): boolean =>
+    typeof body?.callerRequestId === 'string' && body.callerRequestId.startsWith(this.prefix);
 }
 
 /** Fails with the request's name and answer unless it is 200. */
@@ -162,7 +164,7 @@ interface StoredEntry {
   id: number;
   eventId: string;
   action: string;
-  requestId: string | null;
+  callerRequestId: string | null;
   unpublished: number;
   publishedAt: Date | null;
 }
@@ -172,7 +174,7 @@ async function storedEntries(databaseUrl: string): Promise<StoredEntry[]> {
   const connection = await createConnection(databaseUrl);
   try {
     const [rows] = await connection.query(
-      `SELECT id, event_id AS eventId, action, request_id AS requestId, unpublished, published_at AS publishedAt
+      `SELECT id, event_id AS eventId, action, caller_request_id AS callerRequestId, unpublished, published_at AS publishedAt
        FROM audit_event ORDER BY id`,
     );
     return (rows as StoredEntry[]).map((row) => ({ ...row, id: Number(row.id), unpublished: Number(row.unpublished) }));
@@ -485,7 +487,7 @@ describe('Domain events under faults (transactional outbox, real MySQL and Rabbi
       const duplicates = expectDelivered(consumer.matching(tag.mine), entries, { duplicatesAllowed: true });
       expectAllMarkedPublished(stored);
       // And every acknowledged write is in the log (its event with it).
-      const logged = new Set(entries.map((entry) => entry.requestId));
+      const logged = new Set(entries.map((entry) => entry.callerRequestId));
       expect(acknowledged.filter((requestId) => !logged.has(requestId))).toEqual([]);
       report('kill -9 mid-burst, events', {
         'acknowledged writes': String(acknowledged.length),
@@ -723,7 +725,7 @@ describe('Domain events under faults (transactional outbox, real MySQL and Rabbi
       );
       await sleep(SETTLE_MS);
       const duplicates = expectDelivered(consumer.matching(tag.mine), entries, { duplicatesAllowed: true });
-      const logged = new Set(entries.map((entry) => entry.requestId));
+      const logged = new Set(entries.map((entry) => entry.callerRequestId));
       expect(acknowledged.filter((requestId) => !logged.has(requestId))).toEqual([]);
       expectAllMarkedPublished(await storedEntries(databaseUrl));
       report('one of two instances killed -9 mid-burst, events', {

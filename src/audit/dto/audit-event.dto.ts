@@ -26,8 +26,21 @@ export class AuditEventDto {
   @ApiProperty({ type: Number, nullable: true })
   smsConfigId: number | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The x-request-id of the request that made the change' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      "The service's own id for the request that made the change: the x-request-id header of its answer, and its log line's requestId",
+  })
   requestId: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      "The caller's own x-request-id, when it sent a sane one that does not look like a key; else null. Never taken for requestId",
+  })
+  callerRequestId: string | null;
 
   @ApiProperty({ type: [String], description: 'The names of the fields changed, never their values' })
   changed: string[];

@@ -1,0 +1,76 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Counter } from 'prom-client';
+import { AuditLog } from '../audit/audit.repository';
+import { registeredMetric } from '../common/registered-metric';
+import { AppConfig } from '../config/app-config';
+import { OutboxRepository, RELAY_LOCK_BUSY } from './outbox.repository';
+
+/** Rows deleted per statement, each batch in a transaction of its own: the relay waits for one batch at most. */
+export const RETENTION_BATCH_SIZE = 1000;
+const RETENTION_EVERY_MS = 15 * 60_000;
+/** The relay of an instance holds the lock for a moment at a time: look again shortly, a bounded number of times. */
+const LOCK_BUSY_RETRY_MS = 100;
+const LOCK_BUSY_TRIES = 20;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const retentionRowsDeleted = registeredMetric(
+  'audit_retention_rows_deleted_total',
+  () =>
+    new Counter({
+      name: 'audit_retention_rows_deleted_total',
+      help: 'Audit entries (published or never to be published) deleted for being older than AUDIT_RETENTION_DAYS',
+    }),
+);
+
+/**
+ * Deletes the audit entries older than AUDIT_RETENTION_DAYS, off the request path, in batches, holding the relay's lock
+ * so one instance at a time does it. The outbox is the audit log: a published event is its audit entry, kept as long as
+ * the log keeps it, and an entry still unpublished is never deleted, however old.
+ */
+@Injectable()
+export class AuditRetention implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('AuditRetention');
+  private readonly retentionMs: number;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly outbox: OutboxRepository,
+    private readonly auditLog: AuditLog,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.retentionMs = config.get('auditRetentionDays', { infer: true }) * DAY_MS;
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.sweep(), RETENTION_EVERY_MS).unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Deletes what is past the retention, batch by batch, while this instance holds the lock; answers how many rows. */
+  async sweep(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - this.retentionMs);
+    let deleted = 0;
+    let busy = 0;
+    try {
+      for (;;) {
+        const batch = await this.outbox.asOnlyRelay((manager) => this.auditLog.deleteBefore(manager, before, RETENTION_BATCH_SIZE));
+        if (batch === RELAY_LOCK_BUSY) {
+          if (++busy === LOCK_BUSY_TRIES) break;
+          await sleep(LOCK_BUSY_RETRY_MS, undefined, { ref: false });
+          continue;
+        }
+        deleted += batch;
+        retentionRowsDeleted.inc(batch);
+        if (batch < RETENTION_BATCH_SIZE) break;
+      }
+    } catch (error) {
+      this.logger.warn(`Audit entries past their retention not deleted: ${(error as Error).message}`);
+    }
+    return deleted;
+  }
+}
