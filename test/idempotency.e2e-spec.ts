@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { parseEncryptionKeys } from '../src/config/encryption-keys';
 import { SecretSealer } from '../src/crypto/secret-sealer';
 import { IdempotencySweeper } from '../src/idempotency/idempotency-sweeper';
+import { idempotentAnswerSealContext } from '../src/idempotency/idempotent-answer-seal-context';
 import { Resealer } from '../src/reseal/resealer';
 import { SealedColumnRepository, resealStatements } from '../src/reseal/sealed-column.repository';
 import { SEALED_COLUMNS } from '../src/reseal/sealed-columns';
@@ -201,8 +202,18 @@ describe('Idempotency-Key', () => {
     /** As 10 minutes after the first answer: the row's window moved into the past (the service reads the time at replay). */
     const tenMinutesLater = (key: string) =>
       t.dataSource.query("UPDATE idempotent_request SET replayable_until = '2000-01-01 00:00:00.000' WHERE idempotency_key = ?", [key]);
-    const keptAnswer = async (key: string) =>
-      (await t.dataSource.query('SELECT answer_sealed AS a, status_code AS s FROM idempotent_request WHERE idempotency_key = ?', [key]))[0];
+    /** The row's status and its answer as the previous release would replay it (it opens and sends what is kept). */
+    const keptAnswer = async (key: string) => {
+      const [row] = await t.dataSource.query(
+        'SELECT scope, answer_sealed AS a, status_code AS s FROM idempotent_request WHERE idempotency_key = ?',
+        [key],
+      );
+      return {
+        s: Number(row.s),
+        answer: t.app.get(SecretSealer).open(row.a as string, idempotentAnswerSealContext(row.scope as string, key)),
+      };
+    };
+    const EXPIRED_TEXT = JSON.stringify(EXPIRED);
 
     it('should replay it byte for byte within 10 minutes, each replay audited for its client and never published', async () => {
       const added = await addClient('add-secret');
@@ -243,7 +254,7 @@ describe('Idempotency-Key', () => {
       ).toEqual(Array(3).fill({ unpublished: 0, p: null }));
     });
 
-    it('should refuse the same request after 10 minutes (422), run nothing again and keep no copy of the secret', async () => {
+    it('should refuse the same request after 10 minutes (422), run nothing again and keep only the refusal, which the previous release replays', async () => {
       const added = await addClient('add-expiring');
       const firstKey = added.body.results.secretKey as string;
       const clientId = await clientIdByKey(firstKey);
@@ -266,7 +277,7 @@ describe('Idempotency-Key', () => {
       expect(await clientIdByKey(adminKey)).toBe(clientId);
       const stored = JSON.stringify(await t.dataSource.query('SELECT * FROM idempotent_request'));
       for (const key of ['add-expiring', 'rotate-own-expiring', 'rotate-admin-expiring']) {
-        expect(await keptAnswer(key)).toEqual({ a: null, s: 200 });
+        expect(await keptAnswer(key)).toEqual({ s: 422, answer: EXPIRED_TEXT });
       }
       for (const secret of [firstKey, newKey, adminKey]) expect(stored).not.toContain(secret);
       // Another request under the key is still a reuse of it.
@@ -286,8 +297,9 @@ describe('Idempotency-Key', () => {
       expect((await addClient('add-swept')).raw).toBe(added.raw);
       // Eleven minutes on: the secret goes, the configuration's answer (no secret key) stays for its 24 h.
       expect(await sweeper.sweep(new Date(Date.now() + 11 * 60_000))).toBe(1);
-      expect(await keptAnswer('add-swept')).toEqual({ a: null, s: 200 });
-      expect((await keptAnswer('sms-kept')).a).toMatch(/^keyA:v2:/);
+      expect(await keptAnswer('add-swept')).toEqual({ s: 422, answer: EXPIRED_TEXT });
+      expect(await keptAnswer('sms-kept')).toEqual({ s: 200, answer: smsAdded.raw });
+      expect(await sweeper.sweep(new Date(Date.now() + 12 * 60_000))).toBe(0);
       expect((await addClient('add-swept')).body).toEqual(EXPIRED);
       const smsReplay = await addSmsConfig(t, secretKey, 'sms-kept');
       expect(smsReplay.raw).toBe(smsAdded.raw);

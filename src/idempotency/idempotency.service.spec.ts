@@ -178,11 +178,18 @@ describe('IdempotencyService', () => {
     await expect(service.start(SCOPE, KEY, REQUEST)).resolves.toEqual(replayed);
     repository.find.mockResolvedValue(answered({ replayableUntil: Date.now() - 1 }));
     await expect(service.start(SCOPE, KEY, REQUEST)).rejects.toBeInstanceOf(KeptSecretExpiredException);
-    expect(repository.forgetAnswer).toHaveBeenCalledWith(SCOPE, KEY, expect.any(Date));
-    // Once the sweeper deleted it: refused the same way, and another request under the key is still a reuse.
-    repository.find.mockResolvedValue(answered({ replayableUntil: Date.now() - 1, answerSealed: null }));
+    expect(repository.forgetAnswer).toHaveBeenCalledWith(SCOPE, KEY, expect.any(Date), 422, expect.any(String));
+    const refusal = repository.forgetAnswer.mock.calls[0][4];
+    // What the previous release replays from the row: the refusal, not the secret.
+    expect(sealer.open(refusal, idempotentAnswerSealContext(SCOPE, KEY))).toBe(
+      '{"status":422,"error":"Idempotency-Key has expired for an answer holding a secret key"}',
+    );
+    // Once the sweeper replaced it: refused the same way, not replaced again, and another request is still a reuse.
+    repository.forgetAnswer.mockClear();
+    repository.find.mockResolvedValue(answered({ replayableUntil: Date.now() - 1, statusCode: 422, answerSealed: refusal }));
     await expect(service.start(SCOPE, KEY, REQUEST)).rejects.toBeInstanceOf(KeptSecretExpiredException);
     await expect(service.start(SCOPE, KEY, OTHER_REQUEST)).rejects.toBeInstanceOf(IdempotencyKeyReusedException);
+    expect(repository.forgetAnswer).not.toHaveBeenCalled();
     expect(repository.release).not.toHaveBeenCalled();
   });
 

@@ -120,15 +120,16 @@ export class IdempotencyService {
       }
       if (!this.isSameRequest(scope, key, kept, request)) throw new IdempotencyKeyReusedException();
       if (kept.statusCode !== null) {
-        if (kept.answerSealed === null || (kept.replayableUntil !== null && kept.replayableUntil <= now)) {
+        const forgotten = kept.statusCode === Number(HttpStatus.UNPROCESSABLE_ENTITY);
+        if (kept.replayableUntil !== null && (forgotten || kept.replayableUntil <= now)) {
           // Past its window, before the sweeper came: the secret goes now, and the request is not run again.
-          if (kept.answerSealed !== null) await this.requests.forgetAnswer(scope, key, new Date(now));
+          if (!forgotten) await this.forgetSecret(scope, key, new Date(now));
           throw new KeptSecretExpiredException();
         }
         return {
           kind: 'replay',
           statusCode: kept.statusCode,
-          answer: this.sealer.open(kept.answerSealed, idempotentAnswerSealContext(scope, key)),
+          answer: this.sealer.open(kept.answerSealed!, idempotentAnswerSealContext(scope, key)),
         };
       }
       if (kept.claimedUntil > now) throw new IdempotentRequestInProgressException();
@@ -151,6 +152,28 @@ export class IdempotencyService {
     if (!(await this.requests.complete(scope, key, claim, statusCode, sealed, replayableUntil))) {
       throw new IdempotentRequestInProgressException();
     }
+  }
+
+  /**
+   * Replaces kept answers past their window with the refusal, up to `limit`; answers how many. The previous release,
+   * during a rolling deploy, replays what is kept: it then answers the same 422 rather than the secret.
+   */
+  async forgetExpiredSecrets(now: Date, limit: number): Promise<number> {
+    const expired = await this.requests.findExpiredSecrets(now, limit);
+    for (const { scope, key } of expired) await this.forgetSecret(scope, key, now);
+    return expired.length;
+  }
+
+  private async forgetSecret(scope: string, key: string, now: Date): Promise<void> {
+    const refusal = new KeptSecretExpiredException();
+    const answer = JSON.stringify({ status: refusal.getStatus(), error: refusal.message });
+    await this.requests.forgetAnswer(
+      scope,
+      key,
+      now,
+      refusal.getStatus(),
+      this.sealer.seal(answer, idempotentAnswerSealContext(scope, key)),
+    );
   }
 
   /** Gives the key back after a request that did not succeed: it may be retried with the same key. */

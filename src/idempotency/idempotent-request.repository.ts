@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { IsNull, LessThanOrEqual, Not } from 'typeorm';
 import { RequestDigest } from '../crypto/request-digests';
 import { isDuplicateKeyError } from '../database/duplicate-key';
@@ -20,7 +20,6 @@ export interface IdempotentRequest {
   claim: string;
   claimedUntil: number;
   statusCode: number | null;
-  /** Null on an answered row once the secret key it held was deleted (past replayableUntil). */
   answerSealed: string | null;
   /** Until when an answer holding a new secret key may be replayed (epoch ms); null: until the row expires. */
   replayableUntil: number | null;
@@ -94,27 +93,29 @@ export class IdempotentRequestRepository {
     return this.updateUnanswered(scope, key, claim, { statusCode, answerSealed, replayableUntil });
   }
 
-  /** Deletes the kept answer of a row past its replay window; the row stays, so the key is not run again. */
-  async forgetAnswer(scope: string, key: string, now: Date): Promise<void> {
+  /**
+   * Replaces the kept answer of a row past its replay window by `refusalSealed` (its status `refusalStatus`); the row
+   * stays, so the key is not run again.
+   */
+  async forgetAnswer(scope: string, key: string, now: Date, refusalStatus: number, refusalSealed: string): Promise<void> {
     await this.requests
       .createQueryBuilder()
       .update()
-      .set({ answerSealed: null })
-      .where({ scope, idempotencyKey: key, replayableUntil: LessThanOrEqual(now) })
+      .set({ statusCode: refusalStatus, answerSealed: refusalSealed })
+      .where({ scope, idempotencyKey: key, replayableUntil: LessThanOrEqual(now), statusCode: Not(refusalStatus) })
       .updateEntity(false)
       .execute();
   }
 
-  /** Deletes up to `limit` kept answers past their replay window (answers holding a secret key); answers how many. */
-  async forgetExpiredAnswers(now: Date, limit: number): Promise<number> {
+  /** Up to `limit` rows whose kept answer holds a secret key past its replay window. */
+  async findExpiredSecrets(now: Date, limit: number): Promise<Array<{ scope: string; key: string }>> {
     const expired = await this.requests.find({
       select: { scope: true, idempotencyKey: true },
-      where: { replayableUntil: LessThanOrEqual(now), answerSealed: Not(IsNull()) },
+      where: { replayableUntil: LessThanOrEqual(now), statusCode: Not(HttpStatus.UNPROCESSABLE_ENTITY) },
       order: { replayableUntil: 'ASC' },
       take: limit,
     });
-    for (const { scope, idempotencyKey } of expired) await this.forgetAnswer(scope, idempotencyKey, now);
-    return expired.length;
+    return expired.map(({ scope, idempotencyKey }) => ({ scope, key: idempotencyKey }));
   }
 
   /** Gives the key back after a request that failed (only 2xx answers are kept), or removes an expired row. */
