@@ -2,6 +2,8 @@
 // Dispatch's two routes beside get-client, in one run on one MariaDB database, as a dispatcher calls them: many clients
 // and many configurations in turns, never one hot key.
 //   npm run bench:dispatch          (builds, then runs dist/main.js)
+//   npm run bench:dispatch -- <before/dist/main.js>   the same, with another build beside it in every round: each
+//        scenario is measured on both, in alternating order, and the table adds the other build's req/s and the ratio
 //   env: ROUNDS (3), BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (50), DISPATCH_CLIENTS (500, each
 //        with 3 configurations), BENCH_DATABASE (registry_dispatch), BENCH_PORT (3130)
 // Each round runs the three scenarios one after another, in turns, so that the machine's drift hits each alike; the
@@ -77,17 +79,17 @@ function scenarios(keys, smsConfigIds) {
   ];
 }
 
-async function main() {
-  children.installCleanup();
-  await recreateDatabase({ serverUrl: SERVER_URL, database: DATABASE });
+/** One build on a new database of its own, seeded alike: its clients, their configurations and their ids. */
+async function startSeeded(name, mainJs, port, database) {
+  await recreateDatabase({ serverUrl: SERVER_URL, database });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dispatch-bench-'));
   const encryptionKey = require('node:crypto').randomBytes(32).toString('base64');
-  const env = serviceEnv({ port: PORT, encryptionKey, dataDir, DATABASE_URL: `${SERVER_URL}/${DATABASE}` });
-  const service = children.startNodeChild('service', [path.join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env });
-  const url = `http://127.0.0.1:${PORT}`;
+  const env = serviceEnv({ port, encryptionKey, dataDir, DATABASE_URL: `${SERVER_URL}/${database}` });
+  const service = children.startNodeChild(name, [mainJs], { cwd: ROOT, env });
+  const url = `http://127.0.0.1:${port}`;
   await children.waitForHttp200(service, `${url}/health`);
 
-  progress(`seeding ${params.clients} clients with ${CONFIGS_PER_CLIENT} configurations each`);
+  progress(`${name}: seeding ${params.clients} clients with ${CONFIGS_PER_CLIENT} configurations each`);
   const keys = await seed.addClients(url, 1, params.clients);
   await seed.addSmsConfigTokens(url, keys, CONFIGS_PER_CLIENT);
   // A balance no report of the run can spend, so that every route has candidates.
@@ -104,48 +106,66 @@ async function main() {
       smsConfigIds.push(smsConfigId);
     }
   }
+  return { name, service, url, runs: scenarios(keys, smsConfigIds) };
+}
 
-  const runs = scenarios(keys, smsConfigIds);
-  const results = Object.fromEntries(runs.map(({ name }) => [name, []]));
-  for (const { name, path: route, options } of runs) {
-    progress(`warm-up ${name}`);
-    await runLoad(autocannon, { url: `${url}${route}`, connections: params.connections, seconds: params.warmupSeconds, options });
-  }
-  for (let round = 1; round <= params.rounds; round++) {
-    for (const { name, path: route, options } of round % 2 ? runs : [...runs].reverse()) {
-      const result = await runLoad(autocannon, {
-        url: `${url}${route}`,
-        connections: params.connections,
-        seconds: params.seconds,
-        options,
-      });
-      if (result.failed > 0) throw new Error(`${name}: ${result.failed} requests failed (${JSON.stringify(result.statusCodes)})`);
-      results[name].push(result);
-      progress(`${name} round ${round}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms`);
+async function main() {
+  children.installCleanup();
+  const before = process.argv[2] ? path.resolve(process.argv[2]) : undefined;
+  const builds = [await startSeeded('service', path.join(ROOT, 'dist', 'main.js'), PORT, DATABASE)];
+  if (before) builds.push(await startSeeded('before', before, PORT + 1, `${DATABASE}_before`));
+
+  const names = builds[0].runs.map(({ name }) => name);
+  const results = Object.fromEntries(builds.map((build) => [build.name, Object.fromEntries(names.map((name) => [name, []]))]));
+  for (const build of builds) {
+    for (const { name, path: route, options } of build.runs) {
+      progress(`warm-up ${build.name} ${name}`);
+      await runLoad(autocannon, { url: `${build.url}${route}`, connections: params.connections, seconds: params.warmupSeconds, options });
     }
   }
-  await children.stopChild(service);
+  for (let round = 1; round <= params.rounds; round++) {
+    for (const [index, name] of (round % 2 ? names : [...names].reverse()).entries()) {
+      // The builds take turns going first, so that neither always runs on a machine the other has just warmed.
+      for (const build of (round + index) % 2 ? builds : [...builds].reverse()) {
+        const { path: route, options } = build.runs.find((run) => run.name === name);
+        const result = await runLoad(autocannon, {
+          url: `${build.url}${route}`,
+          connections: params.connections,
+          seconds: params.seconds,
+          options,
+        });
+        if (result.failed > 0)
+          throw new Error(`${build.name} ${name}: ${result.failed} requests failed (${JSON.stringify(result.statusCodes)})`);
+        results[build.name][name].push(result);
+        progress(`${build.name} ${name} round ${round}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms`);
+      }
+    }
+  }
+  for (const build of builds) await children.stopChild(build.service);
 
-  const getClientRps = median(results['get-client'].map((result) => result.rps));
-  const rows = runs.map(({ name }) => {
-    const rps = median(results[name].map((result) => result.rps));
-    return [
+  const rpsOf = (build, name) => median(results[build][name].map((result) => result.rps));
+  const rows = names.map((name) => {
+    const rps = rpsOf('service', name);
+    const row = [
       name,
       String(Math.round(rps)),
-      `${median(results[name].map((result) => result.p50))} ms`,
-      `${median(results[name].map((result) => result.p99))} ms`,
-      `${(rps / getClientRps).toFixed(3)}x`,
+      `${median(results.service[name].map((result) => result.p50))} ms`,
+      `${median(results.service[name].map((result) => result.p99))} ms`,
+      `${(rps / rpsOf('service', 'get-client')).toFixed(3)}x`,
     ];
+    if (before) row.push(String(Math.round(rpsOf('before', name))), `${(rps / rpsOf('before', name)).toFixed(3)}x`);
+    return row;
   });
   console.log(
-    `${params.rounds} rounds x ${params.seconds} s per scenario, ${params.connections} connections, ${params.clients} clients ` +
-      `with ${CONFIGS_PER_CLIENT} configurations each, requests in turns over them (MariaDB).\n`,
+    `${params.rounds} rounds x ${params.seconds} s per scenario${before ? ' and build' : ''}, ${params.connections} connections, ` +
+      `${params.clients} clients with ${CONFIGS_PER_CLIENT} configurations each, requests in turns over them (MariaDB).\n`,
   );
-  console.log(markdownTable(['scenario', 'req/s (median)', 'p50', 'p99', 'req/s / get-client'], rows, 1));
+  const header = ['scenario', 'req/s (median)', 'p50', 'p99', 'req/s / get-client'];
+  if (before) header.push('before: req/s', 'this / before');
+  console.log(markdownTable(header, rows, 1));
 }
 
 main().catch((error) => {
   console.error(error);
-  children.killAllChildrenNow();
-  process.exit(1);
+  process.exit(1); // installCleanup's exit handler kills the services
 });
