@@ -21,6 +21,8 @@ import { KeyUsage1798000000002 as MysqlKeyUsage } from './migrations/mysql/17980
 import { KeyUsage1798000000002 as SqliteKeyUsage } from './migrations/sqlite/1798000000002-KeyUsage';
 import { Dispatch1798000000003 as MysqlDispatch } from './migrations/mysql/1798000000003-Dispatch';
 import { Dispatch1798000000003 as SqliteDispatch } from './migrations/sqlite/1798000000003-Dispatch';
+import { ProviderHosts1798000000004 as MysqlProviderHosts } from './migrations/mysql/1798000000004-ProviderHosts';
+import { ProviderHosts1798000000004 as SqliteProviderHosts } from './migrations/sqlite/1798000000004-ProviderHosts';
 
 /** Each one may run again after failing at any statement, and none needs more than the privileges on its own database. */
 export const MYSQL_MIGRATIONS = [
@@ -33,6 +35,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlCredentialCustody,
   MysqlKeyUsage,
   MysqlDispatch,
+  MysqlProviderHosts,
 ];
 export const SQLITE_MIGRATIONS = [
   CreateSqliteSchema,
@@ -44,6 +47,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteCredentialCustody,
   SqliteKeyUsage,
   SqliteDispatch,
+  SqliteProviderHosts,
 ];
 
 /**

@@ -9,7 +9,7 @@ import { SqlNames } from '../database/sql-names';
 import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { SqlValue, WriteScripts } from '../database/write-scripts';
-import { SmsConfigDto, SmsConfigSummaryDto, SmsConfigViewDto } from './dto/sms-config-response.dto';
+import { SmsConfigDto, SmsConfigSummaryDto, StoredSmsConfigView } from './dto/sms-config-response.dto';
 import { MAX_SMS_CONFIGS_PER_CLIENT, smsConfigLimitReached } from './sms-config-limit';
 import { SmsConfig } from './sms-config.entity';
 import { TokenStanding } from './verify-api-key-validity';
@@ -83,7 +83,7 @@ export interface SealedSecrets {
  * A configuration with its sealed secrets, and its client's state and keys (digests): what a resolution needs to tell
  * whether the token still stands.
  */
-export interface SmsConfigToResolve extends SmsConfigViewDto, SealedSecrets, Omit<TokenStanding, 'isActive' | 'credentialVersion'> {
+export interface SmsConfigToResolve extends StoredSmsConfigView, SealedSecrets, Omit<TokenStanding, 'isActive' | 'credentialVersion'> {
   clientIsActive: boolean;
 }
 
@@ -200,7 +200,7 @@ export class SmsConfigRepository {
   }
 
   /** One configuration of the client; null when it has none with this id. */
-  async findOne(smsConfigId: number, clientId: number): Promise<SmsConfigViewDto | null> {
+  async findOne(smsConfigId: number, clientId: number): Promise<StoredSmsConfigView | null> {
     const found = await this.smsConfigs(VIEW_SELECTION).where({ id: smsConfigId, clientId }).getOne();
     return found === null ? null : { smsConfigId: found.id, ...toSmsConfigSummary(found), lowBalanceThreshold: found.lowBalanceThreshold };
   }
