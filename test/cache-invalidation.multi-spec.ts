@@ -29,7 +29,7 @@ describe('cache invalidation across instances', () => {
   const smsConfigCountThroughB = async (secretKey: string) =>
     ((await b.post('/api/client/get/secretKey', { headers: { secretKey } })).body.results.smsConfig ?? []).length as number;
 
-  /** The candidates route offers through an instance for the key, as ids. */
+  /** The candidates route offers through an instance for the key. */
   const candidatesThrough = async (instance: TestApp | ServiceProcess, secretKey: string) =>
     (await instance.post('/api/v1/dispatch/route', { headers: { 'x-api-key': DISPATCHER_API_KEY, secretKey } })).body.results
       .candidates as unknown[];
