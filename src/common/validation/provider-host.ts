@@ -1,5 +1,5 @@
 import { parse as parseDomain } from 'tldts';
-import { isNonPublicHost } from './url-host';
+import { isNonPublicHost, parseHttpUrl } from './url-host';
 
 type SuffixTrie = typeof import('tldts/dist/types/src/data/trie');
 /**
@@ -119,16 +119,13 @@ function labelOffsets(): Uint32Array {
 
 /**
  * The host that approval judges in a provider URL: as the WHATWG parser reads it, IPv6 without brackets, a name without
- * its trailing dot; null (never approved) for a URL that does not parse or holds `\`, whitespace or a control character.
+ * its trailing dot; null (never approved) for a URL that is not http(s), does not parse, or holds `\`, whitespace or a
+ * control character.
  */
 export function approvalHostOf(url: string): string | null {
   if (AMBIGUOUS_IN_URL.test(url)) return null;
-  let hostname: string;
-  try {
-    hostname = new URL(url).hostname;
-  } catch {
-    return null;
-  }
+  const hostname = parseHttpUrl(url)?.hostname;
+  if (!hostname) return null;
   if (hostname.startsWith('[')) return hostname.slice(1, -1);
   return hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
 }
