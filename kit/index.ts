@@ -10,7 +10,7 @@ export type { components, operations, paths } from './schema';
 export interface RegistryClientOptions {
   /** Where the service answers, e.g. `https://registry.example.com` (no trailing /api). */
   baseUrl: string;
-  /** One of ADMIN_API_KEYS: the admin routes (clients, audit events, exchanges). */
+  /** One of ADMIN_API_KEYS: the admin routes (clients, audit events, exchanges, provider hosts). */
   adminApiKey?: string;
   /** A client's secret key, from Add client: its own client and SMS configurations. */
   secretKey?: string;
@@ -49,6 +49,7 @@ export type UpdateSmsConfigRequest = Schemas['UpdateSmsConfigDto'];
 export type ResolveCredentialsRequest = Schemas['ResolveCredentialsDto'];
 export type CreateExchangeRequest = Schemas['CreateExchangeDto'];
 export type RouteRequest = Schemas['RouteRequestDto'];
+export type ApproveProviderHostRequest = Schemas['ApproveProviderHostDto'];
 export type OutcomeReport = Schemas['OutcomeReportDto'];
 
 /** Every refusal and failure: `{ status, error }`. */
@@ -69,6 +70,8 @@ export type ExchangeDetails = Schemas['ExchangeDetailsDto'];
 export type HealthState = Schemas['HealthStateDto'];
 export type AuditEvent = Schemas['AuditEventDto'];
 export type AuditEventPage = Schemas['AuditEventPageDto'];
+export type ProviderHost = Schemas['ProviderHostDto'];
+export type ProviderHostPage = Schemas['ProviderHostPageDto'];
 
 /** The durable topic exchange the service publishes its domain events on; the routing key is the action. */
 export const EVENTS_EXCHANGE = 'client-registry.events';

@@ -231,6 +231,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/provider-hosts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List approved provider hosts
+     * @description A page of hosts by providerHostId ascending.
+     */
+    get: operations['ProviderHostController_list'];
+    put?: never;
+    /**
+     * Approve a provider host
+     * @description Route offers, and resolve answers, only configurations whose smsApi, providerUrl and balanceUrl hosts are approved; the change applies on every instance within 1 s.
+     */
+    post: operations['ProviderHostController_approve'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/provider-hosts/{providerHostId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove an approved provider host
+     * @description Configurations sending there are skipped within 1 s.
+     */
+    delete: operations['ProviderHostController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dispatch/route': {
     parameters: {
       query?: never;
@@ -654,6 +698,8 @@ export interface components {
        * @example 5
        */
       lowBalanceThreshold: number | null;
+      /** @description Whether the hosts of smsApi, providerUrl and balanceUrl are all approved provider hosts (GET /api/v1/provider-hosts): false, dispatch route skips it (unapproved) and resolve refuses it with 409 */
+      destinationApproved: boolean;
       /** @example 7 */
       clientId: number;
       /** @description The provider password, opened */
@@ -689,6 +735,8 @@ export interface components {
        * @example 5
        */
       lowBalanceThreshold: number | null;
+      /** @description Whether the hosts of smsApi, providerUrl and balanceUrl are all approved provider hosts (GET /api/v1/provider-hosts): false, dispatch route skips it (unapproved) and resolve refuses it with 409 */
+      destinationApproved: boolean;
     };
     SmsConfigResponseDto: {
       /** @example 200 */
@@ -751,6 +799,8 @@ export interface components {
        * @example 5
        */
       lowBalanceThreshold: number | null;
+      /** @description Whether the hosts of smsApi, providerUrl and balanceUrl are all approved provider hosts (GET /api/v1/provider-hosts): false, dispatch route skips it (unapproved) and resolve refuses it with 409 */
+      destinationApproved: boolean;
       /** @description A fresh token for the configuration as it now is */
       verifyApiKey: string;
     };
@@ -769,6 +819,52 @@ export interface components {
       /** @example 200 */
       status: number;
       results: components['schemas']['DeletedSmsConfigDto'];
+    };
+    ProviderHostDto: {
+      /** @example 1 */
+      providerHostId: number;
+      /** @example api.provider.com */
+      host: string;
+      /** @example Twilio, contract 2026-114 */
+      note: string | null;
+      /** @example 2026-11-24T10:15:30.123Z */
+      createdAt: string;
+    };
+    ProviderHostPageDto: {
+      /** @description By providerHostId ascending */
+      items: components['schemas']['ProviderHostDto'][];
+      /** @description Pass as ?cursor= for the next page; null on the last page */
+      nextCursor: string | null;
+    };
+    ProviderHostPageResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['ProviderHostPageDto'];
+    };
+    ApproveProviderHostDto: {
+      /**
+       * @description A DNS name (upper case and Unicode converted as in URLs, a trailing dot removed), *. and a name (every name under it, not the name itself; not over a public suffix such as *.com or *.co.uk), or an IP address (IPv6 without brackets). No scheme, port or path: they are not part of the approval
+       * @example api.provider.com
+       */
+      host: string;
+      /** @example Twilio, contract 2026-114 */
+      note?: string | null;
+    };
+    ProviderHostResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['ProviderHostDto'];
+    };
+    DeletedProviderHostDto: {
+      /** @example 1 */
+      providerHostId: number;
+      /** @example true */
+      deleted: boolean;
+    };
+    DeletedProviderHostResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['DeletedProviderHostDto'];
     };
     RouteRequestDto: {
       /**
@@ -806,7 +902,7 @@ export interface components {
        * @description The first that applies, in this order: inactive (isActive false), smsType (another type was asked), unhealthy (5 failures in a row, for DISPATCH_UNHEALTHY_MS), balance (under perSmsCost × count)
        * @enum {string}
        */
-      reason: 'inactive' | 'smsType' | 'unhealthy' | 'balance';
+      reason: 'inactive' | 'unapproved' | 'smsType' | 'unhealthy' | 'balance';
     };
     RouteDto: {
       /** @example 7 */
@@ -925,7 +1021,9 @@ export interface components {
         | 'sms-config.balance-set'
         | 'sms-config.unhealthy'
         | 'sms-config.healthy'
-        | 'exchange.declared';
+        | 'exchange.declared'
+        | 'provider-host.approved'
+        | 'provider-host.removed';
       /**
        * @description `admin:<8 hex>` or `dispatcher:<8 hex>` (the start of the SHA-256 of the key, never the key), or `client:<clientId>`
        * @example admin:3f9a1c5e
@@ -2525,6 +2623,280 @@ export interface operations {
       };
     };
   };
+  ProviderHostController_list: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description nextCursor of the previous page, as it was given */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderHostPageResponseDto'];
+        };
+      };
+      /** @description Invalid path id, query or body; the message names the problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ProviderHostController_approve: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ApproveProviderHostDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderHostResponseDto'];
+        };
+      };
+      /** @description Invalid path id, query or body; the message names the problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The host is already approved (in any spelling) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ProviderHostController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        providerHostId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeletedProviderHostResponseDto'];
+        };
+      };
+      /** @description Invalid path id, query or body; the message names the problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No such provider host */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
   DispatchController_route: {
     parameters: {
       query?: never;
@@ -2930,7 +3302,9 @@ export interface operations {
           | 'sms-config.balance-set'
           | 'sms-config.unhealthy'
           | 'sms-config.healthy'
-          | 'exchange.declared';
+          | 'exchange.declared'
+          | 'provider-host.approved'
+          | 'provider-host.removed';
       };
       header?: never;
       path?: never;

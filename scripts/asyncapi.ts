@@ -146,6 +146,25 @@ const EVENTS: Partial<Record<AuditAction, EventDescription>> = {
     smsConfigId: null,
     changed: ['name', 'type'],
   },
+  'provider-host.approved': {
+    title: 'Provider host approved',
+    summary:
+      'A host was added to the approved provider hosts (POST /api/v1/provider-hosts; actor `system` for the hosts the upgrade ' +
+      'that brought the list found in use, note `present at upgrade`): configurations sending there are routed and resolved. ' +
+      'clientId is null; read GET /api/v1/provider-hosts for the host.',
+    actor: ADMIN,
+    smsConfigId: null,
+    changed: ['host', 'note'],
+  },
+  'provider-host.removed': {
+    title: 'Provider host removed',
+    summary:
+      'A host was removed from the approved provider hosts (DELETE /api/v1/provider-hosts/{providerHostId}): configurations ' +
+      'sending there are skipped by route (unapproved) and refused by resolve. clientId is null.',
+    actor: ADMIN,
+    smsConfigId: null,
+    changed: ['host'],
+  },
 };
 
 const INFO_DESCRIPTION = `Every change the service makes is published, once committed, on the durable topic exchange \`${EVENTS_EXCHANGE}\`, with the action as the routing key: bind a queue with \`#\` for all of them, \`client.#\` for the clients' or \`sms-config.*\` for the SMS configurations' (\`client.*\` would miss \`client.secret-key.rotated\`).
@@ -222,7 +241,7 @@ function describedEvent(action: AuditAction): EventDescription {
 
 function message(action: AuditAction, index: number): Schema {
   const event = describedEvent(action);
-  const clientId = action === 'exchange.declared' ? null : 7;
+  const clientId = action === 'exchange.declared' || action.startsWith('provider-host.') ? null : 7;
   return {
     name: action,
     title: event.title,

@@ -147,6 +147,13 @@ async function main() {
         },
       });
     }
+    // An admin approves the fakes' host once: route offers, and resolve answers, only approved provider hosts.
+    const host = new URL(budget.url).hostname;
+    const listed = await registry('/api/v1/provider-hosts?limit=200', { method: 'GET', headers: { 'x-api-key': adminKey } });
+    if (!listed.items.some((item) => item.host === host)) {
+      await registry('/api/v1/provider-hosts', { headers: { 'x-api-key': adminKey }, body: { host, note: 'dispatch example' } });
+    }
+    console.log(`approved provider host ${host}`);
     for (const config of await registry('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })) {
       names.set(config.smsConfigId, config.providerName);
     }

@@ -17,7 +17,7 @@ APP_NAME="key-rotation-$(date +%s)-$RANDOM" # a name no other client starts with
 REISSUE="$(dirname "${BASH_SOURCE[0]}")/reissue-verify-api-keys.sh"
 
 # call STATUS METHOD PATH [curl options]: prints the answer (values of password and apiKey hidden) and keeps it in
-# ANSWER; an answer with another HTTP status than STATUS stops the script.
+# ANSWER; an answer with another HTTP status than STATUS (one, or several as 200|409) stops the script.
 call() {
   local expected=$1 method=$2 path=$3 status
   shift 3
@@ -27,7 +27,7 @@ call() {
   node -e 'let answer = ""; process.stdin.on("data", (chunk) => (answer += chunk));
     process.stdin.on("end", () => console.log(JSON.stringify(JSON.parse(answer),
       (name, value) => (["password", "apiKey"].includes(name) && typeof value === "string" ? "(hidden)" : value))));' <<<"$ANSWER"
-  [[ $status == "$expected" ]] || { echo "expected HTTP $expected, got $status" >&2; exit 1; }
+  [[ $status =~ ^($expected)$ ]] || { echo "expected HTTP $expected, got $status" >&2; exit 1; }
 }
 
 # field PATH: one value of the last answer, such as results.secretKey or results.items.0.clientId
@@ -65,6 +65,9 @@ echo "== Rehearsal: add a client to rotate (admin key)"
 call 200 POST /api/client/add -H "x-api-key: $ADMIN" -H "$JSON" \
   -d "{\"appName\":\"$APP_NAME\",\"appUrl\":\"https://billing.example.com\",\"isHost\":false}"
 KEY=$(field results.secretKey)
+
+echo "== Rehearsal: approve its provider's host (admin key): only approved hosts resolve (409: approved before)"
+call '200|409' POST /api/v1/provider-hosts -H "x-api-key: $ADMIN" -H "$JSON" -d '{"host":"sms.example.com","note":"rehearsal"}'
 
 echo "== Rehearsal: give it an SMS configuration (secretKey): the answer's verifyApiKey is the dispatcher's token"
 call 200 POST /api/sms-config/add -H "secretKey: $KEY" -H "$JSON" \

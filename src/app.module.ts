@@ -19,6 +19,7 @@ import { Loggers } from './logging/logger-options';
 import { LoggingModule } from './logging/logging.module';
 import { SmsConfigModule } from './sms-config/sms-config.module';
 import { DispatchModule } from './dispatch/dispatch.module';
+import { ProviderHostModule } from './provider-host/provider-host.module';
 
 /** The whole application, from a configuration already loaded and checked and the loggers made from it (createApp). */
 @Module({})
@@ -38,6 +39,7 @@ export class AppModule {
         KeyUsageModule,
         ClientModule,
         SmsConfigModule,
+        ProviderHostModule,
         DispatchModule,
         BrokerModule,
         EventsModule,

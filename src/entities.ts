@@ -3,6 +3,7 @@ import { AuditEvent } from './audit/audit-event.entity';
 import { Client } from './client/client.entity';
 import { OutboxRelayLock } from './events/outbox-relay-lock.entity';
 import { IdempotentRequest } from './idempotency/idempotent-request.entity';
+import { ProviderHost } from './provider-host/provider-host.entity';
 import { SmsConfig } from './sms-config/sms-config.entity';
 
 /**
@@ -10,7 +11,7 @@ import { SmsConfig } from './sms-config/sms-config.entity';
  * For the DataSources built outside Nest (the TypeORM CLI, the schema scripts); in the application each module registers
  * its own with TypeOrmModule.forFeature, and a test holds the two to the same list.
  */
-export const ENTITIES = [Client, SmsConfig, AuditEvent, IdempotentRequest, OutboxRelayLock];
+export const ENTITIES = [Client, SmsConfig, AuditEvent, IdempotentRequest, OutboxRelayLock, ProviderHost];
 
 /**
  * A MySQL DataSource with the entities' metadata built and no connection: for unit tests of a class that writes SQL

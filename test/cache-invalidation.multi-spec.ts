@@ -1,7 +1,7 @@
 import { ClientCache } from '../src/client-cache/client-cache';
 import { ServiceProcess, emptyMysqlDatabase, sleep } from './helpers/service-process';
 import { TcpRelay } from './helpers/tcp-relay';
-import { AMQP_URL, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
+import { ADMIN_API_KEY, AMQP_URL, DISPATCHER_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
 /**
  * Two instances on one MySQL database, both reaching RabbitMQ through a relay the test can cut. Instance A runs in
@@ -29,6 +29,33 @@ describe('cache invalidation across instances', () => {
   const smsConfigCountThroughB = async (secretKey: string) =>
     ((await b.post('/api/client/get/secretKey', { headers: { secretKey } })).body.results.smsConfig ?? []).length as number;
 
+  /** The candidates route offers through an instance for the key. */
+  const candidatesThrough = async (instance: TestApp | ServiceProcess, secretKey: string) =>
+    (await instance.post('/api/v1/dispatch/route', { headers: { 'x-api-key': DISPATCHER_API_KEY, secretKey } })).body.results
+      .candidates as unknown[];
+
+  /** A client whose one configuration sends to `host` only, not approved yet. */
+  async function clientSendingTo(host: string): Promise<string> {
+    const key = await a.addClient();
+    const body = validSmsConfig({ smsApi: `https://${host}/send`, providerUrl: null, balanceUrl: null });
+    expect((await a.post('/api/sms-config/add', { headers: { secretKey: key }, body })).status).toBe(200);
+    return key;
+  }
+
+  /** ms from an approval on `from` until route on `to` offers the configuration; fails past the limit. */
+  async function msUntilRouted(from: TestApp | ServiceProcess, to: TestApp | ServiceProcess, host: string): Promise<number> {
+    const key = await clientSendingTo(host);
+    expect(await candidatesThrough(to, key)).toEqual([]);
+    const approved = await from.post('/api/v1/provider-hosts', { headers: { 'x-api-key': ADMIN_API_KEY }, body: { host } });
+    expect(approved.status).toBe(200);
+    const start = Date.now();
+    while ((await candidatesThrough(to, key)).length === 0) {
+      if (Date.now() - start > 3 * VISIBLE_WITHIN_MS) break;
+      await sleep(10);
+    }
+    return Date.now() - start;
+  }
+
   const brokerSeenByB = async () => (await b.request('GET', '/health', { timeoutMs: 1000 }).catch(() => undefined))?.body?.results?.broker;
 
   /** ms from the moment the add was answered until `count()` sees it; fails past the limit. */
@@ -46,6 +73,7 @@ describe('cache invalidation across instances', () => {
     const env = {
       DATABASE_URL: await emptyMysqlDatabase('multi_instance'),
       AMQP_URL: `amqp://guest:guest@127.0.0.1:${relay.port}`,
+      DISPATCHER_API_KEYS: DISPATCHER_API_KEY,
     };
     a = await startTestApp(env);
     cacheA = a.app.get(ClientCache);
@@ -103,11 +131,19 @@ describe('cache invalidation across instances', () => {
     expect(Date.now() - start).toBeLessThan(VISIBLE_WITHIN_MS);
   });
 
+  it('should apply a provider host approved through A to route on B within 1 s while the broker is up', async () => {
+    expect(await msUntilRouted(a, b, `up-${Date.now()}.example.com`)).toBeLessThan(VISIBLE_WITHIN_MS);
+  });
+
   describe('with the broker down', () => {
     beforeAll(async () => {
       await relay.cut();
       await waitFor('instance A to notice the broker is gone', () => !cacheA.isLive);
       await waitFor('instance B to notice the broker is gone', async () => (await brokerSeenByB()) === 'down');
+    });
+
+    it('should apply a provider host approved through B to route on A within 1 s, by the bounded age of its list', async () => {
+      expect(await msUntilRouted(b, a, `down-${Date.now()}.example.com`)).toBeLessThan(VISIBLE_WITHIN_MS);
     });
 
     it('should still answer get-client through both instances', async () => {

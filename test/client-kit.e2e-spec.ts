@@ -16,6 +16,7 @@ import CLIENT from './fixtures/client.json';
 import SMS_CONFIG from './fixtures/sms-config.json';
 import { assertAnswerMatchesContract } from './helpers/contract';
 import { deleteExchanges, uniqueExchangeName } from './helpers/rabbitmq';
+import { approveProviderHosts } from './helpers/provider-hosts';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp } from './helpers/test-app';
 
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -54,6 +55,7 @@ describe('The typed client kit (kit/), against the service on a port', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
+    await approveProviderHosts(t);
     await t.app.listen(0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
   });
@@ -190,12 +192,19 @@ describe('The typed client kit (kit/), against the service on a port', () => {
     expect(resultsOf(await owner.GET('/api/v1/sms-configs/{smsConfigId}', { params: { path } }))).toEqual({
       ...listed[0],
       lowBalanceThreshold: null,
+      destinationApproved: true,
     });
 
     const updated = resultsOf(
       await owner.PATCH('/api/v1/sms-configs/{smsConfigId}', { params: { path }, body: { providerName: 'vonage' } }),
     );
-    expect(updated).toEqual({ ...listed[0], providerName: 'vonage', lowBalanceThreshold: null, verifyApiKey: expect.any(String) });
+    expect(updated).toEqual({
+      ...listed[0],
+      providerName: 'vonage',
+      lowBalanceThreshold: null,
+      destinationApproved: true,
+      verifyApiKey: expect.any(String),
+    });
 
     const reissued = resultsOf(await owner.POST('/api/v1/sms-configs/{smsConfigId}/verify-api-key', { params: { path } }));
     expect(reissued.verifyApiKey).not.toBe(verifyApiKey);
@@ -208,6 +217,7 @@ describe('The typed client kit (kit/), against the service on a port', () => {
         smsConfigId: path.smsConfigId,
         clientId,
         lowBalanceThreshold: null,
+        destinationApproved: true,
       });
     }
 
@@ -234,6 +244,23 @@ describe('The typed client kit (kit/), against the service on a port', () => {
       body: { smsConfigId, sent: 4, failed: 0 },
     });
     expect(resultsOf(outcome)).toEqual({ smsConfigId, balance: 0, healthy: true, unhealthyUntil: null });
+  });
+
+  it('should approve, list and remove a provider host with the admin key', async () => {
+    const approved = resultsOf(await admin().POST('/api/v1/provider-hosts', { body: { host: 'SMS.Kit-Provider.example.', note: 'kit' } }));
+    expect(approved).toEqual({
+      providerHostId: expect.any(Number),
+      host: 'sms.kit-provider.example',
+      note: 'kit',
+      createdAt: expect.any(String),
+    });
+    const page = resultsOf(await admin().GET('/api/v1/provider-hosts', { params: { query: { limit: 200 } } }));
+    expect(page.items).toContainEqual(approved);
+    const path = { providerHostId: approved.providerHostId };
+    expect(resultsOf(await admin().DELETE('/api/v1/provider-hosts/{providerHostId}', { params: { path } }))).toEqual({
+      ...path,
+      deleted: true,
+    });
   });
 
   it('should send each key in its own header: an admin key is refused where only a dispatcher key may go', async () => {
@@ -310,6 +337,8 @@ describe('The typed client kit (kit/), against the service on a port', () => {
       'sms-config.unhealthy': true,
       'sms-config.healthy': true,
       'exchange.declared': true,
+      'provider-host.approved': true,
+      'provider-host.removed': true,
     };
     expect(Object.keys(everyAction).sort()).toEqual([...PUBLISHED_ACTIONS].sort());
   });

@@ -2,6 +2,7 @@ import { parseEncryptionKeys } from '../src/config/encryption-keys';
 import { SecretSealer } from '../src/crypto/secret-sealer';
 import { apiKeySealContext } from '../src/sms-config/sms-config-seal-context';
 import { keylessVerifyApiKey } from './helpers/keyless-token';
+import { approveProviderHosts } from './helpers/provider-hosts';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, KEY_A, TestApp, startTestApp, testDatabaseUrl, validSmsConfig } from './helpers/test-app';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
@@ -25,6 +26,7 @@ describe('Custody of provider credentials', () => {
     const databaseUrl = await testDatabaseUrl();
     t = await startTestApp({ DATABASE_URL: databaseUrl });
     other = await startTestApp({ DATABASE_URL: databaseUrl }, { keepData: true });
+    await approveProviderHosts(t);
   });
   afterAll(async () => {
     await other.close();
@@ -94,10 +96,11 @@ describe('Custody of provider credentials', () => {
       expect((await patch(noCredentials.secretKey, noCredentials.smsConfigId, { smsApi: 'https://new.example.com/send' })).status).toBe(
         200,
       );
-      const cleared = await patch(withPassword.secretKey, withPassword.smsConfigId, { smsApi: EVIL, password: null });
+      const moved = 'https://moved.example.com/send';
+      const cleared = await patch(withPassword.secretKey, withPassword.smsConfigId, { smsApi: moved, password: null });
       expect(cleared.status).toBe(200);
       const resolved = await resolve(cleared.body.results.verifyApiKey);
-      expect(resolved.body.results).toMatchObject({ smsApi: EVIL, password: null, apiKey: null });
+      expect(resolved.body.results).toMatchObject({ smsApi: moved, password: null, apiKey: null });
     });
 
     it('should take the change with the credentials sent again, and let only the new token resolve', async () => {

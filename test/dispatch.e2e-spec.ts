@@ -3,6 +3,7 @@ import { sha256Hex } from '../src/auth/digest';
 import { ClientCache } from '../src/client-cache/client-cache';
 import { METRICS_CACHE_MS } from '../src/metrics/metrics-renderer';
 import { EventConsumer } from './helpers/event-consumer';
+import { approveProviderHosts } from './helpers/provider-hosts';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp, testDatabaseUrl, validSmsConfig } from './helpers/test-app';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
@@ -28,6 +29,7 @@ describe('Dispatch: routing and outcome reports', () => {
     const env = { DATABASE_URL: databaseUrl, DISPATCH_UNHEALTHY_MS: String(UNHEALTHY_MS) };
     a = await startTestApp(env);
     b = await startTestApp(env, { keepData: true });
+    await approveProviderHosts(a);
     events = await EventConsumer.bind('sms-config.*');
   });
   afterAll(async () => {

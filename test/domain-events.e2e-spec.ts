@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { EVENTS_EXCHANGE } from '../src/events/domain-events';
 import { EventConsumer, ReceivedEvent } from './helpers/event-consumer';
 import { deleteExchanges, uniqueExchangeName } from './helpers/rabbitmq';
+import { approveProviderHosts } from './helpers/provider-hosts';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
@@ -19,6 +20,7 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
   beforeAll(async () => {
     consumer = await EventConsumer.bind('#');
     t = await startTestApp();
+    await approveProviderHosts(t);
   });
   afterAll(async () => {
     await t.close();

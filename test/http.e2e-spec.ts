@@ -10,6 +10,9 @@ const LIFECYCLE_ROUTES = {
     ['/api/v1/clients/{clientId}', 'delete'],
     ['/api/v1/clients/{clientId}/secret-key/rotate', 'post'],
     ['/api/v1/audit-events', 'get'],
+    ['/api/v1/provider-hosts', 'get'],
+    ['/api/v1/provider-hosts', 'post'],
+    ['/api/v1/provider-hosts/{providerHostId}', 'delete'],
   ],
   client: [
     ['/api/v1/client/secret-key/rotate', 'post'],

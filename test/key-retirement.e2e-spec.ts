@@ -1,3 +1,4 @@
+import { approveProviderHosts } from './helpers/provider-hosts';
 import { SecretSealer } from '../src/crypto/secret-sealer';
 import { parseEncryptionKeys } from '../src/config/encryption-keys';
 import { Resealer } from '../src/reseal/resealer';
@@ -34,6 +35,7 @@ describe('Retiring an encryption key', () => {
 
   const startWith = async (encryptionKeys: string, keepData = true) => {
     t = await startTestApp({ DATABASE_URL: databaseUrl, ENCRYPTION_KEYS: encryptionKeys }, { keepData });
+    await approveProviderHosts(t);
     return t;
   };
   const resolve = (app: TestApp, verifyApiKey: string) =>

@@ -28,6 +28,7 @@ const MIGRATIONS = [
   'CredentialCustody1798000000001',
   'KeyUsage1798000000002',
   'Dispatch1798000000003',
+  'ProviderHosts1798000000004',
   'ExactAmounts1798000000005',
   'AuditAndKeptSecrets1798000000006',
 ];
@@ -38,6 +39,7 @@ const TABLES = [
   'client',
   'idempotent_request',
   ...(process.env.TEST_DATABASE === 'mysql' ? ['outbox_relay_lock'] : []),
+  'provider_host',
   'sms_config',
   'typeorm_migrations',
 ];
@@ -138,6 +140,70 @@ describe('Schema migrations', () => {
       expect(await dataSource.showMigrations()).toBe(false);
     } finally {
       await dataSource.destroy();
+    }
+  }, 60000);
+
+  it('should approve at upgrade the hosts the configurations present send to, those an admin could approve only, each audited once by system', async () => {
+    const url = await emptyDatabaseUrl('migrate_hosts');
+    const options = dataSourceFor(url).options;
+    const migrations = options.migrations as Array<new () => { name?: string }>;
+    const before = new DataSource({ ...options, migrations: migrations.filter((m) => Number(new m().name!.slice(-13)) < 1798000000004) });
+    await before.initialize();
+    try {
+      await before.runMigrations();
+      await before.query("INSERT INTO client (app_name, app_url, secret_key_digest, is_host) VALUES ('c', 'https://a.example.com', ?, 0)", [
+        'f'.repeat(64),
+      ]);
+      const [{ id }] = await before.query<Array<{ id: number }>>('SELECT id FROM client');
+      const configs: Array<[string, string | null, string | null]> = [
+        ['https://API.Twilio.com/send', 'https://twilio.com', 'https://api.twilio.com./balance'],
+        ['https://sms.provider.example:8443/send', null, null],
+        ['https://8.8.8.8/send', null, 'https://[2606:4700:4700::1111]/b'],
+        // Stored before the URL rule refused them, or naming hosts an admin could not approve: never approved.
+        ['http://sms.thief.example\\@169.254.169.254/', null, null],
+        ['http://10.0.0.1/send', 'http://localhost:8080', null],
+        ['https://sms-intercept.evil.example.net/send', null, null],
+      ];
+      for (const [smsApi, providerUrl, balanceUrl] of configs) {
+        await before.query(
+          "INSERT INTO sms_config (client_id, provider_name, sms_api, provider_url, balance_url) VALUES (?, 'p', ?, ?, ?)",
+          [id, smsApi, providerUrl, balanceUrl],
+        );
+      }
+    } finally {
+      await before.destroy();
+    }
+
+    const after = await new RegistryDataSource({ ...dataSourceFor(url).options, entities: ENTITIES }).initialize();
+    try {
+      await after.runMigrations();
+      const hosts = await after.query<Array<{ host: string; note: string }>>('SELECT host, note FROM provider_host ORDER BY host');
+      const expected = [
+        '2606:4700:4700::1111',
+        '8.8.8.8',
+        'api.twilio.com',
+        'sms-intercept.evil.example.net',
+        'sms.provider.example',
+        'twilio.com',
+      ];
+      // The thief's host stored before the upgrade is among them: the runbook has the operator review every one.
+      expect(hosts).toEqual(expected.map((host) => ({ host, note: 'present at upgrade' })));
+      const entries = await after.query<Array<Record<string, unknown>>>(
+        'SELECT action, actor, client_id, sms_config_id, request_id, changed, unpublished FROM audit_event ORDER BY id',
+      );
+      expect(entries.map((entry) => ({ ...entry, unpublished: Number(entry.unpublished) }))).toEqual(
+        expected.map(() => ({
+          action: 'provider-host.approved',
+          actor: 'system',
+          client_id: null,
+          sms_config_id: null,
+          request_id: null,
+          changed: '["host","note"]',
+          unpublished: 1,
+        })),
+      );
+    } finally {
+      await after.destroy();
     }
   }, 60000);
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { approveProviderHosts } from './helpers/provider-hosts';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
@@ -10,6 +11,7 @@ describe('SMS configuration lifecycle and credential resolution', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
+    await approveProviderHosts(t);
   });
   afterAll(async () => t.close());
   beforeEach(async () => t.reset());
@@ -35,7 +37,7 @@ describe('SMS configuration lifecycle and credential resolution', () => {
       const answer = await t.get(`/api/v1/sms-configs/${mine.smsConfigId}`, { secretKey: mine.secretKey });
       expect(answer.status).toBe(200);
       // The v1 read shows lowBalanceThreshold too, which the seed's list never does.
-      expect(answer.body).toEqual({ status: 200, results: { ...listed, lowBalanceThreshold: null } });
+      expect(answer.body).toEqual({ status: 200, results: { ...listed, lowBalanceThreshold: null, destinationApproved: true } });
       expect(answer.raw).not.toContain(validSmsConfig().password);
       const notFound = { status: 404, error: 'SMS configuration not found' };
       expect((await t.get(`/api/v1/sms-configs/${other.smsConfigId}`, { secretKey: mine.secretKey })).body).toEqual(notFound);
@@ -63,8 +65,9 @@ describe('SMS configuration lifecycle and credential resolution', () => {
         },
       });
       expect(answer.status).toBe(200);
-      const { verifyApiKey: freshToken, lowBalanceThreshold, ...config } = answer.body.results;
+      const { verifyApiKey: freshToken, lowBalanceThreshold, destinationApproved, ...config } = answer.body.results;
       expect(lowBalanceThreshold).toBeNull();
+      expect(destinationApproved).toBe(true);
       expect(config).toEqual({
         smsConfigId,
         providerName: 'vonage',
@@ -166,6 +169,7 @@ describe('SMS configuration lifecycle and credential resolution', () => {
           perSmsCost: fixture.perSmsCost,
           isActive: fixture.isActive,
           lowBalanceThreshold: null,
+          destinationApproved: true,
         },
       });
       const [entry] = (await t.get('/api/v1/audit-events?action=sms-config.credentials-resolved', ADMIN)).body.results.items;

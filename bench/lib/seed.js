@@ -72,11 +72,24 @@ async function addSmsConfig(baseUrl, secretKey) {
   return expect2xx('POST /api/sms-config/add', answer);
 }
 
+/** The hosts of the fixture's URLs, which route offers and resolve answers only once approved. */
+const PROVIDER_HOSTS = [...new Set(['smsApi', 'providerUrl', 'balanceUrl'].map((field) => new URL(SMS_CONFIG_BODY[field]).hostname))];
+
+/** Approves the fixture's hosts; already approved (409) is fine, and so is a build from before the list (404). */
+async function approveProviderHosts(baseUrl) {
+  for (const host of PROVIDER_HOSTS) {
+    const answer = await post(`${baseUrl}/api/v1/provider-hosts`, { headers: { 'x-api-key': ADMIN_API_KEY }, body: { host } });
+    if (answer.status !== 409 && answer.status !== 404) expect2xx('POST /api/v1/provider-hosts', answer);
+  }
+}
+
 /**
  * perKey configurations for each client key, added in turns over the keys; resolves with their verifyApiKey tokens in
- * that order, so that consecutive tokens belong to different clients.
+ * that order, so that consecutive tokens belong to different clients. Their hosts are approved, so that the tokens
+ * resolve and route offers them.
  */
-function addSmsConfigTokens(baseUrl, keys, perKey, concurrency = 16) {
+async function addSmsConfigTokens(baseUrl, keys, perKey, concurrency = 16) {
+  await approveProviderHosts(baseUrl);
   return mapConcurrently(keys.length * perKey, concurrency, async (i) => {
     const token = (await addSmsConfig(baseUrl, keys[i % keys.length])).results?.verifyApiKey;
     if (!token) throw new Error(`POST /api/sms-config/add at ${baseUrl} gave no results.verifyApiKey`);
@@ -117,6 +130,7 @@ module.exports = {
   addClients,
   addSmsConfig,
   addSmsConfigTokens,
+  approveProviderHosts,
   getClient,
   resolve,
 };

@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   'sms-config.unhealthy',
   'sms-config.healthy',
   'exchange.declared',
+  'provider-host.approved',
+  'provider-host.removed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -47,6 +47,8 @@ describe('AuditLog as the outbox', () => {
       'sms-config.unhealthy': 1,
       'sms-config.healthy': 1,
       'exchange.declared': 1,
+      'provider-host.approved': 1,
+      'provider-host.removed': 1,
     });
   });
 

@@ -18,6 +18,8 @@ export const MAX_BATCH_DIGESTS = 1000;
 export type InvalidationScope = 'answer' | 'key';
 /** A line `key:<digest>` drops everything about the key; a bare digest, the answer only (the format before scopes). */
 const KEY_SCOPE_PREFIX = 'key:';
+/** A line that is no digest: the approved provider hosts changed (src/provider-host). */
+const PROVIDER_HOSTS_LINE = 'provider-hosts';
 
 export interface InvalidationListener {
   /** A client's answer changed in some instance (this one included). */
@@ -37,7 +39,9 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
   private readonly logger = new Logger('CacheInvalidation');
   private batch: string[] = [];
   private batchTimer?: NodeJS.Timeout;
-  private readonly onDisconnect = () => this.listener.setLive(false);
+  private readonly onDisconnect = () => this.setLive(false);
+  private readonly providerHostListeners: Array<() => void> = [];
+  private hearing = false;
   private readonly setup = (channel: Channel) => this.subscribe(channel);
 
   constructor(
@@ -56,13 +60,42 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
   onModuleDestroy(): void {
     this.sendBatch();
     this.amqp.managedConnection?.removeListener('disconnect', this.onDisconnect);
-    this.listener.setLive(false);
+    this.setLive(false);
+  }
+
+  /**
+   * Called when any instance (this one included) says the approved provider hosts changed, and when this instance starts
+   * hearing again after it may have missed some.
+   */
+  onProviderHostsChanged(listener: () => void): void {
+    this.providerHostListeners.push(listener);
+  }
+
+  /** Tells every instance that the approved provider hosts changed; like publish(), never throws or waits. */
+  publishProviderHostsChanged(): void {
+    this.enqueue(PROVIDER_HOSTS_LINE);
+  }
+
+  /** Whether this instance hears every message from now on. */
+  get live(): boolean {
+    return this.hearing;
+  }
+
+  private setLive(live: boolean): void {
+    const resumed = live && !this.hearing;
+    this.hearing = live;
+    this.listener.setLive(live);
+    if (resumed) this.providerHostListeners.forEach((listener) => listener());
   }
 
   /** Tells the other instances within BATCH_WINDOW_MS; never throws or waits for a broker that is down. */
   publish(digest: string, scope: InvalidationScope): void {
+    this.enqueue(scope === 'key' ? KEY_SCOPE_PREFIX + digest : digest);
+  }
+
+  private enqueue(line: string): void {
     if (!this.amqp.managedConnection?.isConnected()) return;
-    this.batch.push(scope === 'key' ? KEY_SCOPE_PREFIX + digest : digest);
+    this.batch.push(line);
     if (this.batch.length >= MAX_BATCH_DIGESTS) this.sendBatch();
     else this.batchTimer ??= setTimeout(() => this.sendBatch(), BATCH_WINDOW_MS);
   }
@@ -91,14 +124,15 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
       this.logger.warn(`Cache invalidation subscription failed: ${(error as Error).message}`);
       throw error;
     }
-    this.listener.setLive(true);
+    this.setLive(true);
   }
 
   private receive(message: ConsumeMessage | null): void {
     // null: the broker cancelled the consumer (queue deleted); until the next setup, invalidations may be missed.
-    if (message === null) return this.listener.setLive(false);
+    if (message === null) return this.setLive(false);
     for (const line of message.content.toString('utf8').split('\n')) {
-      if (line.startsWith(KEY_SCOPE_PREFIX)) this.listener.drop(line.slice(KEY_SCOPE_PREFIX.length));
+      if (line === PROVIDER_HOSTS_LINE) this.providerHostListeners.forEach((listener) => listener());
+      else if (line.startsWith(KEY_SCOPE_PREFIX)) this.listener.drop(line.slice(KEY_SCOPE_PREFIX.length));
       else this.listener.dropAnswer(line);
     }
   }

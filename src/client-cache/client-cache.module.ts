@@ -28,6 +28,6 @@ import { ClientCacheInvalidation, ClientCacheInvalidator } from './client-cache-
     },
     { provide: ClientCacheInvalidation, useClass: ClientCacheInvalidator },
   ],
-  exports: [ClientCache, ClientCacheInvalidation],
+  exports: [ClientCache, ClientCacheInvalidation, CacheInvalidationBus],
 })
 export class ClientCacheModule {}

@@ -21,6 +21,8 @@ import { KeyUsage1798000000002 as MysqlKeyUsage } from './migrations/mysql/17980
 import { KeyUsage1798000000002 as SqliteKeyUsage } from './migrations/sqlite/1798000000002-KeyUsage';
 import { Dispatch1798000000003 as MysqlDispatch } from './migrations/mysql/1798000000003-Dispatch';
 import { Dispatch1798000000003 as SqliteDispatch } from './migrations/sqlite/1798000000003-Dispatch';
+import { ProviderHosts1798000000004 as MysqlProviderHosts } from './migrations/mysql/1798000000004-ProviderHosts';
+import { ProviderHosts1798000000004 as SqliteProviderHosts } from './migrations/sqlite/1798000000004-ProviderHosts';
 import { ExactAmounts1798000000005 as MysqlExactAmounts } from './migrations/mysql/1798000000005-ExactAmounts';
 import { ExactAmounts1798000000005 as SqliteExactAmounts } from './migrations/sqlite/1798000000005-ExactAmounts';
 import { AuditAndKeptSecrets1798000000006 as MysqlAuditAndKeptSecrets } from './migrations/mysql/1798000000006-AuditAndKeptSecrets';
@@ -37,6 +39,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlCredentialCustody,
   MysqlKeyUsage,
   MysqlDispatch,
+  MysqlProviderHosts,
   MysqlExactAmounts,
   MysqlAuditAndKeptSecrets,
 ];
@@ -50,6 +53,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteCredentialCustody,
   SqliteKeyUsage,
   SqliteDispatch,
+  SqliteProviderHosts,
   SqliteExactAmounts,
   SqliteAuditAndKeptSecrets,
 ];

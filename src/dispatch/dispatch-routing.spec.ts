@@ -16,7 +16,9 @@ function config(smsConfigId: number, fields: Partial<RoutableSmsConfig> = {}): R
   };
 }
 const ids = (configs: RoutableSmsConfig[]) => configs.map(({ smsConfigId }) => smsConfigId);
-const request = { preferredSmsGateway: null, count: 1, now: NOW };
+/** Configurations 7 and 8 send to hosts that are not approved. */
+const UNAPPROVED = new Set([7, 8]);
+const request = { preferredSmsGateway: null, count: 1, now: NOW, approved: (c: RoutableSmsConfig) => !UNAPPROVED.has(c.smsConfigId) };
 
 describe('dispatch routing', () => {
   it('should order by preferred gateway (any case), then lower cost, higher balance, lower id', () => {
@@ -31,9 +33,11 @@ describe('dispatch routing', () => {
     expect(ids(route(configs, { ...request, preferredSmsGateway: 'tWILIO' }).candidates)).toEqual([5, 3, 4, 2, 1]);
   });
 
-  it('should skip with the first reason that applies: inactive, smsType, unhealthy, balance', () => {
+  it('should skip with the first reason that applies: inactive, unapproved, smsType, unhealthy, balance', () => {
     const configs = [
       config(1, { isActive: false, smsType: 'Promotional', balanceMicros: 0n }),
+      config(7, { isActive: false }),
+      config(8, { providerName: 'Twilio', smsType: 'Promotional', unhealthyUntil: NOW + 1, balanceMicros: 0n, perSmsCostMicros: 0n }),
       config(2, { smsType: 'Promotional', balanceMicros: 0n }),
       config(3, { unhealthyUntil: NOW + 1, balanceMicros: 0n }),
       config(4, { balanceMicros: 9_999n }),
@@ -41,13 +45,15 @@ describe('dispatch routing', () => {
       config(6, { smsType: 'TRANSACTIONAL' }),
     ];
     expect(route(configs, { ...request, smsType: 'transactional' })).toEqual({
-      candidates: [configs[5]],
+      candidates: [configs[7]],
       skipped: [
         { smsConfigId: 1, reason: 'inactive' },
         { smsConfigId: 2, reason: 'smsType' },
         { smsConfigId: 3, reason: 'unhealthy' },
         { smsConfigId: 4, reason: 'balance' },
         { smsConfigId: 5, reason: 'smsType' },
+        { smsConfigId: 7, reason: 'inactive' },
+        { smsConfigId: 8, reason: 'unapproved' },
       ],
     });
   });

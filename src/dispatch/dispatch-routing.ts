@@ -1,7 +1,7 @@
 import { ProviderHealth, healthStanding } from './provider-health';
 
 /** Why a configuration is not offered, checked in this order: the first that applies is given. */
-export const SKIP_REASONS = ['inactive', 'smsType', 'unhealthy', 'balance'] as const;
+export const SKIP_REASONS = ['inactive', 'unapproved', 'smsType', 'unhealthy', 'balance'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** A configuration as routing weighs it; amounts in millionths. */
@@ -15,7 +15,9 @@ export interface RoutableSmsConfig extends ProviderHealth {
 }
 
 /** What the dispatcher is about to send. */
-export interface RouteRequest {
+export interface RouteRequest<T extends RoutableSmsConfig = RoutableSmsConfig> {
+  /** Whether every host the configuration sends to is an approved provider host. */
+  approved: (config: T) => boolean;
   preferredSmsGateway: string | null;
   /** Only configurations of this type (case-insensitive), when given. */
   smsType?: string;
@@ -36,7 +38,7 @@ const sameText = (a: string, b: string): boolean => a.toLowerCase() === b.toLowe
  * the lower id; those offered again after being unhealthy come after all others, in the same order. The others are
  * skipped, each with its reason, by id.
  */
-export function route<T extends RoutableSmsConfig>(configs: readonly T[], request: RouteRequest): Route<T> {
+export function route<T extends RoutableSmsConfig>(configs: readonly T[], request: RouteRequest<T>): Route<T> {
   const candidates: T[] = [];
   const skipped: Route<T>['skipped'] = [];
   for (const config of [...configs].sort((a, b) => a.smsConfigId - b.smsConfigId)) {
@@ -61,8 +63,9 @@ export function route<T extends RoutableSmsConfig>(configs: readonly T[], reques
   return { candidates, skipped };
 }
 
-function skipReason(config: RoutableSmsConfig, { smsType, count, now }: RouteRequest): SkipReason | null {
+function skipReason<T extends RoutableSmsConfig>(config: T, { approved, smsType, count, now }: RouteRequest<T>): SkipReason | null {
   if (!config.isActive) return 'inactive';
+  if (!approved(config)) return 'unapproved';
   if (smsType !== undefined && (config.smsType === null || !sameText(config.smsType, smsType))) return 'smsType';
   if (healthStanding(config, now) === 'skipped') return 'unhealthy';
   if (config.balanceMicros < config.perSmsCostMicros * BigInt(count)) return 'balance';

@@ -2,6 +2,7 @@ import { Inject, Module } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { AuditModule } from '../audit/audit.module';
 import { DatabaseModule } from '../database/database.module';
+import { ProviderHostModule } from '../provider-host/provider-host.module';
 import { SmsConfigModule } from '../sms-config/sms-config.module';
 import { DispatchController } from './dispatch.controller';
 import { DispatchRepository } from './dispatch.repository';
@@ -10,7 +11,7 @@ import { UNHEALTHY_SMS_CONFIGS_GAUGE, unhealthySmsConfigsGauge } from './dispatc
 
 /** Which configuration a dispatcher sends through, and what its sends cost and did: routing and outcome reports. */
 @Module({
-  imports: [DatabaseModule, AuditModule, SmsConfigModule],
+  imports: [DatabaseModule, AuditModule, SmsConfigModule, ProviderHostModule],
   controllers: [DispatchController],
   providers: [
     DispatchService,

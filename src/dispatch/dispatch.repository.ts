@@ -19,6 +19,9 @@ interface ClientRouting {
 /** A configuration as routing offers it: what it weighs, what a candidate shows, and what its token is issued for. */
 export interface RoutedSmsConfig extends RoutableSmsConfig {
   smsApi: string;
+  /** With smsApi, where its messages and credentials go: approval judges the three hosts. */
+  providerUrl: string | null;
+  balanceUrl: string | null;
   senderId: string | null;
   apiKeySealed: string | null;
   credentialVersion: number;
@@ -69,6 +72,8 @@ export class DispatchRepository {
       ['id', 'smsConfigId'],
       'providerName',
       'smsApi',
+      'providerUrl',
+      'balanceUrl',
       'senderId',
       'smsType',
       'balance',
@@ -102,6 +107,8 @@ export class DispatchRepository {
       smsConfigId: number | null;
       providerName: string;
       smsApi: string;
+      providerUrl: string | null;
+      balanceUrl: string | null;
       senderId: string | null;
       smsType: string | null;
       balance: Decimal;
@@ -124,6 +131,8 @@ export class DispatchRepository {
           smsConfigId: Number(row.smsConfigId),
           providerName: row.providerName,
           smsApi: row.smsApi,
+          providerUrl: row.providerUrl,
+          balanceUrl: row.balanceUrl,
           senderId: row.senderId,
           smsType: row.smsType,
           balanceMicros: storedMicros(row.balanceMicros, row.balance)!,

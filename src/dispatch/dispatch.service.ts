@@ -8,6 +8,7 @@ import { AppConfig } from '../config/app-config';
 import { retryDeadlockVictims } from '../database/deadlock-retry';
 import { amountOf, microsOf } from '../database/exact-decimal';
 import { Transactions } from '../database/transactions';
+import { ProviderHostApproval } from '../provider-host/provider-host-approval';
 import { SmsConfigNotFoundException } from '../sms-config/sms-config.service';
 import { VerifyApiKeyIssuer } from '../sms-config/verify-api-key-issuer';
 import { route } from './dispatch-routing';
@@ -29,6 +30,7 @@ export class DispatchService {
     private readonly tokens: VerifyApiKeyIssuer,
     private readonly transactions: Transactions,
     private readonly auditLog: AuditLog,
+    private readonly approval: ProviderHostApproval,
     config: ConfigService<AppConfig, true>,
   ) {
     this.unhealthyMs = config.get('dispatchUnhealthyMs', { infer: true });
@@ -36,8 +38,9 @@ export class DispatchService {
 
   /** The client's usable configurations in the order to try them, each with a fresh token; the others with their reason. */
   async route(owner: AuthenticatedClient, request: RouteRequestDto): Promise<RouteDto> {
-    const found = await this.dispatch.routable(owner.id);
+    const [found, hosts] = await Promise.all([this.dispatch.routable(owner.id), this.approval.current()]);
     const { candidates, skipped } = route(found?.smsConfigs ?? [], {
+      approved: (config) => hosts.approves(config),
       preferredSmsGateway: found?.preferredSmsGateway ?? null,
       smsType: request.smsType,
       count: request.count ?? 1,

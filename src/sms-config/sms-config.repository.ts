@@ -10,7 +10,7 @@ import { SqlNames } from '../database/sql-names';
 import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { SqlValue, WriteScripts } from '../database/write-scripts';
-import { SmsConfigDto, SmsConfigSummaryDto, SmsConfigViewDto } from './dto/sms-config-response.dto';
+import { SmsConfigDto, SmsConfigSummaryDto, StoredSmsConfigView } from './dto/sms-config-response.dto';
 import {
   ANSWER_BYTES_BESIDE_TEXT,
   ANSWER_TEXT_PROPERTIES,
@@ -117,7 +117,7 @@ export interface SealedSecrets {
  * A configuration with its sealed secrets, and its client's state and keys (digests): what a resolution needs to tell
  * whether the token still stands.
  */
-export interface SmsConfigToResolve extends SmsConfigViewDto, SealedSecrets, Omit<TokenStanding, 'isActive' | 'credentialVersion'> {
+export interface SmsConfigToResolve extends StoredSmsConfigView, SealedSecrets, Omit<TokenStanding, 'isActive' | 'credentialVersion'> {
   clientIsActive: boolean;
 }
 
@@ -294,7 +294,7 @@ export class SmsConfigRepository {
   }
 
   /** One configuration of the client; null when it has none with this id. */
-  async findOne(smsConfigId: number, clientId: number): Promise<SmsConfigViewDto | null> {
+  async findOne(smsConfigId: number, clientId: number): Promise<StoredSmsConfigView | null> {
     const [found] = await this.withTwins(this.smsConfigs(VIEW_SELECTION).where({ id: smsConfigId, clientId }), VIEW_AMOUNT_TWINS);
     if (found === undefined) return null;
     return {

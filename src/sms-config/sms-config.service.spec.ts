@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ForbiddenException } from '@nestjs/common';
 import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
 import { Transactions } from '../database/transactions';
+import { ProviderHostApproval } from '../provider-host/provider-host-approval';
 import { smsConfigLimitReached } from './sms-config-limit';
 import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
 import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
@@ -33,6 +34,7 @@ describe('SmsConfigService', () => {
       { answerChanged: invalidate, keyChanged: jest.fn() },
       {} as Transactions,
       new VerifyApiKeyIssuer(sealer),
+      {} as ProviderHostApproval,
     );
   });
 

@@ -1,13 +1,14 @@
-import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { ChangeOrigin } from '../auth/actor';
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ClientDisabledException } from '../auth/credential-refusals';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
 import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
 import { Transactions } from '../database/transactions';
+import { ProviderHostApproval } from '../provider-host/provider-host-approval';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { DeletedSmsConfigDto, ResolvedSmsConfigDto, UpdateSmsConfigDto, UpdatedSmsConfigDto } from './dto/sms-config-lifecycle.dto';
-import { SmsConfigDto, SmsConfigViewDto, VerifyApiKeyDto } from './dto/sms-config-response.dto';
+import { SmsConfigDto, SmsConfigViewDto, StoredSmsConfigView, VerifyApiKeyDto } from './dto/sms-config-response.dto';
 import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
 import { CHANGEABLE_SMS_CONFIG_FIELDS, SealedSecrets, SmsConfigChanges, SmsConfigRepository } from './sms-config.repository';
 import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
@@ -34,6 +35,7 @@ export class SmsConfigService {
     private readonly clientCache: ClientCacheInvalidation,
     private readonly transactions: Transactions,
     private readonly tokens: VerifyApiKeyIssuer,
+    private readonly approval: ProviderHostApproval,
   ) {}
 
   /** Stores the configuration for the key's client, its secrets sealed; committed before it is answered. */
@@ -69,7 +71,12 @@ export class SmsConfigService {
   }
 
   async get(owner: AuthenticatedClient, smsConfigId: number): Promise<SmsConfigViewDto> {
-    return (await this.smsConfigs.findOne(smsConfigId, owner.id)) ?? throwNotFound();
+    return this.withApproval((await this.smsConfigs.findOne(smsConfigId, owner.id)) ?? throwNotFound());
+  }
+
+  /** The v1 view: the stored configuration, and whether the list approves where it sends (never in the seed's answers). */
+  private async withApproval(stored: StoredSmsConfigView): Promise<SmsConfigViewDto> {
+    return { ...stored, destinationApproved: (await this.approval.current()).approves(stored) };
   }
 
   /**
@@ -101,7 +108,7 @@ export class SmsConfigService {
       await this.smsConfigs.update(smsConfigId, owner.id, changes, origin, touchesCredentials ? credentialVersion : undefined);
       this.clientCache.answerChanged(owner.keyDigests);
       const apiKey = request.apiKey !== undefined ? request.apiKey : this.tokens.openApiKey(stored.apiKeySealed, owner.id);
-      const updated = (await this.smsConfigs.findOne(smsConfigId, owner.id))!;
+      const updated = await this.withApproval((await this.smsConfigs.findOne(smsConfigId, owner.id))!);
       return { ...updated, verifyApiKey: this.verifyApiKeyFor(owner, { smsConfigId, credentialVersion }, apiKey) };
     });
   }
@@ -134,6 +141,8 @@ export class SmsConfigService {
     const fingerprintMatches = this.sealer.fingerprint(apiKey ?? '', token.keyId) === token.apiKeyFingerprint;
     const refusal = tokenRefusal(token, found, fingerprintMatches, apiKey !== null);
     if (refusal) throw refusal;
+    if (!(await this.approval.current()).approves(found))
+      throw new ConflictException("the SMS configuration's destination is not approved");
     const password = found.passwordSealed === null ? null : this.sealer.open(found.passwordSealed, passwordSealContext(found.clientId));
     await this.smsConfigs.recordResolution(found.smsConfigId, found.clientId, origin);
     return {
@@ -152,6 +161,7 @@ export class SmsConfigService {
       perSmsCost: found.perSmsCost,
       isActive: found.isActive,
       lowBalanceThreshold: found.lowBalanceThreshold,
+      destinationApproved: true,
     };
   }
 

@@ -54,6 +54,7 @@ describe('The lifecycle walkthrough (scripts/lifecycle-walkthrough.sh)', () => {
       'Its key is refused on every route (secretKey): 403 Client is disabled',
       'Enable it (admin key): isActive true',
       'Its key works again: get client by secret key',
+      "Approve the provider's host (admin key): the dispatcher is offered only approved hosts (409: approved before)",
       'Add SMS configuration (secretKey): password and apiKey are sealed; answers a verifyApiKey for the dispatcher',
       "List the client's SMS configurations (secretKey): each with its smsConfigId",
       'Read it (secretKey): never the password or apiKey',
@@ -80,6 +81,7 @@ describe('The lifecycle walkthrough (scripts/lifecycle-walkthrough.sh)', () => {
       refused,
       enabled,
       servedAgain,
+      approvedHost,
       addedConfig,
       listed,
       read,
@@ -115,11 +117,15 @@ describe('The lifecycle walkthrough (scripts/lifecycle-walkthrough.sh)', () => {
     expect(enabled).toMatchObject({ status: 200, results: { clientId, isActive: true } });
     expect(servedAgain).toMatchObject({ status: 200, results: { secretKey: firstKey, appDescription: 'Invoices and reminders' } });
 
+    expect(approvedHost).toEqual({
+      status: 200,
+      results: { providerHostId: expect.any(Number), host: 'api.twilio.com', note: 'Twilio', createdAt: expect.stringMatching(ISO_UTC) },
+    });
     expect(addedConfig).toEqual({ status: 200, results: { verifyApiKey: expect.stringMatching(TOKEN) } });
     expect(listed).toEqual({ status: 200, results: [expect.objectContaining({ smsConfigId: expect.any(Number), senderId: 'ACME' })] });
     const smsConfigId = listed.results[0].smsConfigId as number;
     // The v1 read also shows lowBalanceThreshold, which the seed's list never does.
-    expect(read).toEqual({ status: 200, results: { ...listed.results[0], lowBalanceThreshold: null } });
+    expect(read).toEqual({ status: 200, results: { ...listed.results[0], lowBalanceThreshold: null, destinationApproved: true } });
     expect(read.results).not.toHaveProperty('password');
     expect(read.results).not.toHaveProperty('apiKey');
     expect(changedConfig).toEqual({
@@ -208,6 +214,7 @@ describe('The key-rotation runbook (scripts/key-rotation-runbook.sh)', () => {
     'Check the admin key: a list of audit events (a key not in ADMIN_API_KEYS answers 401)',
     'Check the dispatcher key: a token that is no token answers 400 (a key not in DISPATCHER_API_KEYS answers 401)',
     'Rehearsal: add a client to rotate (admin key)',
+    "Rehearsal: approve its provider's host (admin key): only approved hosts resolve (409: approved before)",
     "Rehearsal: give it an SMS configuration (secretKey): the answer's verifyApiKey is the dispatcher's token",
     'Routine 1. Rotate with the current key (secretKey): the new key works at once, the old one until previousKeyExpiresAt',
     'Routine 2. Deploy the new key to the caller, and check it: get client by secret key',
@@ -236,6 +243,7 @@ describe('The key-rotation runbook (scripts/key-rotation-runbook.sh)', () => {
       adminCheck,
       dispatcherCheck,
       added,
+      approvedHost,
       addedConfig,
       rotated,
       newServed,
@@ -260,6 +268,10 @@ describe('The key-rotation runbook (scripts/key-rotation-runbook.sh)', () => {
 
     const oldKey = added.results.secretKey as string;
     expect(oldKey).toMatch(SECRET_KEY);
+    // Approved by an earlier run of the runbook on the same service, it is a 409 and the rehearsal goes on.
+    expect(approvedHost.status === 200 ? approvedHost.results.host : approvedHost).toEqual(
+      approvedHost.status === 200 ? 'sms.example.com' : { status: 409, error: 'host sms.example.com is already approved' },
+    );
     expect(addedConfig).toEqual({ status: 200, results: { verifyApiKey: expect.stringMatching(TOKEN) } });
     const oldToken = addedConfig.results.verifyApiKey as string;
     expect(rotated).toEqual({
@@ -388,6 +400,12 @@ describe('Re-issuing verifyApiKeys (scripts/reissue-verify-api-keys.sh)', () => 
       body: { appName: `reissue-${Date.now()}`, appUrl: 'https://billing.example.com', isHost: false },
     });
     secretKey = added.body.results.secretKey as string;
+    // Resolve answers only approved provider hosts.
+    const approved = await service.post('/api/v1/provider-hosts', {
+      headers: { 'x-api-key': developmentAdminKey(dataDir) },
+      body: { host: '*.example.com' },
+    });
+    expect(approved.status).toBe(200);
     for (const providerName of ['first', 'second']) {
       const config = await service.post('/api/sms-config/add', {
         headers: { secretKey },

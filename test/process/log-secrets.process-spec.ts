@@ -1,6 +1,7 @@
 import { sha256Hex } from '../../src/auth/digest';
 import { parseEncryptionKeys } from '../../src/config/encryption-keys';
 import { RequestDigests } from '../../src/crypto/request-digests';
+import { approveProviderHosts } from '../helpers/provider-hosts';
 import { ServiceProcess } from '../helpers/service-process';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, KEY_A, validSmsConfig } from '../helpers/test-app';
 
@@ -17,6 +18,7 @@ describe('Secrets and the log', () => {
 
   beforeAll(async () => {
     t = await ServiceProcess.start({ LOG_LEVEL: 'trace', DISPATCHER_API_KEYS: DISPATCHER_API_KEY });
+    await approveProviderHosts(t);
   });
   afterAll(() => t.stop());
 

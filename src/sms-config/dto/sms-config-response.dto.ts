@@ -48,7 +48,17 @@ export class SmsConfigViewDto extends SmsConfigDto {
     description: 'A dispatch report that takes the balance below it publishes sms-config.balance-low (once per crossing); null: none',
   })
   lowBalanceThreshold: Amount | null;
+
+  @ApiProperty({
+    description:
+      'Whether the hosts of smsApi, providerUrl and balanceUrl are all approved provider hosts (GET /api/v1/provider-hosts): ' +
+      'false, dispatch route skips it (unapproved) and resolve refuses it with 409',
+  })
+  destinationApproved: boolean;
 }
+
+/** What is stored of a configuration's v1 view: whether its destination is approved is judged apart, from the list. */
+export type StoredSmsConfigView = Omit<SmsConfigViewDto, 'destinationApproved'>;
 
 export class SmsConfigListResponseDto {
   @ApiProperty({ example: 200 })

@@ -1,0 +1,101 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { CacheInvalidationBus } from '../client-cache/cache-invalidation.bus';
+import { WILDCARD_PREFIX, approvalHostOf, isIpHost } from '../common/validation/provider-host';
+import { ProviderHostRepository } from './provider-host.repository';
+
+/** With no bus to hear changes from other instances, the list is read again when older than this: within the promised second. */
+export const UNHEARD_MAX_AGE_MS = 800;
+
+/** The provider URLs of a configuration that approval judges. */
+export interface ProviderDestination {
+  smsApi: string;
+  providerUrl: string | null;
+  balanceUrl: string | null;
+}
+
+/** The list as held in memory: exact hosts, and the names whose subdomains a wildcard approves. */
+export class ApprovedHosts {
+  private readonly exact = new Set<string>();
+  private readonly wildcardNames = new Set<string>();
+
+  constructor(hosts: Iterable<string>) {
+    for (const host of hosts) {
+      if (host.startsWith(WILDCARD_PREFIX)) this.wildcardNames.add(host.slice(WILDCARD_PREFIX.length));
+      else this.exact.add(host);
+    }
+  }
+
+  /** Whether every URL of the configuration names an approved host: one look-up per label of each host. */
+  approves(destination: ProviderDestination): boolean {
+    return (
+      this.approvesUrl(destination.smsApi) &&
+      (destination.providerUrl === null || this.approvesUrl(destination.providerUrl)) &&
+      (destination.balanceUrl === null || this.approvesUrl(destination.balanceUrl))
+    );
+  }
+
+  private approvesUrl(url: string): boolean {
+    const host = approvalHostOf(url);
+    if (host === null) return false;
+    if (this.exact.has(host)) return true;
+    if (this.wildcardNames.size === 0 || isIpHost(host)) return false;
+    for (let dot = host.indexOf('.'); dot !== -1; dot = host.indexOf('.', dot + 1)) {
+      if (this.wildcardNames.has(host.slice(dot + 1))) return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * The approved provider hosts, held in memory on every instance so that route and resolve judge a configuration without
+ * reading the database. A change anywhere is heard on the cache-invalidation bus and read again at once; while the bus
+ * is not heard, the list is read again whenever it is older than UNHEARD_MAX_AGE_MS.
+ */
+@Injectable()
+export class ProviderHostApproval implements OnApplicationBootstrap {
+  private readonly logger = new Logger('ProviderHostApproval');
+  private hosts = new ApprovedHosts([]);
+  private loadedAt = -Infinity;
+  /** Counts the changes heard; the list is current when it was read after the last one. */
+  private changes = 0;
+  private loadedAfter = -1;
+  private loading: Promise<void> | null = null;
+
+  constructor(
+    private readonly repository: ProviderHostRepository,
+    private readonly bus: CacheInvalidationBus,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.bus.onProviderHostsChanged(() => this.changed());
+  }
+
+  /** The list as it stands: from memory, unless a change was heard since it was read or, unheard, it is too old. */
+  async current(): Promise<ApprovedHosts> {
+    if (this.loadedAfter === this.changes && !this.bus.live && performance.now() - this.loadedAt >= UNHEARD_MAX_AGE_MS) this.changes += 1;
+    if (this.loadedAfter !== this.changes) await this.reload();
+    return this.hosts;
+  }
+
+  /** The list changed (here or on another instance): read again now, and by whoever asks before that read ends. */
+  changed(): void {
+    this.changes += 1;
+    this.reload().catch((error: Error) => this.logger.warn(`Approved provider hosts not read: ${error.message}`));
+  }
+
+  /** One read at a time; a change heard during a read is followed by another. */
+  private reload(): Promise<void> {
+    this.loading ??= this.read().finally(() => (this.loading = null));
+    return this.loading;
+  }
+
+  private async read(): Promise<void> {
+    while (this.loadedAfter !== this.changes) {
+      const after = this.changes;
+      const startedAt = performance.now();
+      this.hosts = new ApprovedHosts(await this.repository.allHosts());
+      this.loadedAt = startedAt;
+      this.loadedAfter = after;
+    }
+  }
+}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { ClientCacheModule } from '../client-cache/client-cache.module';
+import { DatabaseModule } from '../database/database.module';
+import { ProviderHostApproval } from './provider-host-approval';
+import { ProviderHostController } from './provider-host.controller';
+import { ProviderHost } from './provider-host.entity';
+import { ProviderHostRepository } from './provider-host.repository';
+import { ProviderHostService } from './provider-host.service';
+
+/** The provider hosts admins approve, and the in-memory list route and resolve judge configurations by. */
+@Module({
+  imports: [TypeOrmModule.forFeature([ProviderHost]), DatabaseModule, ClientCacheModule, AuditModule],
+  controllers: [ProviderHostController],
+  providers: [ProviderHostRepository, ProviderHostService, ProviderHostApproval],
+  exports: [ProviderHostApproval],
+})
+export class ProviderHostModule {}
