@@ -506,6 +506,7 @@ describe('Dispatch: routing and outcome reports', () => {
         clientId,
         smsConfigId: id,
         requestId: expect.any(String),
+        callerRequestId: null,
         changed: [],
       });
       const [published] = await events.waitFor((body) => body.clientId === clientId && body.action === 'sms-config.balance-set', 1);
@@ -579,6 +580,7 @@ describe.each([
 
   beforeAll(async () => {
     t = await startTestApp(env);
+    await approveProviderHosts(t);
   });
   afterAll(() => t.close());
 

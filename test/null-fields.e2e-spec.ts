@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { approveProviderHosts } from './helpers/provider-hosts';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
 /**
@@ -159,6 +160,7 @@ describe('null outside PATCH is not given', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
+    await approveProviderHosts(t);
   });
   afterEach(() => t.reset());
   afterAll(() => t.close());

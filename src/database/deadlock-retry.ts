@@ -1,6 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const ER_LOCK_DEADLOCK = 1213;
+// MariaDB's answer when the table's AUTO-INC lock of an INSERT ... SELECT deadlocks: the transaction is a victim as well.
+const ER_AUTOINC_READ_FAILED = 1467;
+const VICTIM_ERRNOS = new Set([ER_LOCK_DEADLOCK, ER_AUTOINC_READ_FAILED]);
 /** Statements InnoDB keeps choosing as a deadlock victim, before the error is answered (503). */
 export const DEADLOCK_ATTEMPTS = 5;
 
@@ -13,7 +16,7 @@ export async function retryDeadlockVictims<T>(write: () => Promise<T>): Promise<
     try {
       return await write();
     } catch (error) {
-      if (attempt >= DEADLOCK_ATTEMPTS || (error as { errno?: number }).errno !== ER_LOCK_DEADLOCK) throw error;
+      if (attempt >= DEADLOCK_ATTEMPTS || !VICTIM_ERRNOS.has((error as { errno?: number }).errno ?? 0)) throw error;
       await sleep(Math.random() * 2 * attempt);
     }
   }

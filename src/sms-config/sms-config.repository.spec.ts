@@ -29,6 +29,8 @@ function driverError(message: string, code: string, errno?: number): Error {
   return Object.assign(new Error(message), { code, errno });
 }
 const deadlock = () => driverError('Deadlock found when trying to get lock; try restarting transaction', 'ER_LOCK_DEADLOCK', 1213);
+/** MariaDB's word for a deadlock on the table's AUTO-INC lock, which the add's INSERT ... SELECT takes. */
+const autoIncrementDeadlock = () => driverError('Failed to read auto-increment value from storage engine', 'ER_AUTOINC_READ_FAILED', 1467);
 
 const ORIGIN = { actor: 'client:42', requestId: 'req-1', callerRequestId: null };
 
@@ -139,10 +141,17 @@ describe('SmsConfigRepository', () => {
     expect(script.mock.calls[1][0][0].values[2]).toBeNull();
   });
 
-  it('should run the script again when its transaction was chosen as a deadlock victim', async () => {
-    scriptsEnd(deadlock(), 7);
+  it.each([
+    ['a deadlock', deadlock],
+    ['a deadlock on the AUTO-INC lock (MariaDB)', autoIncrementDeadlock],
+  ])('should run the script again when its transaction was chosen as the victim of %s', async (_case, victim) => {
+    scriptsEnd(victim(), 7);
     await expect(repository.add(NEW_SMS_CONFIG, ORIGIN)).resolves.toBe(7);
     expect(script).toHaveBeenCalledTimes(2);
+  });
+
+  it('should answer 503, not 500, for an AUTO-INC deadlock it does not run again (inside an Idempotency-Key transaction)', () => {
+    expect(toEnvelope(autoIncrementDeadlock())).toEqual({ status: 503, error: 'Service temporarily unavailable, retry later' });
   });
 
   it(`should give up with a 503 after ${DEADLOCK_ATTEMPTS} runs that were all deadlock victims`, async () => {
