@@ -136,7 +136,11 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
       app.get(ClientCache).clear();
     },
     async close() {
-      await app.close();
+      // A close that hangs fails its suite at the hook's timeout: say what was still open, for the next one to read.
+      const watchdog = setTimeout(() => {
+        console.error(`app.close() still running after 20 s; open: ${process.getActiveResourcesInfo().join(', ')}`);
+      }, 20_000).unref();
+      await app.close().finally(() => clearTimeout(watchdog));
     },
   };
   if (!options.keepData) await testApp.reset();
