@@ -23,21 +23,16 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/**
- * Audited, but not published as a domain event: a resolution, or the replay of a kept answer holding a secret key,
- * changes nothing a consumer caches or counts.
- */
+// A resolution, or the replay of a kept answer, changes nothing a consumer of the events caches or counts.
 export const UNPUBLISHED_ACTIONS: readonly AuditAction[] = ['sms-config.credentials-resolved', 'client.secret-key.replayed'];
 
-/** Whether the entry is also a domain event, written to the outbox (unpublished) for the relay (src/events). */
 export function isPublished(action: AuditAction): boolean {
   return !UNPUBLISHED_ACTIONS.includes(action);
 }
 
-/** The id of the row the statement just before this one inserted, for entries written in the same script as it. */
+// The id inserted by the statement just before, for an entry written in the same script.
 export const JUST_INSERTED = Symbol('JUST_INSERTED');
 
-/** What a change records about itself: never a value, only the names of the fields it changed. */
 export interface AuditEntry {
   action: AuditAction;
   origin: ChangeOrigin;

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
-/** One entry of the audit log, and, while `unpublished`, a domain event waiting in the outbox (src/events). */
+// While `unpublished`, also a domain event waiting in the outbox (docs/events.md).
 @Entity('audit_event')
 @Unique('UQ_audit_event_event_id', ['eventId'])
 @Index('IDX_audit_event_client', ['clientId', 'id'])
@@ -8,7 +8,6 @@ import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 @Index('IDX_audit_event_unpublished', ['unpublished', 'id'])
 @Index('IDX_audit_event_occurred_at', ['occurredAt'])
 export class AuditEvent {
-  /** The entry's place in the log: the order it is listed and published in. */
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id!: number;
 
@@ -30,15 +29,12 @@ export class AuditEvent {
   @Column({ name: 'sms_config_id', type: 'int', nullable: true })
   smsConfigId!: number | null;
 
-  /** The service's own id for the request that made the change (the answer's x-request-id). */
   @Column({ name: 'request_id', type: 'varchar', length: 128, nullable: true })
   requestId!: string | null;
 
-  /** The caller's x-request-id, kept beside the service's id; never taken for it. */
   @Column({ name: 'caller_request_id', type: 'varchar', length: 128, nullable: true })
   callerRequestId!: string | null;
 
-  /** The names of the fields changed, as a JSON array: never a value. */
   @Column({ name: 'changed', type: 'varchar', length: 1024 })
   changed!: string;
 

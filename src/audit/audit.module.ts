@@ -5,7 +5,6 @@ import { AuditController } from './audit.controller';
 import { AuditLog } from './audit.repository';
 import { AuditEvent } from './audit-event.entity';
 
-/** The audit log: every feature that changes something records it through AuditLog, in the change's transaction. */
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEvent]), DatabaseModule],
   controllers: [AuditController],

@@ -16,7 +16,7 @@ export interface AuditFilter {
   action?: AuditAction;
 }
 
-/** The columns an entry is written with, in the order of its values. */
+// In the order statement() pushes the values.
 const ENTRY_COLUMNS = [
   'eventId',
   'occurredAt',
@@ -30,15 +30,10 @@ const ENTRY_COLUMNS = [
   'unpublished',
 ] as const satisfies ReadonlyArray<keyof AuditEvent>;
 
-/**
- * The audit log: written in the transaction of the change it records, read newest first. An entry that is also a domain
- * event is the outbox row the relay publishes (src/events); listeners hear when such entries are committed.
- */
 @Injectable()
 export class AuditLog {
   private readonly committedListeners: Array<() => void> = [];
   private readonly announceCommitted = () => this.committedListeners.forEach((listener) => listener());
-  /** The INSERT of an entry, and the INSERT ... SELECT of a script's entry, which the query builder cannot write. */
   private readonly insert: string;
   private readonly lastInsertId: string;
   private readonly previousChanged: string;
@@ -54,25 +49,18 @@ export class AuditLog {
     this.previousChanged = mysql ? 'FROM DUAL WHERE ROW_COUNT() = 1' : 'WHERE changes() = 1';
   }
 
-  /** Called after the commit of every transaction that wrote entries to publish (or, should it have written none, harmlessly). */
   onEventsCommitted(listener: () => void): void {
     this.committedListeners.push(listener);
   }
 
-  /**
-   * Records the entry, inside the current transaction as part of it. SQL, not the query builder: every resolution
-   * writes one, and the builder's INSERT costs the process twice the CPU (docs/architecture.md).
-   */
+  // Raw SQL: every resolution writes one, and the builder's INSERT costs twice the CPU (docs/architecture.md).
   async record(entry: AuditEntry): Promise<void> {
     const { sql, values, afterCommit } = this.statement(entry);
     await this.transactions.sql(sql, values);
     if (afterCommit) this.transactions.afterCommit(afterCommit);
   }
 
-  /**
-   * The INSERT of an entry, alone or in a script (WriteScripts). In a script, JUST_INSERTED ids come from the statement
-   * before, and the entry is written only if that statement changed a row.
-   */
+  // In a script, the entry is written only if the statement before it changed a row.
   statement(entry: AuditEntry): ScriptStatement {
     const values: SqlValue[] = [randomUUID(), sqlTimestamp(new Date()), entry.action, entry.origin.actor];
     const placeholders = ['?', '?', '?', '?'];
@@ -94,10 +82,6 @@ export class AuditLog {
     return published ? { sql, values, afterCommit: this.announceCommitted } : { sql, values };
   }
 
-  /**
-   * Deletes up to `limit` entries written before `before`, oldest first, never one still unpublished (a domain event
-   * waiting in the outbox); answers how many. Read through the index on occurred_at, then deleted by id.
-   */
   async deleteBefore(manager: EntityManager, before: Date, limit: number): Promise<number> {
     const old = await manager
       .getRepository(AuditEvent)
@@ -119,7 +103,6 @@ export class AuditLog {
     return affected ?? old.length;
   }
 
-  /** A page of entries, newest first. */
   async list(filter: AuditFilter, limit: number, before: number | undefined): Promise<Page<AuditEventDto>> {
     const query = this.transactions.manager.getRepository(AuditEvent).createQueryBuilder('e');
     if (before !== undefined) query.andWhere('e.id < :before', { before });

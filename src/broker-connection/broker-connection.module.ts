@@ -7,7 +7,7 @@ import { BrokerConnection } from './broker-connection';
 import { BrokerConnectionWatch } from './broker-connection.watch';
 import { FIRST_RETRY_SECONDS } from './reconnect-backoff';
 
-/** golevelup's progress lines at debug (one says "Successfully connected" before any connection exists); BrokerConnectionWatch logs the states. */
+// golevelup says "Successfully connected" before any connection exists: its progress goes to debug.
 function libraryLogger(): LoggerService {
   const logger = new Logger('RabbitMQ');
   return {
@@ -19,10 +19,6 @@ function libraryLogger(): LoggerService {
   };
 }
 
-/**
- * The one RabbitMQ connection of the instance, infrastructure apart from any feature: the client cache's invalidation
- * bus, the domain events' publisher and the exchange creation (BrokerModule) use it; health and metrics ask its state.
- */
 @Module({
   imports: [
     RabbitMQModule.forRootAsync({
@@ -33,8 +29,7 @@ function libraryLogger(): LoggerService {
         // default name a second app in the process (tests run two) replaced the first's, which then never closed.
         name: `registry-${randomUUID()}`,
         logger: libraryLogger(),
-        // Start and serve without the broker; it is connected in the background whenever it appears. Each failed
-        // attempt is BrokerConnectionWatch's to log (once per change of state), not golevelup's.
+        // Serve without the broker and connect in the background; BrokerConnectionWatch logs the changes of state.
         connectionInitOptions: { wait: false, skipConnectionFailedLogging: true, skipDisconnectFailedLogging: true },
         connectionManagerOptions: {
           reconnectTimeInSeconds: FIRST_RETRY_SECONDS,

@@ -1,7 +1,6 @@
 import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
 import { Injectable } from '@nestjs/common';
 
-/** The state of the one RabbitMQ connection, for those that only ask about it (health, metrics, exchange creation). */
 @Injectable()
 export class BrokerConnection {
   constructor(private readonly amqp: AmqpConnection) {}

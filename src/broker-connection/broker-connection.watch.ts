@@ -4,10 +4,6 @@ import { FIRST_RETRY_SECONDS, retryDelaySeconds } from './reconnect-backoff';
 
 type BrokerState = 'connecting' | 'up' | 'down';
 
-/**
- * Follows the RabbitMQ connection: reconnects back off (reconnect-backoff.ts) instead of knocking every second, and
- * each change of state is one log line (golevelup's own lines, which say "connected" before it is, are at debug).
- */
 @Injectable()
 export class BrokerConnectionWatch implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('Broker');
@@ -34,7 +30,7 @@ export class BrokerConnectionWatch implements OnModuleInit, BeforeApplicationShu
     this.enter('up', 'log', 'Connected to the broker');
   }
 
-  /** Called before the manager waits for its next attempt, so the delay set here is the one it waits. */
+  // Runs before the manager waits for its next attempt, so the delay set here is the one it waits.
   private failed(error: Error | undefined): void {
     this.failures++;
     const delay = this.setNextDelay(retryDelaySeconds(this.failures));

@@ -5,7 +5,6 @@ import { DatabaseModule } from '../database/database.module';
 import { BrokerController } from './broker.controller';
 import { BrokerService } from './broker.service';
 
-/** Exchange creation (POST /api/v1/rabbitmq/exchanges), on the shared connection of BrokerConnectionModule. */
 @Module({
   imports: [AuditModule, BrokerConnectionModule, DatabaseModule],
   controllers: [BrokerController],

@@ -9,7 +9,7 @@ import { ServiceUnavailableError } from '../common/errors/unavailable';
 import { withTimeout } from '../common/timeout';
 import { ExchangeType } from './dto/create-exchange.dto';
 
-/** A broker that does not answer within this time is treated as down (the API promises 503 within 5 s). */
+// Under the 5 s within which the API promises its 503.
 export const BROKER_TIMEOUT_MS = 4000;
 const PRECONDITION_FAILED = 406;
 
@@ -22,12 +22,7 @@ export class BrokerService {
     private readonly transactions: Transactions,
   ) {}
 
-  /**
-   * Declares a durable exchange; idempotent for the same type, 409 for an existing one of another type. The audit entry
-   * is written first, in a transaction committed only once the broker has the exchange: without the database nothing
-   * is declared (503), and a refused declaration leaves no entry. Should the commit itself fail, the exchange exists
-   * without its entry and the caller gets 503: declaring it again is harmless.
-   */
+  // Entry first, committed once the broker has the exchange: no database, no declaration (docs/interface.md).
   async declareExchange(name: string, type: ExchangeType, origin: ChangeOrigin): Promise<void> {
     await this.transactions.run(async () => {
       await this.auditLog.record({ action: 'exchange.declared', origin, clientId: null, changed: ['name', 'type'] });
@@ -39,7 +34,7 @@ export class BrokerService {
     const connection = this.broker.isConnected ? this.amqp.managedConnection.connection : undefined;
     if (!connection) throw new ServiceUnavailableError('broker is not connected');
     const channel = await withTimeout(connection.createChannel(), BROKER_TIMEOUT_MS, 'broker');
-    // A refused declaration closes the channel with an error; it is answered through the rejected promise below.
+    // A refused declaration also emits an error on the channel; the rejected promise below reports it.
     channel.on('error', () => undefined);
     try {
       await withTimeout(
@@ -63,11 +58,10 @@ function exchangeConflict(name: string, error: Error): ConflictException {
   );
 }
 
-/** Each declaration has a short-lived channel of its own; the broker may already have closed it. */
 async function closeQuietly(channel: Channel): Promise<void> {
   try {
     await channel.close();
   } catch {
-    // Already closed by the broker after a refused declaration: nothing left to release.
+    // Already closed by the broker after a refused declaration.
   }
 }
