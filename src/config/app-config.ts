@@ -3,23 +3,17 @@ import { ConfigurationError, validateEnvironment } from './environment';
 import { loadDevelopmentSecrets } from './development-secrets';
 import { EncryptionKey, parseEncryptionKeys } from './encryption-keys';
 
-/** `mariadb://` URLs name a MariaDB server, whose schema TypeORM reads through its own dialect; `mysql://` URLs MySQL's. */
 export type DatabaseConfig = { type: 'mysql' | 'mariadb'; url: string; poolSize: number } | { type: 'sqlite'; path: string };
 
 export interface RateLimitConfig {
   windowMs: number;
-  /** Requests per window for one credential (secretKey or x-api-key), whatever address it comes from. */
   perCredential: number;
-  /** Changing requests per window for one client, all its keys together. */
   writesPerCredential: number;
-  /** Requests per window from one address for calls without a credential. */
   perIp: number;
-  /** Refused credentials per window from one address before its refusals become 429 (key guessing). */
   failedAuthPerIp: number;
 }
 
 export interface HttpLimits {
-  /** A request's headers and body must arrive within it (408 and the connection closed otherwise). */
   requestTimeoutMs: number;
   maxConnections: number;
 }
@@ -32,39 +26,26 @@ export interface AppConfig {
   database: DatabaseConfig;
   amqpUrl: string;
   adminApiKeys: string[];
-  /** Keys of the services that may resolve provider credentials (none: every resolution is refused). */
   dispatcherApiKeys: string[];
   encryptionKeys: EncryptionKey[];
   logLevel: string;
   prettyLogs: boolean;
-  /** A file for the log lines instead of stdout. */
   logFile?: string;
   metricsEnabled: boolean;
-  /** A port of its own for /health and /metrics; unset, they are served on `port`. */
   opsPort?: number;
   docsEnabled: boolean;
-  /** Fastify's trustProxy: whom to believe in X-Forwarded-For (false: nobody). */
   trustProxy: boolean | string;
   http: HttpLimits;
-  /** Provider URLs may name private, loopback and link-local hosts. */
   allowPrivateProviderHosts: boolean;
-  /** Apply pending migrations at start-up (under a lock); false when they run as a step of their own (dist/migrate.js). */
   migrateOnStart: boolean;
   rateLimit: RateLimitConfig;
   shutdownDelayMs: number;
-  /** How often the last use of each client key is written. */
   keyUsageFlushMs: number;
-  /** How long a configuration that keeps failing is skipped by dispatch routing. */
   dispatchUnhealthyMs: number;
-  /** How many days an audit entry is kept before the retention deletes it. */
   auditRetentionDays: number;
-  /** The get-client cache's budget, in bytes. */
   clientCacheBytes: number;
-  /** Variables set that the service no longer reads: the start-up log names them. */
   ignoredVariables: string[];
-  /** Set when development secrets are in use, so the start-up log can say where they are. */
   generatedSecretsFile?: string;
-  /** Whether this start generated them (the first one does). */
   createdDevelopmentSecrets: boolean;
 }
 
@@ -118,7 +99,6 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     docsEnabled: vars.DOCS_ENABLED !== 'false',
     trustProxy: parseTrustProxy(vars.TRUST_PROXY),
     http: {
-      // Node looks for expired requests every connectionsCheckingInterval; edge.ts sets it to a fraction of this.
       requestTimeoutMs: vars.HTTP_REQUEST_TIMEOUT_MS ?? 10_000,
       maxConnections: vars.HTTP_MAX_CONNECTIONS ?? 4096,
     },
@@ -142,14 +122,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   };
 }
 
-/**
- * The get-client cache's default budget: 20,000 clients of one or two SMS configurations each weigh 25 MB (1.2 KB each in
- * V8's heap, `npm run bench:cache-memory`), and the pod's 256 MiB limit leaves room for it beside what the service takes
- * under load (BENCHMARKS.md, fleet).
- */
+// 20,000 clients weigh 25 MB (npm run bench:cache-memory): room in the pod beside the load (BENCHMARKS.md, fleet).
 export const DEFAULT_CLIENT_CACHE_MB = 32;
 
-/** A production key must resist guessing: 32 characters at least (the generated ones have 43). */
 export const MIN_PRODUCTION_KEY_LENGTH = 32;
 
 function refuseShortKeys(variable: string, keys: string[]): void {
@@ -161,10 +136,7 @@ function refuseShortKeys(variable: string, keys: string[]): void {
   }
 }
 
-/**
- * 32 random bytes show about 30 distinct values; fewer than 16 means a typed or patterned key (all zeros, a repeated
- * byte, a short word repeated), which no random source gives (odds below 1e-20).
- */
+// 32 random bytes show about 30 distinct values; fewer than 16 is a typed or patterned key (odds below 1e-20 by chance).
 const MIN_DISTINCT_KEY_BYTES = 16;
 
 function refuseWeakEncryptionKeys(keys: EncryptionKey[]): void {

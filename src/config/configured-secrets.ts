@@ -2,7 +2,7 @@ import { AppConfig } from './app-config';
 
 type SecretSettings = Pick<AppConfig, 'adminApiKeys' | 'dispatcherApiKeys' | 'encryptionKeys' | 'database' | 'amqpUrl'>;
 
-/** The configured values no log line may show: admin and dispatcher keys, encryption keys, the database's and the broker's passwords. */
+// The values no log line may show.
 export function configuredSecrets({ adminApiKeys, dispatcherApiKeys, encryptionKeys, database, amqpUrl }: SecretSettings): string[] {
   return [
     ...adminApiKeys,
@@ -13,7 +13,7 @@ export function configuredSecrets({ adminApiKeys, dispatcherApiKeys, encryptionK
   ];
 }
 
-/** A URL's password as written (percent-encoded) and as meant. */
+// As written (percent-encoded) and as meant.
 function passwordsIn(url: string | undefined): string[] {
   if (url === undefined) return [];
   try {

@@ -7,10 +7,6 @@ export interface DevelopmentSecrets {
   encryptionKeys: string;
 }
 
-/**
- * Outside production, a missing ADMIN_API_KEYS or ENCRYPTION_KEYS is generated once and kept in DATA_DIR,
- * so the start command works with no setup and data sealed yesterday still opens today.
- */
 export function loadDevelopmentSecrets(dataDir: string): { secrets: DevelopmentSecrets; file: string; created: boolean } {
   const file = join(dataDir, 'development-secrets.json');
   try {

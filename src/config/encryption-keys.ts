@@ -7,7 +7,6 @@ export interface EncryptionKey {
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
-/** Parses `ENCRYPTION_KEYS="kid1:<base64 32 bytes>,kid0:<...>"`; the first key seals, every key opens. */
 export function parseEncryptionKeys(value: string): EncryptionKey[] {
   const keys = value
     .split(',')

@@ -1,9 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
 
-/** The raw environment the service reads; every variable is checked before anything starts. */
 export class EnvironmentVariables {
-  /** Any value: only `production` changes what the service does (it then refuses to generate secrets). */
   @IsOptional()
   @IsString()
   NODE_ENV?: string;
@@ -88,7 +86,7 @@ export class EnvironmentVariables {
   @Max(4096)
   CLIENT_CACHE_MB?: number;
 
-  /** No longer read (the cache is bounded by CLIENT_CACHE_MB); still checked, so a value set for it keeps starting. */
+  // No longer read; still accepted, so a deployment that sets it keeps starting.
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -139,7 +137,6 @@ export class EnvironmentVariables {
   @IsIn(['true', 'false'])
   ALLOW_PRIVATE_PROVIDER_HOSTS?: string;
 
-  /** Set by Kubernetes in every pod: a real deployment, where development secrets would be lost with the container. */
   @IsOptional()
   @IsString()
   KUBERNETES_SERVICE_HOST?: string;
@@ -214,21 +211,16 @@ export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariable
   return variables;
 }
 
-/** Every variable the service reads; nothing else of the environment is. */
 export function environmentVariableNames(): string[] {
   return Object.keys(VARIABLES);
 }
 
 export interface VariableDescription {
-  /** The default as an operator reads it (a value, or how it is chosen when unset). */
   default: string;
   meaning: string;
 }
 
-/**
- * The one list of variables with their defaults and meanings: the README's table and `.env.example` are written from it
- * (`npm run env:example`), and a test holds both to it. Typed by the schema, so a variable cannot be added without a line here.
- */
+// The README's table and .env.example are written from this list (npm run env:example), and a test holds both to it.
 export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDescription> = {
   NODE_ENV: {
     default: 'development',

@@ -1,12 +1,10 @@
 import { VARIABLES, VariableDescription } from './environment';
 
-/** The lines around the README's table of variables, which `npm run env:example` rewrites. */
 export const README_TABLE_START = '<!-- variables:start: written from src/config/environment.ts by `npm run env:example` -->';
 export const README_TABLE_END = '<!-- variables:end -->';
 
 type Variables = Record<string, VariableDescription>;
 
-/** `.env.example`: every variable, described and commented out, so a copy of it as `.env` changes nothing. */
 export function renderEnvExample(variables: Variables = VARIABLES): string {
   const header = [
     '# Every variable the service reads, written from src/config/environment.ts by `npm run env:example`: do not edit.',
@@ -19,7 +17,7 @@ export function renderEnvExample(variables: Variables = VARIABLES): string {
   return `${header.join('\n')}\n\n${entries.join('\n')}`;
 }
 
-/** The README's table, one row per variable, in Prettier's own layout (columns padded to their widest cell). */
+// Padded as Prettier pads a table, so that the README passes prettier --check.
 export function renderVariablesTable(variables: Variables = VARIABLES): string {
   const rows = variablesTableRows(variables).map((row) => row.map(escapeCell));
   const header = ['variable', 'default', 'meaning'];
@@ -28,18 +26,15 @@ export function renderVariablesTable(variables: Variables = VARIABLES): string {
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n') + '\n';
 }
 
-/** The cells of the README's table as a reader sees them: the name, its default and its meaning. */
 export function variablesTableRows(variables: Variables = VARIABLES): string[][] {
   return Object.entries(variables).map(([name, description]) => [`\`${name}\``, defaultCell(description.default), description.meaning]);
 }
 
-/** The README with the text between its two markers replaced by the table. */
 export function replaceVariablesTable(readme: string, table: string): string {
   const { start, end } = tableBounds(readme);
   return `${readme.slice(0, start)}\n\n${table}\n${readme.slice(end)}`;
 }
 
-/** The text between the README's two markers, without the blank lines around it. */
 export function readVariablesTable(readme: string): string {
   const { start, end } = tableBounds(readme);
   return `${readme.slice(start, end).trim()}\n`;
@@ -52,7 +47,6 @@ function tableBounds(readme: string): { start: number; end: number } {
   return { start: start + README_TABLE_START.length, end };
 }
 
-/** A single value reads as code (`3000`); a description (`generated outside production`) as prose. */
 function defaultCell(value: string): string {
   return /[\s`]/.test(value) ? value : `\`${value}\``;
 }
@@ -61,7 +55,7 @@ function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|');
 }
 
-/** Markdown's code marks mean nothing in a shell file. */
+// Markdown's code marks mean nothing in a shell file.
 function plain(text: string): string {
   return text.replace(/`/g, '');
 }

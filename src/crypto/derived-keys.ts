@@ -1,19 +1,13 @@
 import { hkdfSync } from 'node:crypto';
 import { EncryptionKey } from '../config/encryption-keys';
 
-/**
- * One configured key and the subkeys derived from it, one per purpose (HKDF-SHA256), so a sealed field, a verifyApiKey
- * token, a fingerprint and a kept request's digest are never made with the same key. Derived once, when the sealer (or
- * RequestDigests) is built.
- */
 export interface DerivedKeys {
   id: string;
-  /** The configured key itself: only opens what was sealed before subkeys existed (format v1). */
+  // Opens only what was sealed before subkeys existed (v1).
   legacy: Buffer;
   field: Buffer;
   token: Buffer;
   fingerprint: Buffer;
-  /** HMAC key of the digest that recognises a request retried with its Idempotency-Key (request-digests.ts). */
   requestDigest: Buffer;
 }
 

@@ -4,11 +4,7 @@ const POOL_BYTES = 4096;
 const pool = Buffer.allocUnsafeSlow(POOL_BYTES);
 let used = POOL_BYTES;
 
-/**
- * `size` bytes from the CSPRNG, drawn from it 4 KiB at a time. Each call of randomBytes() costs a getpid() system
- * call (OpenSSL's check for a fork), which measured 10 µs and more under load here, three times per SMS configuration
- * added; Node's randomUUID() pools its entropy the same way. Handed-out bytes are copied, and wiped from the pool.
- */
+// Each randomBytes() call costs a getpid() (OpenSSL's fork check): 10 µs and more under load, three per configuration added.
 export function pooledRandomBytes(size: number): Buffer {
   if (size > POOL_BYTES) return randomBytes(size);
   if (used + size > POOL_BYTES) {

@@ -8,9 +8,8 @@ export type { SealContext } from './seal-context';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-/** Sealed fields of format v2 read `<keyId>:v2:<base64url>`; a v1 field, `<keyId>:<base64url>`, has no second colon. */
 const FIELD_V2_MARKER = 'v2:';
-/** A v1 token starts with the length of its key id (1 to 32): no v1 token starts with this byte. */
+// A v1 token starts with its key id's length (1 to 32), never this byte.
 const TOKEN_V2_MARKER = 0xf2;
 const FIELD_AAD_V1 = 'registry:field:v1';
 const TOKEN_AAD_V1 = 'registry:verify-api-key:v1';
@@ -23,34 +22,23 @@ export class UnsealError extends Error {
 export interface VerifyApiKeyClaims {
   smsConfigId: number;
   clientId: number;
-  /** HMAC of the apiKey, or of '' when there is none (tokens before the credential version could not tell the two). */
+  // Of '' when there is no apiKey.
   apiKeyFingerprint: string;
 }
 
-/** What a token is issued for, beyond the claims every token has had. */
 export interface VerifyApiKeyIssue {
-  /** The configuration's credential version: a change of a destination or a credential makes the token stale. */
   credentialVersion: number;
-  /** The secret key that obtained the token (its issuingKeyTag): the token lives only while that key authenticates. */
   issuingKeyTag: string;
   hasApiKey: boolean;
 }
 
-/**
- * An opened token: its claims, the key id it was sealed under (its fingerprint is checked with that key), and what it
- * was issued for; `issue` is null on a token issued before tokens carried it.
- */
 export interface OpenedVerifyApiKey extends VerifyApiKeyClaims {
   keyId: string;
+  // Null on a token issued before tokens carried it.
   issue: VerifyApiKeyIssue | null;
 }
 
-/**
- * AES-256-GCM under versioned keys, each purpose under its own subkey of the configured key (see derived-keys.ts).
- * Sealed fields read `<keyId>:v2:<base64url(iv|tag|ciphertext)>`, authenticated with the table, column and owner of
- * the row (see seal-context.ts); a row sealed under an older key still opens after a new key is put first, and a row
- * sealed before v2 (`<keyId>:<base64url>`, the configured key itself, no binding to its row) still opens too.
- */
+// The formats, old and new, are described in docs/operations.md, How values are sealed.
 export class SecretSealer {
   private readonly keys: DerivedKeys[];
   private readonly keysById: Map<string, DerivedKeys>;
@@ -70,7 +58,6 @@ export class SecretSealer {
     return `${key.id}:${FIELD_V2_MARKER}${sealed.toString('base64url')}`;
   }
 
-  /** Throws UnsealError unless the value was sealed by a configured key for this very table, column and owner. */
   open(sealed: string, context: SealContext): string {
     const separator = sealed.indexOf(':');
     const key = this.keysById.get(sealed.slice(0, separator));
@@ -84,20 +71,13 @@ export class SecretSealer {
     return decrypt(key.legacy, Buffer.from(rest, 'base64url'), Buffer.from(`${FIELD_AAD_V1}:${key.id}`)).toString('utf8');
   }
 
-  /**
-   * HMAC of an apiKey: lets a token prove which apiKey it was issued for without revealing it. A token's
-   * fingerprint is checked with the key id the token was sealed under, so it still matches after a rotation.
-   */
   fingerprint(apiKey: string, keyId = this.currentKeyId): string {
     const key = this.keysById.get(keyId);
     if (!key) throw new UnsealError('unknown key id');
     return createHmac('sha256', key.fingerprint).update(apiKey).digest('base64url');
   }
 
-  /**
-   * `0xf2 | keyId length | keyId | iv | tag | ciphertext`, base64url. The sealed JSON array starts with the three claims
-   * the previous release reads (it ignores the rest), so a token issued here still resolves there during a rolling deploy.
-   */
+  // The previous release reads the first three claims, so these tokens resolve there too during a rolling deploy.
   sealVerifyApiKey(claims: VerifyApiKeyClaims, issue: VerifyApiKeyIssue): string {
     const key = this.keys[0];
     const payload = Buffer.from(
@@ -115,10 +95,6 @@ export class SecretSealer {
     return Buffer.concat([Buffer.of(TOKEN_V2_MARKER, keyId.length), keyId, sealed]).toString('base64url');
   }
 
-  /**
-   * Opens tokens of both formats: those issued before v2 (`keyId length | keyId | ...`) are in callers' hands. A token has
-   * one spelling, the unpadded base64url it was issued as: any other spelling of the same bytes is refused.
-   */
   openVerifyApiKey(token: string): OpenedVerifyApiKey {
     const bytes = Buffer.from(token, 'base64url');
     if (bytes.toString('base64url') !== token) throw new UnsealError('not spelled as issued');
