@@ -7,10 +7,9 @@ import { registeredMetric } from '../common/registered-metric';
 import { AppConfig } from '../config/app-config';
 import { OutboxRepository, RELAY_LOCK_BUSY } from './outbox.repository';
 
-/** Rows deleted per statement, each batch in a transaction of its own: the relay waits for one batch at most. */
+// Each batch in a transaction of its own, so the relay waits for one batch at most.
 export const RETENTION_BATCH_SIZE = 1000;
 const RETENTION_EVERY_MS = 15 * 60_000;
-/** The relay of an instance holds the lock for a moment at a time: look again shortly, a bounded number of times. */
 const LOCK_BUSY_RETRY_MS = 100;
 const LOCK_BUSY_TRIES = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -24,11 +23,6 @@ export const retentionRowsDeleted = registeredMetric(
     }),
 );
 
-/**
- * Deletes the audit entries older than AUDIT_RETENTION_DAYS, off the request path, in batches, holding the relay's lock
- * so one instance at a time does it. The outbox is the audit log: a published event is its audit entry, kept as long as
- * the log keeps it, and an entry still unpublished is never deleted, however old.
- */
 @Injectable()
 export class AuditRetention implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('AuditRetention');
@@ -51,7 +45,6 @@ export class AuditRetention implements OnApplicationBootstrap, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
-  /** Deletes what is past the retention, batch by batch, while this instance holds the lock; answers how many rows. */
   async sweep(now = new Date()): Promise<number> {
     const before = new Date(now.getTime() - this.retentionMs);
     let deleted = 0;

@@ -5,15 +5,9 @@ import { AuditEventDto } from '../audit/dto/audit-event.dto';
 import { withTimeout } from '../common/timeout';
 import { EVENT_CONTENT_TYPE, EVENTS_EXCHANGE } from './domain-events';
 
-/** A batch the broker has not confirmed within this time is published again later (same message-id). */
 export const PUBLISH_TIMEOUT_MS = 5000;
 
-/**
- * Publishes domain events on a confirm channel of its own on the shared connection, opened on every (re)connection
- * with the exchange declared: the publisher is ready once that is done, not merely connected. A batch is written to the
- * channel at once and its confirms awaited together (amqplib's waitForConfirms), without a promise and a timer per
- * message as amqp-connection-manager's channel wrapper would keep: the relay's cost per event is a write's cost.
- */
+// A batch's confirms are awaited together, not a promise and a timer per message (BENCHMARKS.md, domain events).
 @Injectable()
 export class EventPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('EventPublisher');
@@ -28,7 +22,6 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     return this.channel !== undefined;
   }
 
-  /** Called each time the channel is (again) ready to publish. */
   onReady(listener: () => void): void {
     this.readyListeners.push(listener);
   }
@@ -40,7 +33,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     if (manager.isConnected()) void this.openChannel();
   }
 
-  /** With the listener closed: the relay may publish through the drain. */
+  // On shutdown, not before: the relay publishes through the drain.
   async onApplicationShutdown(): Promise<void> {
     this.amqp.managedConnection?.removeListener('connect', this.onConnect);
     this.amqp.managedConnection?.removeListener('disconnect', this.onDisconnect);
@@ -49,7 +42,6 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     await channel?.close().catch(() => undefined);
   }
 
-  /** Resolves once the broker confirmed every event (sent in the order given); rejects if any is refused or late. */
   async publish(events: AuditEventDto[]): Promise<void> {
     const channel = this.channel;
     if (!channel) throw new Error('the broker is not connected');

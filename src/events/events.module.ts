@@ -9,7 +9,6 @@ import { OutboxRelay } from './outbox-relay';
 import { OutboxRepository } from './outbox.repository';
 import { OutboxRelayLock } from './outbox-relay-lock.entity';
 
-/** Domain events: the audit entries that change something, published on RabbitMQ from the outbox (docs/events.md). */
 @Module({
   imports: [TypeOrmModule.forFeature([OutboxRelayLock]), AuditModule, BrokerConnectionModule, DatabaseModule],
   providers: [EventPublisher, OutboxRepository, OutboxRelay, AuditRetention],

@@ -5,26 +5,14 @@ import { EventPublisher } from './event-publisher';
 import { OutboxRepository, RELAY_LOCK_BUSY } from './outbox.repository';
 import { WakeSignal } from './wake-signal';
 
-/** Entries published per transaction: the confirms of a batch are awaited together. */
 export const RELAY_BATCH_SIZE = 200;
-/**
- * How often the relay looks without being woken: it is woken after every commit of this instance, so the poll only
- * finds entries left by an instance that died before publishing them, or written while another instance held the lock.
- */
+// Woken after each local commit, the relay polls only for what a dead instance, or one holding the lock, left.
 export const RELAY_POLL_MS = 1000;
-/** Another relay held the lock: look again soon, in case it took its batch before this instance's commit. */
+// Soon: the relay holding the lock may have taken its batch before this instance's commit.
 const LOCK_BUSY_RETRY_MS = 50;
-/** How long shutdown waits for a pass under way. */
 const RELAY_STOP_WAIT_MS = 2000;
-/** After a failure (database or broker), the next attempt. */
 const FAILURE_RETRY_MS = 2000;
 
-/**
- * The transactional outbox's relay, one in every instance: it publishes the unpublished audit entries in the order they
- * were written, with publisher confirms, and marks them published in the same transaction as it holds the relay lock.
- * At least once: a batch confirmed but not marked (the database or the process went) is published again, with the same
- * message-id. Only one relay publishes at a time, so each client's events leave in order (see docs/events.md).
- */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
@@ -47,11 +35,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.running = this.run();
   }
 
-  /**
-   * After the listener closed (onApplicationShutdown, not before): the relay publishes what the last requests wrote
-   * through the drain. A pass stuck on an unreachable database is not waited for beyond RELAY_STOP_WAIT_MS, so that
-   * shutdown stays bounded; what it leaves waits for another instance or the next start.
-   */
+  // After the listener closed, so the drain's writes are published; bounded, should a pass hang on the database.
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
     this.wakeUp.wake();
@@ -67,7 +51,6 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  /** Publishes batches until none is left; answers how long to wait before looking again. */
   private async publishWaiting(): Promise<number> {
     // Woken again by the publisher once it is ready; the entries wait in the database meanwhile.
     if (!this.publisher.isReady) return RELAY_POLL_MS;

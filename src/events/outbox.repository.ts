@@ -6,7 +6,6 @@ import { AuditEventDto } from '../audit/dto/audit-event.dto';
 import { Transactions } from '../database/transactions';
 import { OutboxRelayLock } from './outbox-relay-lock.entity';
 
-/** An entry waiting in the outbox, with its place in the log. */
 export interface OutboxEvent {
   position: number;
   event: AuditEventDto;
@@ -14,27 +13,20 @@ export interface OutboxEvent {
 
 export interface OutboxBacklog {
   unpublished: number;
-  /** When the oldest unpublished entry was written (epoch ms); null when none waits. */
   oldestOccurredAt: number | null;
 }
 
-/** Written out, not bound: SQLite reads its partial index of the unpublished entries only for this very condition. */
+// Written out, not bound: SQLite uses its partial index only for this very condition.
 const UNPUBLISHED = 'e.unpublished = 1';
 
-/** Another instance's relay holds the lock: it publishes what waits. */
 export const RELAY_LOCK_BUSY = Symbol('RELAY_LOCK_BUSY');
 
-/** The audit entries the relay publishes (audit_event.unpublished = 1), read through the index on the unpublished ones. */
 @Injectable()
 export class OutboxRepository {
   constructor(private readonly transactions: Transactions) {}
 
-  /**
-   * Runs `work` as the only relay. MySQL: in a transaction holding the lock row, taken with SKIP LOCKED so a relay that
-   * finds it held goes away at once (RELAY_LOCK_BUSY) rather than queueing behind it; a relay that dies releases it with
-   * its connection. SQLite: one instance runs, so `work` runs at once, outside any transaction (which would hold up
-   * every other statement of the instance, SQLite's statements taking turns).
-   */
+  // SKIP LOCKED: a relay that finds the lock held goes away at once instead of queueing. SQLite runs one instance, and a
+  // transaction there would hold up every other statement.
   async asOnlyRelay<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | typeof RELAY_LOCK_BUSY> {
     if (this.transactions.dialect === 'sqlite') return work(this.transactions.manager);
     return this.transactions.isolated(async (manager) => {
@@ -49,7 +41,6 @@ export class OutboxRepository {
     });
   }
 
-  /** The oldest `limit` unpublished entries, in the order they were written. */
   async unpublished(manager: EntityManager, limit: number): Promise<OutboxEvent[]> {
     const events = await manager
       .getRepository(AuditEvent)

@@ -7,18 +7,10 @@ import { StatementOutcomeObserver } from '../database/statement-tally';
 
 export type DependencyState = 'up' | 'down';
 
-/** How often the database is pinged (RegistryDataSource.ping), and how long the answer may take before it is down. */
 export const DATABASE_PROBE_INTERVAL_MS = 2000;
 export const DATABASE_PROBE_TIMEOUT_MS = 2000;
-/** A statement failing for want of the database brings the next probe forward, at most this often. */
 export const FAILURE_PROBE_GAP_MS = 250;
 
-/**
- * Whether the database answers, held in memory so /health costs no query: any statement that succeeds says up; a probe
- * every DATABASE_PROBE_INTERVAL_MS, and one as soon as a statement fails with a connection error, says up or down.
- * A database that refuses shows as down as soon as a request (or the next probe) meets it; one that hangs, within the
- * interval plus the probe's timeout (4 s).
- */
 @Injectable()
 export class DatabaseHealth implements StatementOutcomeObserver, OnModuleInit, OnModuleDestroy {
   // The start has just connected to it (and read the migrations table).
@@ -35,7 +27,6 @@ export class DatabaseHealth implements StatementOutcomeObserver, OnModuleInit, O
 
   onModuleInit(): void {
     this.database.statements.observe(this);
-    // unref: the probe alone never keeps the process alive.
     this.timer = setInterval(() => this.probe(), DATABASE_PROBE_INTERVAL_MS).unref();
   }
 

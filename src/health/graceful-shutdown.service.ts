@@ -4,18 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../config/app-config';
 import { HealthService } from './health.service';
 
-/**
- * After the drain delay, the time a signal-driven shutdown has to close the listener, finish the requests in flight
- * (each ends within the 4.5 s request deadline) and close the database and broker; past it the process exits anyway.
- * A pod's terminationGracePeriodSeconds must exceed SHUTDOWN_DELAY_MS plus this (deploy/deployment.yaml does).
- */
+// terminationGracePeriodSeconds must exceed SHUTDOWN_DELAY_MS plus this (docs/operations.md, Scaling out).
 export const SHUTDOWN_CLOSE_MS = 8000;
 
-/**
- * On SIGTERM, before Nest closes the listener: /health turns 503 and requests are still served for the drain delay,
- * so load balancers stop sending before connections are refused. Nest then closes the HTTP server (which waits for
- * the requests in flight) and only after that the database and the broker (onApplicationShutdown).
- */
+// Before Nest closes the listener, so load balancers stop sending before connections are refused.
 @Injectable()
 export class GracefulShutdownService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Shutdown');

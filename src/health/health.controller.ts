@@ -27,7 +27,6 @@ class HealthResponseDto {
 @SkipThrottle()
 @Controller('health')
 export class HealthController {
-  /** False when OPS_PORT serves /health instead (src/health/ops-server.ts). */
   private readonly served: boolean;
 
   constructor(

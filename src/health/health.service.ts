@@ -7,7 +7,7 @@ export type { DependencyState } from './database-health';
 export const DRAINING_MESSAGE = 'shutting down';
 export const DATABASE_DOWN_MESSAGE = 'database is down';
 
-/** /health's answer: ready, or 503 with the reason (`draining` marks a stop under way, which is no failure). */
+// `draining` is a stop under way, not a failure.
 export type Readiness =
   { status: 200; results: { database: 'up'; broker: DependencyState } } | { status: 503; error: string; draining: boolean };
 
@@ -20,7 +20,6 @@ export class HealthService {
     private readonly broker: BrokerConnection,
   ) {}
 
-  /** From SIGTERM on, /health fails so load balancers stop sending while in-flight requests finish. */
   markShuttingDown(): void {
     this.shuttingDown = true;
   }
@@ -33,7 +32,6 @@ export class HealthService {
     return this.broker.isConnected ? 'up' : 'down';
   }
 
-  /** From what the service already knows: no query, whichever port asks (API or OPS_PORT). */
   readiness(): Readiness {
     if (this.shuttingDown) return { status: 503, error: DRAINING_MESSAGE, draining: true };
     if (this.database.current === 'down') return { status: 503, error: DATABASE_DOWN_MESSAGE, draining: false };

@@ -8,14 +8,11 @@ import { HealthService } from './health.service';
 
 export interface OpsRoutes {
   health: HealthService;
-  /** Unset when METRICS_ENABLED=false: /metrics is then a 404 like any unknown path. */
   metrics?: MetricsRenderer;
 }
 
-/** Answers of the ops port: nothing to cache, sniff or frame. */
 const OPS_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
-/** A Fastify instance of its own with /health and /metrics only, answering as the API port does, in the envelope. */
 export function createOpsFastify({ health, metrics }: OpsRoutes): FastifyInstance {
   // While it closes (after the API's listener), probes on open connections still get the drain's 503 from /health.
   const ops = fastify({ logger: false, bodyLimit: 1024, return503OnClosing: false });
@@ -40,12 +37,6 @@ export function createOpsFastify({ health, metrics }: OpsRoutes): FastifyInstanc
   return ops;
 }
 
-/**
- * With OPS_PORT set, /health and /metrics are served on that port only (bound to HOST), and the API port answers 404
- * for them: probes and scrapes stay off the API's port, its rate limits, access log and request metrics. main.ts opens
- * it once the API listens (ready means the API can be reached); it closes after the API's listener, on shutdown, so
- * probes see the drain's 503 until the end.
- */
 @Injectable()
 export class OpsServer implements OnApplicationShutdown {
   private server?: FastifyInstance;
@@ -56,7 +47,6 @@ export class OpsServer implements OnApplicationShutdown {
     private readonly metrics: MetricsRenderer,
   ) {}
 
-  /** Listens on OPS_PORT; resolves with the address, or undefined when OPS_PORT is unset. */
   async listen(): Promise<AddressInfo | undefined> {
     const port = this.config.get('opsPort', { infer: true });
     if (port === undefined) return undefined;
