@@ -5,10 +5,6 @@ import { KeyUsageNotes } from './key-usage-notes';
 import { KeyUsageRepository } from './key-usage.repository';
 import { keyUsageFlushFailures, keyUsageFlushSeconds, pendingNotesSources } from './key-usage.metrics';
 
-/**
- * Writes the notes of each KEY_USAGE_FLUSH_MS, on a timer of its own (never on a request's path), and once more at
- * shutdown, after the listener closed. A flush that fails keeps its notes for the next one; flushes never overlap.
- */
 @Injectable()
 export class KeyUsageFlusher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('KeyUsage');
@@ -36,7 +32,7 @@ export class KeyUsageFlusher implements OnApplicationBootstrap, OnApplicationShu
     pendingNotesSources.delete(this.notes);
   }
 
-  /** Writes what was noted so far; resolves once written or put back, never rejects. */
+  // Never rejects: a failed write puts its notes back for the next flush.
   flush(): Promise<void> {
     this.flushing = this.flushing.then(() => this.writeNotes());
     return this.flushing;

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { registeredMetric } from '../common/registered-metric';
 
-/** The notes of every app in the process (one in production), read when /metrics is scraped. */
+// A set: every app in the process adds its notes (one app in production, several in tests).
 export const pendingNotesSources = new Set<{ readonly size: number }>();
 
 registeredMetric(

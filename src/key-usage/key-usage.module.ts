@@ -4,7 +4,6 @@ import { KeyUsageFlusher } from './key-usage-flusher';
 import { KeyUsageNotes } from './key-usage-notes';
 import { KeyUsageRepository } from './key-usage.repository';
 
-/** Global for KeyUsageNotes: every SecretKeyGuard and get-client's edge note the keys they authenticate. */
 @Global()
 @Module({
   providers: [KeyUsageNotes],
@@ -12,10 +11,7 @@ import { KeyUsageRepository } from './key-usage.repository';
 })
 export class KeyUsageNotesModule {}
 
-/**
- * The writing of the notes. Not global: Nest shuts global modules down with the database's, and the last flush, at
- * shutdown, must come before the database closes, as the outbox relay's does.
- */
+// Not global: Nest shuts global modules down with the database, and the last flush must come before it closes.
 @Module({
   imports: [DatabaseModule],
   providers: [KeyUsageRepository, KeyUsageFlusher],

@@ -5,7 +5,7 @@ import { SqlNames } from '../database/sql-names';
 import { sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 
-/** The client's columns this repository writes; named, not imported: client/ authenticates through auth/, which notes here. */
+// Named, not imported: client/ authenticates through auth/, which notes here.
 interface ClientKeyUsage {
   secretKeyDigest: string;
   previousSecretKeyDigest: string | null;
@@ -13,17 +13,10 @@ interface ClientKeyUsage {
   previousSecretKeyLastUsedAt: Date | null;
 }
 
-/**
- * Keys per statement. SQLite allows 500 SELECTs in one UNION ALL; on MariaDB, 20,000 keys took 220 ms in statements
- * of 1,000 against 345 ms in statements of 400 (about 100 kB each, far under max_allowed_packet).
- */
+// SQLite allows 500 SELECTs in one UNION ALL; on MariaDB 1,000 keys a statement was fastest (BENCHMARKS.md, key usage).
 const KEYS_PER_STATEMENT = { mysql: 1000, sqlite: 400 } as const;
 
-/**
- * Writes when keys were last used, for each key as the client's current key or as its previous one, in a few statements
- * whatever the number of keys. A time only ever moves forward (GREATEST): instances write the same clients in any order.
- * SQL, as the query builder has no UPDATE joined to a list of values.
- */
+// A time only moves forward (GREATEST): instances write the same clients in any order.
 @Injectable()
 export class KeyUsageRepository {
   private readonly statements: Array<(count: number) => string>;
@@ -56,7 +49,6 @@ export class KeyUsageRepository {
     this.statements = [forKey('secretKeyDigest', 'secretKeyLastUsedAt'), forKey('previousSecretKeyDigest', 'previousSecretKeyLastUsedAt')];
   }
 
-  /** Each key's latest use (epoch ms), written where the key is: a client's current key, or its previous one. */
   async recordLastUses(lastUses: Map<string, number>): Promise<void> {
     const entries = [...lastUses];
     for (let start = 0; start < entries.length; start += this.keysPerStatement) {

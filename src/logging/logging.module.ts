@@ -2,7 +2,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { Loggers } from './logger-options';
 import { ACCESS_LOGGER, ROOT_LOGGER } from './root-logger';
 
-/** The application's loggers, made before Nest starts (createApp) so that Nest's first line is already theirs. */
 @Module({})
 export class LoggingModule {
   static forRoot(loggers: Loggers): DynamicModule {

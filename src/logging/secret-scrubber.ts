@@ -1,22 +1,14 @@
 import pino from 'pino';
 
-/**
- * Runs of 40 or more characters of the key alphabet: secret keys (`sk_` + 43), SHA-256 digests (64 hex characters),
- * verifyApiKey tokens (64 and more). Nothing else the service logs has such a run: UUIDs are 36, paths and stack
- * frames are broken by `/` and `.`.
- */
+// Secret keys, SHA-256 digests and tokens run to 40 characters and more; nothing else logged does (UUIDs are 36, paths
+// and stack frames break at / and .).
 const KEY_LIKE = /[A-Za-z0-9_-]{40,}/g;
 export const REDACTED = '[redacted]';
-/** Nested objects are scrubbed this deep; deeper ones are dropped. */
 const MAX_DEPTH = 8;
-/** A configured secret shorter than this is not searched for: it would blank ordinary words. */
+// A shorter configured secret would blank ordinary words.
 const MIN_SECRET_LENGTH = 4;
 
-/**
- * Removes from what a log line carries everything that looks like a credential, and every configured secret (admin
- * keys, encryption keys, the database's and broker's passwords) wherever it appears. For the lines that are not the
- * access log's: errors, warnings, Nest's own. Slow for a hot path (a regular expression over every string).
- */
+// Not on the access log: a regular expression over every string is too slow for the hot path.
 export class SecretScrubber {
   private readonly secrets: string[];
 
@@ -31,7 +23,6 @@ export class SecretScrubber {
     return scrubbed;
   }
 
-  /** A copy of a log argument with every string scrubbed; an Error becomes its serialized form first. */
   scrubDeep(value: unknown, depth = 0): unknown {
     if (typeof value === 'string') return this.scrub(value);
     if (value === null || typeof value !== 'object') return value;

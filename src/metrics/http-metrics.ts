@@ -15,10 +15,7 @@ export const REQUESTS: CounterConfiguration<string> = {
   labelNames: HTTP_LABELS,
 };
 
-/**
- * The requests counter's collect(): the histogram's count under its own name, read at scrape time. Counting every
- * answer twice cost get-client a fifteenth of its throughput.
- */
+// Copied from the histogram at scrape time: counting every request twice cost get-client a fifteenth of its throughput.
 export async function copyRequestCounts(this: Counter<string>, duration: Histogram<string>): Promise<void> {
   const { values } = await duration.get();
   // Reset and filled in one synchronous stretch: scrapes arriving together must not add their copies up.

@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { register } from 'prom-client';
 
-/**
- * How long one rendering of the registry is served again. Rendering costs about 1.2 ms of CPU (the default metrics read
- * /proc, the histograms are serialised); Prometheus scrapes every 15 s, so a second of age is invisible to it, while a
- * scrape storm costs one rendering a second.
- */
+// A rendering costs about 1.2 ms of CPU: a scrape storm costs one a second (docs/operations.md).
 export const METRICS_CACHE_MS = 1000;
 
-/** The Prometheus text of prom-client's default registry, rendered at most once per METRICS_CACHE_MS. */
 @Injectable()
 export class MetricsRenderer {
   readonly contentType = register.contentType;

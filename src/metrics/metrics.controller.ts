@@ -7,10 +7,6 @@ import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { AppConfig } from '../config/app-config';
 import { MetricsRenderer } from './metrics-renderer';
 
-/**
- * Prometheus text of the default registry; not behind the admin key. Answers 404 when switched off
- * (METRICS_ENABLED=false) and when OPS_PORT serves it instead (src/health/ops-server.ts).
- */
 @ApiTags('operations')
 @SkipThrottle()
 @Controller('metrics')

@@ -25,18 +25,17 @@ const CLIENT_CACHE_GAUGES = 'client_cache_gauges';
 const OUTBOX_UNPUBLISHED_GAUGE = 'outbox_unpublished_events';
 const OUTBOX_AGE_GAUGE = 'outbox_oldest_unpublished_age_seconds';
 
-/** Gauges read at scrape time from this application's pool and broker; a new application replaces the old gauge. */
+// Another app in the same process (tests) replaces the previous one's gauge.
 function freshGauge(configuration: GaugeConfiguration<string>): Gauge<string> {
   register.removeSingleMetric(configuration.name);
   return new Gauge(configuration);
 }
 
-/** prom-client's process_* and nodejs_* metrics, registered once per process on the default registry. */
 function collectDefaultMetricsOnce(): void {
   if (register.getSingleMetric('process_cpu_user_seconds_total') === undefined) collectDefaultMetrics();
 }
 
-/** The outbox's two gauges, from one read per scrape; with the database down, the age keeps growing from the last read. */
+// One read per scrape for both; with the database down, the age grows from the last read.
 function outboxGauges(outbox: OutboxRepository): Gauge<string>[] {
   const read = scrapedFigure<OutboxBacklog>(() => outbox.backlog(), { unpublished: 0, oldestOccurredAt: null });
   return [
@@ -58,7 +57,6 @@ function outboxGauges(outbox: OutboxRepository): Gauge<string>[] {
   ];
 }
 
-/** What the get-client cache holds against its budget (its hit ratio comes from client_cache_hits_total and _misses_total). */
 function clientCacheGauges(cache: ClientCache): Gauge<string>[] {
   return [
     freshGauge({
@@ -92,7 +90,6 @@ function clientCacheGauges(cache: ClientCache): Gauge<string>[] {
     MetricsRenderer,
     { provide: DEFAULT_METRICS, useFactory: collectDefaultMetricsOnce },
     makeCounterProvider({ ...REQUESTS, inject: [getToken(REQUEST_DURATION.name)], collect: copyRequestCounts }),
-    // Observed by the edge's onResponse hook (src/http/request-timing.ts).
     makeHistogramProvider(REQUEST_DURATION),
     {
       provide: DB_QUERIES_GAUGE,
