@@ -7,10 +7,7 @@ import { Loggers, createLoggers, loggingConfigOf } from './logging/logger-option
 import { nestLoggerOver } from './logging/nest-logger';
 import { setUpSwagger } from './swagger';
 
-/**
- * Builds the whole application, exactly as production runs it, without listening: main.ts and the e2e tests share it.
- * Without arguments it reads the environment (a bad variable throws a ConfigurationError naming it).
- */
+// Shared by main.ts and the e2e tests, so that the tests run exactly what production runs.
 export async function createApp(
   config: AppConfig = loadAppConfig(),
   loggers: Loggers = createLoggers(loggingConfigOf(config)),
@@ -19,7 +16,7 @@ export async function createApp(
   for (const variable of config.ignoredVariables) {
     loggers.root.warn({ context: 'Startup', variable }, `${variable} is no longer read and is ignored (see README, Configuration)`);
   }
-  // The edge's hooks are registered by EdgeModule (src/http/edge.ts lists them in order); JSON is parsed there too.
+  // No body parser here: the edge parses JSON (src/http/edge.ts).
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, loggers), createFastifyAdapter(config), {
     bodyParser: false,
     logger: nestLoggerOver(loggers.root),
@@ -28,14 +25,12 @@ export async function createApp(
   });
   // process.exit(0) once closed, rather than re-raising the signal: a drained shutdown is a clean exit.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
-  // DOCS_ENABLED=false: no Swagger UI and no OpenAPI route, so /docs is a 404 like any unknown path.
   if (config.docsEnabled) setUpSwagger(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;
 }
 
-/** The first line of a start on generated secrets: they are for development, and where they are (never the keys). */
 function developmentSecretsNotice({ generatedSecretsFile, createdDevelopmentSecrets }: AppConfig): string {
   return (
     `${createdDevelopmentSecrets ? 'Generated development secrets in' : 'Using development secrets from'} ${generatedSecretsFile}: ` +

@@ -29,7 +29,7 @@ function boundUrl({ address, family, port }: AddressInfo): string {
   return `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
 }
 
-/** One JSON line naming what failed, then exit 1 (the line is written at exit: see turn-batched-destination.ts). */
+// The line is still written: turn-batched-destination.ts flushes on exit.
 function exitAfterFailedStart(logger: pino.Logger, error: unknown, config?: AppConfig): never {
   logger.fatal({ context: 'Bootstrap' }, describeStartupFailure(error, config));
   process.exit(1);

@@ -8,11 +8,6 @@ import { runMigrationsUnderLock } from './database/run-migrations';
 import { createLoggers, loggingConfigOf } from './logging/logger-options';
 import { describeStartupFailure } from './startup-failure';
 
-/**
- * Applies the pending migrations and exits (0, or 1 with one line naming what failed): the migrate step of a deployment
- * whose instances start with MIGRATE_ON_START=false (deploy/migrate-job.yaml). `node dist/migrate.js`, or
- * `npm run migrate` after a build; the environment is the service's own.
- */
 async function migrate(): Promise<void> {
   loadDotEnv();
   const config = loadAppConfig();

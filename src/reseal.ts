@@ -11,14 +11,7 @@ import { SealedColumnRepository, resealStatements } from './reseal/sealed-column
 import { SEALED_COLUMNS } from './reseal/sealed-columns';
 import { describeStartupFailure } from './startup-failure';
 
-/**
- * Seals every stored secret again under the first key of ENCRYPTION_KEYS, so that the keys after it can be removed
- * (docs/key-retirement.md). `node dist/reseal.js`, or `npm run reseal` after a build; the environment is the service's
- * own. Its report goes to stdout, the last line `reseal: moved <n>; remaining <kid>=<n>, ...` naming every older key
- * listed (`remaining none` only when a single key is listed and no value is under another).
- * Exits 0 only when no value is left under an older key; 1 when a value does not open, is under a key id that is not
- * listed, was left under an older key, or the run was stopped (SIGINT, SIGTERM: after the value in hand).
- */
+// Its report and exit codes are described in docs/key-retirement.md.
 async function reseal(): Promise<void> {
   loadDotEnv();
   const config = loadAppConfig();
@@ -44,7 +37,6 @@ async function reseal(): Promise<void> {
   }
 }
 
-/** The first signal lets the value in hand be written, then stops; a second one ends at once. */
 function stopOnSignals(): AbortSignal {
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {

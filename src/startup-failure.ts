@@ -2,7 +2,6 @@ import { AppConfig } from './config/app-config';
 import { ConfigurationError } from './config/environment';
 import { driverErrorCode, isUnavailableError } from './common/errors/unavailable';
 
-/** What a start that failed says in its one log line: the variable, or the component that could not be reached. */
 export function describeStartupFailure(error: unknown, config?: AppConfig): string {
   if (error instanceof ConfigurationError) return error.message;
   const code = driverErrorCode(error) ?? (error as { code?: unknown } | null)?.code;
@@ -14,7 +13,7 @@ export function describeStartupFailure(error: unknown, config?: AppConfig): stri
   return `Cannot start: ${reason}`;
 }
 
-/** Where the database is, without its credentials. */
+// Never the credentials of the URL.
 function databaseLocation({ database }: AppConfig): string {
   if (database.type === 'sqlite') return database.path;
   const url = new URL(database.url);

@@ -3,17 +3,15 @@ import { CacheInvalidationBus } from '../client-cache/cache-invalidation.bus';
 import { WILDCARD_PREFIX, approvalHostOf, isIpHost } from '../common/validation/provider-host';
 import { ProviderHostRepository } from './provider-host.repository';
 
-/** With no bus to hear changes from other instances, the list is read again when older than this: within the promised second. */
+// While the bus is not heard, the list is read again past this age: within the promised second.
 export const UNHEARD_MAX_AGE_MS = 800;
 
-/** The provider URLs of a configuration that approval judges. */
 export interface ProviderDestination {
   smsApi: string;
   providerUrl: string | null;
   balanceUrl: string | null;
 }
 
-/** The list as held in memory: exact hosts, and the names whose subdomains a wildcard approves. */
 export class ApprovedHosts {
   private readonly exact = new Set<string>();
   private readonly wildcardNames = new Set<string>();
@@ -25,7 +23,6 @@ export class ApprovedHosts {
     }
   }
 
-  /** Whether every URL of the configuration names an approved host: one look-up per label of each host. */
   approves(destination: ProviderDestination): boolean {
     return (
       this.approvesUrl(destination.smsApi) &&
@@ -46,17 +43,12 @@ export class ApprovedHosts {
   }
 }
 
-/**
- * The approved provider hosts, held in memory on every instance so that route and resolve judge a configuration without
- * reading the database. A change anywhere is heard on the cache-invalidation bus and read again at once; while the bus
- * is not heard, the list is read again whenever it is older than UNHEARD_MAX_AGE_MS.
- */
 @Injectable()
 export class ProviderHostApproval implements OnApplicationBootstrap {
   private readonly logger = new Logger('ProviderHostApproval');
   private hosts = new ApprovedHosts([]);
   private loadedAt = -Infinity;
-  /** Counts the changes heard; the list is current when it was read after the last one. */
+  // The list is current when it was read after the last change heard.
   private changes = 0;
   private loadedAfter = -1;
   private loading: Promise<void> | null = null;
@@ -70,20 +62,19 @@ export class ProviderHostApproval implements OnApplicationBootstrap {
     this.bus.onProviderHostsChanged(() => this.changed());
   }
 
-  /** The list as it stands: from memory, unless a change was heard since it was read or, unheard, it is too old. */
   async current(): Promise<ApprovedHosts> {
+    // Unheard and too old counts as a change.
     if (this.loadedAfter === this.changes && !this.bus.live && performance.now() - this.loadedAt >= UNHEARD_MAX_AGE_MS) this.changes += 1;
     if (this.loadedAfter !== this.changes) await this.reload();
     return this.hosts;
   }
 
-  /** The list changed (here or on another instance): read again now, and by whoever asks before that read ends. */
   changed(): void {
     this.changes += 1;
     this.reload().catch((error: Error) => this.logger.warn(`Approved provider hosts not read: ${error.message}`));
   }
 
-  /** One read at a time; a change heard during a read is followed by another. */
+  // One read at a time; a change heard during a read is followed by another.
   private reload(): Promise<void> {
     this.loading ??= this.read().finally(() => (this.loading = null));
     return this.loading;

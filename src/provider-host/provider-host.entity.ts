@@ -1,13 +1,12 @@
 import { Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
-/** A provider host the platform sends to, approved by an admin: route and resolve offer only configurations whose hosts are listed. */
 @Entity('provider_host')
 @Unique('UQ_provider_host_host', ['host'])
 export class ProviderHost {
   @PrimaryGeneratedColumn({ type: 'int' })
   id!: number;
 
-  /** A DNS name, `*.` and a name, or an IP address, as common/validation/provider-host.ts writes it (ASCII, lower case). */
+  // In the canonical form of common/validation/provider-host.ts.
   @Column({ name: 'host', type: 'varchar', length: 255, charset: 'ascii' })
   host!: string;
 

@@ -9,7 +9,6 @@ import { ProviderHost } from './provider-host.entity';
 import { ProviderHostRepository } from './provider-host.repository';
 import { ProviderHostService } from './provider-host.service';
 
-/** The provider hosts admins approve, and the in-memory list route and resolve judge configurations by. */
 @Module({
   imports: [TypeOrmModule.forFeature([ProviderHost]), DatabaseModule, ClientCacheModule, AuditModule],
   controllers: [ProviderHostController],

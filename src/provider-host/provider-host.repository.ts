@@ -4,7 +4,6 @@ import { ChangeOrigin } from '../auth/actor';
 import { Transactions } from '../database/transactions';
 import { ProviderHost } from './provider-host.entity';
 
-/** The approved provider hosts: each change written with its audit entry, in one transaction. */
 @Injectable()
 export class ProviderHostRepository {
   constructor(
@@ -12,13 +11,12 @@ export class ProviderHostRepository {
     private readonly auditLog: AuditLog,
   ) {}
 
-  /** Every host listed, for the in-memory list each instance keeps. */
   async allHosts(): Promise<string[]> {
     const rows = await this.transactions.manager.getRepository(ProviderHost).createQueryBuilder('h').select('h.host', 'host').getRawMany();
     return rows.map((row: { host: string }) => row.host);
   }
 
-  /** A page by id, after `afterId`, one row more than `limit` (it tells that a next page exists). */
+  // One row more than limit tells whether a next page exists.
   async list(afterId: number, limit: number): Promise<ProviderHost[]> {
     return this.transactions.manager
       .getRepository(ProviderHost)
@@ -29,7 +27,6 @@ export class ProviderHostRepository {
       .getMany();
   }
 
-  /** Inserts the host and its `provider-host.approved` entry; a host already listed fails with the driver's duplicate-key error. */
   async approve(host: string, note: string | null, origin: ChangeOrigin): Promise<ProviderHost> {
     return this.transactions.run(async (manager) => {
       const createdAt = new Date();
@@ -45,7 +42,6 @@ export class ProviderHostRepository {
     });
   }
 
-  /** Removes the host with its `provider-host.removed` entry; false when there is no such host. */
   async remove(providerHostId: number, origin: ChangeOrigin): Promise<boolean> {
     return this.transactions.run(async (manager) => {
       const deleted = await manager.delete(ProviderHost, { id: providerHostId });

@@ -11,7 +11,6 @@ import { ProviderHostApproval } from './provider-host-approval';
 import { ProviderHost } from './provider-host.entity';
 import { ProviderHostRepository } from './provider-host.repository';
 
-/** The hosts admins approve: each change audited, applied here before it is answered, and on every instance within 1 s. */
 @Injectable()
 export class ProviderHostService {
   private readonly allowPrivateHosts: boolean;
@@ -31,7 +30,6 @@ export class ProviderHostService {
     return { items: page.items.map(toProviderHostDto), nextCursor: page.nextCursor };
   }
 
-  /** Lists the host as written in canonical form; the same host in any spelling already listed → 409. */
   async approve(request: ApproveProviderHostDto, origin: ChangeOrigin): Promise<ProviderHostDto> {
     const form = providerHostForm(request.host, this.allowPrivateHosts);
     if (typeof form === 'string') throw new BadRequestException(form);
@@ -52,7 +50,7 @@ export class ProviderHostService {
     return { providerHostId, deleted: true };
   }
 
-  /** Read again here before the answer, and told to the other instances. */
+  // Read again before returning, so this instance applies the change at once.
   private async applied(): Promise<void> {
     this.bus.publishProviderHostsChanged();
     this.approval.changed();

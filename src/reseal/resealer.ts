@@ -17,33 +17,21 @@ export const BATCH_SIZE = 500;
 
 export interface ResealOutcome {
   moved: number;
-  /** Values that did not open, or were sealed under a key id ENCRYPTION_KEYS does not list. */
   failed: number;
-  /** After the run, values under each key id but the current one, as remainingUnderOlderKeys() orders them. */
   remaining: KeyIdCount[];
-  /** A stop was asked for (SIGINT, SIGTERM) before the last value. */
   stopped: boolean;
 }
 
-/** Done, and the older keys may be removed: every value opened, and none is left under an older key. */
 export function isComplete(outcome: ResealOutcome): boolean {
   return !outcome.stopped && outcome.failed === 0 && noneRemaining(outcome.remaining);
 }
 
 type Verdict = { kind: 'current' } | { kind: 'reseal'; resealed: string } | { kind: 'failed'; reason: string };
 
-/**
- * Seals every stored value again under the first key of ENCRYPTION_KEYS, column by column, in batches walked by primary
- * key, while instances keep serving: each value is replaced only if its row still holds it, so a value written meanwhile
- * (sealed under the first key by its writer) is never overwritten. Values already under the first key are opened, not
- * moved, so a run stopped halfway and run again only does what is left. Prints a line per batch, one per value that
- * fails (its row and column, never the value) and ends with summaryLine().
- */
 export class Resealer {
   constructor(
     private readonly columns: SealedColumnRepository[],
     private readonly sealer: SecretSealer,
-    /** The ids of ENCRYPTION_KEYS, in its order. */
     private readonly listedKeyIds: readonly string[],
     private readonly print: (line: string) => void,
     private readonly batchSize = BATCH_SIZE,

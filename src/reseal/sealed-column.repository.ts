@@ -5,18 +5,12 @@ import { RowColumns, SealedColumn } from './sealed-columns';
 
 type SqlDialect = 'mysql' | 'sqlite';
 
-/**
- * The statements the walk needs, in either dialect: SQL, as one walk serves every sealed column of every table (a
- * compare-and-set byte for byte, a count per key id that is a text function of the column).
- */
 export interface ResealStatements {
   readonly dialect: SqlDialect;
   query<T>(sql: string, values?: SqlValue[]): Promise<T[]>;
-  /** An INSERT, UPDATE or DELETE. */
   execute(sql: string, values: SqlValue[]): Promise<WriteResult>;
 }
 
-/** The walk's statements on a DataSource. */
 export function resealStatements(dataSource: DataSource): ResealStatements {
   return {
     dialect: dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
@@ -32,25 +26,19 @@ export function resealStatements(dataSource: DataSource): ResealStatements {
   };
 }
 
-/** A sealed value as read, with its row's key and context columns. */
 export interface SealedRow {
   row: RowColumns;
   sealed: string;
 }
 
-/** How many values of a column are sealed under one key id. */
 export interface KeyIdCount {
   keyId: string;
   count: number;
 }
 
-/**
- * MySQL compares these columns case-insensitively (utf8mb4_unicode_ci): sealed values and key ids are compared byte
- * for byte, so a value another writer just replaced is never taken for the one read. SQLite compares bytes already.
- */
+// MySQL compares these columns case-insensitively: byte for byte, a value just replaced is never taken for the one read.
 const BYTEWISE: Record<SqlDialect, string> = { mysql: ' COLLATE utf8mb4_bin', sqlite: '' };
 
-/** The SQL of one sealed column: its values in key order, a compare-and-set replace, and a count per key id. */
 export class SealedColumnRepository {
   private readonly keyList: string;
   private readonly selectList: string;
@@ -63,7 +51,6 @@ export class SealedColumnRepository {
     this.selectList = [...sealedColumn.key, ...sealedColumn.contextColumns, `${sealedColumn.column} AS sealed`].join(', ');
   }
 
-  /** Up to `limit` values, in key order, of the rows after `after` (from the first row without it); NULLs are not read. */
   async readAfter(after: RowColumns | undefined, limit: number): Promise<SealedRow[]> {
     const { table, column } = this.sealedColumn;
     const [keyset, values] = after ? this.keysetAfter(after) : ['', []];
@@ -74,7 +61,6 @@ export class SealedColumnRepository {
     return rows.map(({ sealed, ...row }) => ({ row, sealed }));
   }
 
-  /** Writes `resealed` only if the row still holds the value read: false when a writer got there first (or it is gone). */
   async replace(read: SealedRow, resealed: string): Promise<boolean> {
     const { table, column, key } = this.sealedColumn;
     const sameRow = key.map((name) => `${name} = ?`).join(' AND ');
@@ -88,7 +74,6 @@ export class SealedColumnRepository {
     return result.affectedRows === 1;
   }
 
-  /** Values per key id (the text before the first colon; '' for a value without one). */
   async countByKeyId(): Promise<KeyIdCount[]> {
     const { table, column } = this.sealedColumn;
     const keyId = `SUBSTR(${column}, 1, INSTR(${column}, ':') - 1)${BYTEWISE[this.sql.dialect]}`;
@@ -98,7 +83,6 @@ export class SealedColumnRepository {
     return rows.map((row) => ({ keyId: String(row.keyId), count: Number(row.count) }));
   }
 
-  /** `(k1 > ?) OR (k1 = ? AND k2 > ?) ...`: the rows after `after` in key order, on the primary key's index. */
   private keysetAfter(after: RowColumns): [string, SqlValue[]] {
     const { key } = this.sealedColumn;
     const alternatives = key.map((name, index) => [...key.slice(0, index).map((equal) => `${equal} = ?`), `${name} > ?`].join(' AND '));
@@ -107,7 +91,7 @@ export class SealedColumnRepository {
   }
 }
 
-/** The batch size goes into the text: a LIMIT placeholder is refused by some servers' prepared statements. */
+// In the text: some servers' prepared statements refuse a LIMIT placeholder.
 function positiveInteger(value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`batch size must be a positive integer, not ${value}`);
   return value;

@@ -3,21 +3,17 @@ import { SqlValue } from '../database/write-scripts';
 import { idempotentAnswerSealContext, idempotentRequestSealContext } from '../idempotency/idempotent-answer-seal-context';
 import { apiKeySealContext, passwordSealContext } from '../sms-config/sms-config-seal-context';
 
-/** A row's columns as the walk reads them: its key and what its context is built from. */
 export type RowColumns = Record<string, SqlValue>;
 
-/** A column of sealed values, and how to find the context each of its values was sealed for. */
 export interface SealedColumn {
   table: string;
   column: string;
-  /** The primary key, walked in this order. */
   key: string[];
-  /** Columns besides the key that the context needs. */
   contextColumns: string[];
   contextOf(row: RowColumns): SealContext;
 }
 
-/** Every column the service seals a value in: a key can be retired only once none of them holds a value under it. */
+// A key can be retired only once none of these columns holds a value under it.
 export const SEALED_COLUMNS: SealedColumn[] = [
   {
     table: 'sms_config',
