@@ -68,6 +68,18 @@ function folderCycle(result: Cruise): string[] | undefined {
   return undefined;
 }
 
+/** The .ts files under src/, relative to the root (src/...), specs included. */
+function sourceFiles(): string[] {
+  return (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[])
+    .map((path) => relative(ROOT, join(ROOT, 'src', path)))
+    .filter((path) => path.endsWith('.ts'));
+}
+
+/** The classes a text declares extending an error class: `Error` itself, `TypeError`, or any of its own `...Error`. */
+function errorClassesIn(text: string): string[] {
+  return [...text.matchAll(/\bclass\s+(\w+)(?:\s*<[^>{]*>)?\s+extends\s+(?:\w+\.)*\w*Error\b/g)].map(([, name]) => name);
+}
+
 function writeFiles(root: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -129,9 +141,7 @@ describe('Architecture', () => {
     const SQL =
       /\b(SELECT\s+(\$\{|[A-Za-z0-9*(])|INSERT\s+INTO|UPDATE\s+([a-z_]+|\$\{[^}]+\})\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|TRIGGER|INDEX|PROCEDURE)|ALTER\s+TABLE|DROP\s+(TABLE|TRIGGER|PROCEDURE))/;
     const allowed = (path: string) => path.endsWith('.repository.ts') || path.startsWith('src/database/') || path.endsWith('.spec.ts');
-    const files = (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[])
-      .map((path) => relative(ROOT, join(ROOT, 'src', path)))
-      .filter((path) => path.endsWith('.ts'));
+    const files = sourceFiles();
     expect(files.length).toBeGreaterThan(50);
     const offending = files.filter((path) => !allowed(path) && SQL.test(readFileSync(join(ROOT, path), 'utf8')));
     expect(offending).toEqual([]);
@@ -145,5 +155,25 @@ describe('Architecture', () => {
       'src/reseal/sealed-column.repository.ts',
       'src/sms-config/sms-config.repository.ts',
     ]);
+  });
+
+  it('should refuse through Nest’s HTTP exceptions: no class of src/ extends Error except the few that refuse no request', () => {
+    const NOT_REFUSALS: Record<string, string> = {
+      ConfigurationError: 'a wrong environment variable: the start stops',
+      PendingMigrationsError: 'migrations left to run by their own step: the start stops',
+      ServiceUnavailableError: 'a dependency did not answer: a 503 with a generic message, whatever the request',
+      UnsealError: 'a sealed value that does not open: caught where it is opened, which answers its own refusal',
+    };
+    const sources = sourceFiles().filter((path) => !path.endsWith('.spec.ts'));
+    const declared = sources.flatMap((path) => errorClassesIn(readFileSync(join(ROOT, path), 'utf8')));
+    expect(declared.sort()).toEqual(Object.keys(NOT_REFUSALS).sort());
+    expect(sources.filter((path) => readFileSync(join(ROOT, path), 'utf8').includes('DomainError'))).toEqual([]);
+    // The pattern does recognise a refusal of its own, written in any of these ways.
+    expect(
+      errorClassesIn(
+        'export class DomainError extends Error {}\nclass Refused<T>\n  extends RangeError {}\nclass LimitReached extends DomainError {}\n' +
+          'class Fine extends ConflictException {}',
+      ),
+    ).toEqual(['DomainError', 'Refused', 'LimitReached']);
   });
 });

@@ -1,5 +1,4 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { DomainError, DomainErrorCode } from '../common/errors/domain.error';
 import { isUnavailableError } from '../common/errors/unavailable';
 import { BODY_LIMIT_KIB } from './body-limit';
 
@@ -33,7 +32,6 @@ export function classifyError(error: unknown): ClassifiedError {
     // Nest re-throws Fastify's body errors as HttpExceptions with generic texts: say what the limit is.
     return { status, message: BODY_ERROR_MESSAGES[status] ?? httpExceptionMessage(error) };
   }
-  if (error instanceof DomainError) return { status: statusOf(error.code), message: error.message };
   // Ahead of the dependency check: a request body the caller cut off arrives as ECONNRESET too, with Fastify's 400.
   const fastifyStatus = clientErrorStatus(error);
   if (fastifyStatus !== undefined) {
@@ -42,14 +40,6 @@ export function classifyError(error: unknown): ClassifiedError {
   }
   if (isUnavailableError(error)) return { status: HttpStatus.SERVICE_UNAVAILABLE, message: UNAVAILABLE_MESSAGE };
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Internal server error' };
-}
-
-function statusOf(code: DomainErrorCode): number {
-  switch (code) {
-    case 'sms-config-limit-reached':
-    case 'sms-config-answer-budget-exceeded':
-      return HttpStatus.CONFLICT;
-  }
 }
 
 function httpExceptionMessage(error: HttpException): string {

@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain.error';
+import { ConflictException } from '@nestjs/common';
 
 /** SMS configurations a client may have: SmsConfigRepository.add counts them in under the client's row lock. */
 export const MAX_SMS_CONFIGS_PER_CLIENT = 100;
@@ -6,15 +6,16 @@ export const MAX_SMS_CONFIGS_PER_CLIENT = 100;
 /** get-client answer text (UTF-8 bytes of its smsConfig array) the configurations of one client may take: 256 KiB. */
 export const MAX_SMS_CONFIG_ANSWER_BYTES = 256 * 1024;
 
-export function smsConfigLimitReached(): DomainError {
-  return new DomainError('sms-config-limit-reached', `A client can have at most ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations`);
+export class SmsConfigLimitReachedException extends ConflictException {
+  constructor() {
+    super(`A client can have at most ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations`);
+  }
 }
 
-export function smsConfigAnswerBudgetExceeded(): DomainError {
-  return new DomainError(
-    'sms-config-answer-budget-exceeded',
-    `A client's SMS configurations can take at most ${MAX_SMS_CONFIG_ANSWER_BYTES} bytes of get-client answer`,
-  );
+export class SmsConfigAnswerBudgetExceededException extends ConflictException {
+  constructor() {
+    super(`A client's SMS configurations can take at most ${MAX_SMS_CONFIG_ANSWER_BYTES} bytes of get-client answer`);
+  }
 }
 
 /** The text fields of a configuration's part of the answer: what its size depends on. */

@@ -1,12 +1,11 @@
 import { AuditLog } from '../audit/audit.repository';
 import { exactJson } from '../common/exact-amount';
-import { DomainError } from '../common/errors/domain.error';
 import { DEADLOCK_ATTEMPTS } from '../database/deadlock-retry';
 import { mysqlMetadataOnly } from '../entities';
 import { Transactions } from '../database/transactions';
 import { ScriptStatement, WriteResult, WriteScripts } from '../database/write-scripts';
 import { toEnvelope } from '../http/envelope';
-import { MAX_SMS_CONFIGS_PER_CLIENT, MAX_SMS_CONFIG_ANSWER_BYTES, answerBytesOf } from './sms-config-limit';
+import { MAX_SMS_CONFIGS_PER_CLIENT, MAX_SMS_CONFIG_ANSWER_BYTES, SmsConfigLimitReachedException, answerBytesOf } from './sms-config-limit';
 import { NewSmsConfig, SmsConfigRepository, toSmsConfigSummary } from './sms-config.repository';
 
 const NEW_SMS_CONFIG: NewSmsConfig = {
@@ -115,7 +114,7 @@ describe('SmsConfigRepository', () => {
     scriptsEnd('full');
     storedParts(MAX_SMS_CONFIGS_PER_CLIENT, 100);
     const error = await repository.add(NEW_SMS_CONFIG, ORIGIN).catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toBeInstanceOf(SmsConfigLimitReachedException);
     expect(toEnvelope(error)).toEqual({ status: 409, error: 'A client can have at most 100 SMS configurations' });
     expect(script).toHaveBeenCalledTimes(1);
   });

@@ -17,10 +17,10 @@ import {
   AnswerTexts,
   MAX_SMS_CONFIGS_PER_CLIENT,
   MAX_SMS_CONFIG_ANSWER_BYTES,
+  SmsConfigAnswerBudgetExceededException,
+  SmsConfigLimitReachedException,
   answerBytesOf,
   answerBytesOfAll,
-  smsConfigAnswerBudgetExceeded,
-  smsConfigLimitReached,
 } from './sms-config-limit';
 import { SmsConfig } from './sms-config.entity';
 import { TokenStanding } from './verify-api-key-validity';
@@ -215,8 +215,8 @@ export class SmsConfigRepository {
   }
 
   /**
-   * Inserts the configuration and answers its id, committed; past the limit of 100 or the answer budget a DomainError
-   * (answered 409). One transaction in one round trip: the client's counter goes up only while it is under the limit
+   * Inserts the configuration and answers its id, committed; past the limit of 100 or the answer budget a 409
+   * (ConflictException). One transaction in one round trip: the client's counter goes up only while it is under the limit
    * and the over-estimate of its answer leaves room, which locks the client's row, and the row is inserted only if it
    * did; adds for one client are counted one after another, adds for different clients do not wait on each other. A
    * transaction chosen as a deadlock victim is run again whole.
@@ -229,9 +229,9 @@ export class SmsConfigRepository {
     return this.transactions.run(async () => {
       await this.lockOwner(smsConfig.clientId);
       const stored = await this.answerPartsOf(smsConfig.clientId);
-      if (stored.length >= MAX_SMS_CONFIGS_PER_CLIENT) throw smsConfigLimitReached();
+      if (stored.length >= MAX_SMS_CONFIGS_PER_CLIENT) throw new SmsConfigLimitReachedException();
       if (answerBytesOfAll([...stored.map(({ bytes }) => bytes), part]) > MAX_SMS_CONFIG_ANSWER_BYTES) {
-        throw smsConfigAnswerBudgetExceeded();
+        throw new SmsConfigAnswerBudgetExceededException();
       }
       return (await this.addIfRoom(smsConfig, origin, part, false)) ?? throwLimitReached();
     });
@@ -250,7 +250,7 @@ export class SmsConfigRepository {
     const after = answerBytesOf({ ...before.texts, ...Object.fromEntries(changed.map((property) => [property, changes[property]])) });
     if (after <= before.bytes) return;
     const total = answerBytesOfAll(stored.map((part) => (part === before ? after : part.bytes)));
-    if (total > MAX_SMS_CONFIG_ANSWER_BYTES) throw smsConfigAnswerBudgetExceeded();
+    if (total > MAX_SMS_CONFIG_ANSWER_BYTES) throw new SmsConfigAnswerBudgetExceededException();
   }
 
   /** Each configuration of the client, with what it takes of the answer. */
@@ -442,7 +442,7 @@ export class SmsConfigRepository {
 }
 
 function throwLimitReached(): never {
-  throw smsConfigLimitReached();
+  throw new SmsConfigLimitReachedException();
 }
 
 function toSealedSecrets(smsConfig: SmsConfig): SealedSecrets {

@@ -3,7 +3,7 @@ import { ForbiddenException } from '@nestjs/common';
 import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
 import { Transactions } from '../database/transactions';
 import { ProviderHostApproval } from '../provider-host/provider-host-approval';
-import { smsConfigLimitReached } from './sms-config-limit';
+import { SmsConfigLimitReachedException } from './sms-config-limit';
 import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
 import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
 import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
@@ -96,7 +96,7 @@ describe('SmsConfigService', () => {
   });
 
   it('should invalidate nothing when the repository refuses the configuration', async () => {
-    add.mockRejectedValue(smsConfigLimitReached());
+    add.mockRejectedValue(new SmsConfigLimitReachedException());
     await expect(service.add(OWNER, REQUEST, ORIGIN)).rejects.toThrow('A client can have at most 100 SMS configurations');
     expect(invalidate).not.toHaveBeenCalled();
   });

@@ -1,5 +1,15 @@
 import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
-import { IsHttpUrl, IsOptionalProviderUrl, IsOptionalSecret, IsOptionalText, IsProviderUrl, IsText } from './decorators';
+import { DECORATORS } from '@nestjs/swagger';
+import {
+  IsHttpUrl,
+  IsNullableIntegerFrom,
+  IsOptionalProviderUrl,
+  IsOptionalSecret,
+  IsOptionalText,
+  IsProviderUrl,
+  IsText,
+  NullClears,
+} from './decorators';
 import { RequestValidationPipe } from './request-validation.pipe';
 
 class SampleDto {
@@ -107,6 +117,48 @@ describe('The validation decorators, through RequestValidationPipe', () => {
       expect(await errorOf(permissive, { name: '😀'.repeat(6), password: null })).toBe(
         'name must be shorter than or equal to 5 characters; password must be a string',
       );
+    });
+  });
+});
+
+describe('IsNullableIntegerFrom, through RequestValidationPipe', () => {
+  class AddDto {
+    @IsNullableIntegerFrom(1, 10)
+    priority?: number | null;
+  }
+
+  @NullClears()
+  class ChangeDto {
+    @IsNullableIntegerFrom(1, 10)
+    priority?: number | null;
+  }
+
+  const pipe = new RequestValidationPipe();
+  const through = (metatype: ArgumentMetadata['metatype'], body: object) => pipe.transform(body, { type: 'body', metatype, data: '' });
+
+  it('should pass null on to the service on a @NullClears() body, and take it as not given on any other', async () => {
+    expect(await through(ChangeDto, { priority: null })).toEqual({ priority: null });
+    expect(await through(AddDto, { priority: null })).toEqual({});
+  });
+
+  it.each([{}, { priority: 1 }, { priority: 10 }])('should accept %p on either body', async (body) => {
+    expect(await through(AddDto, body)).toEqual(body);
+    expect(await through(ChangeDto, body)).toEqual(body);
+  });
+
+  it.each([0, 11, 1.5, '5', true, {}])('should refuse %p, naming the range', async (priority) => {
+    for (const metatype of [AddDto, ChangeDto]) {
+      await expect(through(metatype, { priority })).rejects.toThrow(new BadRequestException('priority must be an integer from 1 to 10'));
+    }
+  });
+
+  it('should document the field as an optional, nullable integer of the range', () => {
+    expect(Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, ChangeDto.prototype, 'priority')).toMatchObject({
+      type: 'integer',
+      nullable: true,
+      minimum: 1,
+      maximum: 10,
+      required: false,
     });
   });
 });

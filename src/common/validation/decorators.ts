@@ -202,14 +202,28 @@ export function IsOptionalSignedAmount(docs: ApiPropertyOptions = {}): PropertyD
 /** A JSON integer from `minimum` to `maximum`, refused with one message naming the range; `optional`, absent is allowed. */
 export function IsIntegerFrom(minimum: number, maximum: number, docs: ApiPropertyOptions & { optional?: boolean } = {}): PropertyDecorator {
   const { optional = false, ...documented } = docs;
-  const rule = { message: ({ property }: { property: string }) => `${property} must be an integer from ${minimum} to ${maximum}` };
   return applyDecorators(
     (optional ? ApiPropertyOptional : ApiProperty)({ type: 'integer', minimum, maximum, ...documented }),
-    IsInt(rule),
-    Min(minimum, rule),
-    Max(maximum, rule),
+    ...integerChecks(minimum, maximum),
     ...(optional ? [ValidateIf((_object: object, value: unknown) => value !== undefined)] : []),
   );
+}
+
+/**
+ * IsIntegerFrom's integer, optional and nullable: on a `@NullClears()` body null reaches the service (it clears the
+ * field), on any other body null counts as not given.
+ */
+export function IsNullableIntegerFrom(minimum: number, maximum: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'integer', nullable: true, minimum, maximum, ...docs }),
+    ...integerChecks(minimum, maximum),
+    IsOptional(),
+  );
+}
+
+function integerChecks(minimum: number, maximum: number): PropertyDecorator[] {
+  const rule = { message: ({ property }: { property: string }) => `${property} must be an integer from ${minimum} to ${maximum}` };
+  return [IsInt(rule), Min(minimum, rule), Max(maximum, rule)];
 }
 
 export function isDecimalAmount(value: unknown): boolean {
