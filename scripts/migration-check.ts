@@ -1,8 +1,8 @@
 /**
  * Fails when the entities and the migrations differ. For each dialect, a new database with every migration applied is
  * compared with the entities by TypeORM's schema builder, which must find nothing to change (CI runs it). MySQL: a
- * database `registry_schema` (`<TEST_DATABASE_PREFIX>_schema` when set, as the e2e databases are) on the server of SCHEMA_MYSQL_URL (default mysql://root@127.0.0.1:3306).
- * `--dialect mysql|sqlite` checks one.
+ * database of this run's own (`registry_schema_<pid>_<random>`, `<TEST_DATABASE_PREFIX>_schema_...` when set), dropped
+ * after, on the server of SCHEMA_MYSQL_URL (default mysql://root@127.0.0.1:3306). `--dialect mysql|sqlite` checks one.
  */
 import 'reflect-metadata';
 import { schemaDrift } from '../src/database/schema-drift';

@@ -1,32 +1,128 @@
 /**
  * `npm run migration:generate -- <Name>`: writes, for each dialect, the migration that takes a database built by the
  * existing migrations to what the entities say (TypeORM's schema builder on a new, migrated database), as
- * src/database/migrations/<dialect>/<timestamp>-<Name>.ts. Then review each one: only add (a new table, a nullable or
- * defaulted column, an index), and let every step run again after a failure (schema-probes.ts). Each is listed in
- * MYSQL_MIGRATIONS / SQLITE_MIGRATIONS (src/database/database-options.ts) here. `--dialect mysql|sqlite` writes one.
+ * src/database/migrations/<dialect>/<timestamp>-<Name>.ts, formatted, and lists it in MYSQL_MIGRATIONS /
+ * SQLITE_MIGRATIONS (src/database/database-options.ts). When the entities only add (tables, columns, indexes), the SQLite
+ * one is written as the hand-written ones are, each step able to run again: `addColumn()`, `CREATE TABLE IF NOT
+ * EXISTS`, `CREATE INDEX IF NOT EXISTS`, not TypeORM's copy of the table. Anything else keeps TypeORM's statements and
+ * is reported for review: a migration only adds. `--dialect mysql|sqlite` writes one.
  */
 import 'reflect-metadata';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DataSource, Table, TableColumn, TableForeignKey, TableIndex } from 'typeorm';
 import { Query } from 'typeorm/driver/Query';
 import { dialectsAsked, withMigratedDatabase } from './schema-databases';
 import { runScript } from './script-io';
+
+/** A dialect's migration: `review` says why it is not only additions, when it is not. */
+export interface GeneratedMigration {
+  up: Query[];
+  down: Query[];
+  review?: string;
+}
 
 async function main(): Promise<void> {
   const name = process.argv.slice(2).find((argument, index, all) => !argument.startsWith('--') && all[index - 1] !== '--dialect');
   if (!name || !/^[A-Z][A-Za-z0-9]*$/.test(name)) throw new Error('usage: npm run migration:generate -- <PascalCaseName>');
   const timestamp = nextTimestamp();
   for (const dialect of dialectsAsked()) {
-    const log = await withMigratedDatabase(dialect, (dataSource) => dataSource.driver.createSchemaBuilder().log());
-    if (log.upQueries.length === 0) {
+    const migration = await withMigratedDatabase(dialect, generateMigration);
+    if (!migration) {
       console.log(`migration:generate: ${dialect}: the entities and the migrations agree; nothing to write`);
       continue;
     }
     const path = resolve(__dirname, `../src/database/migrations/${dialect}/${timestamp}-${name}.ts`);
-    writeFileSync(path, migrationSource(`${name}${timestamp}`, log.upQueries, [...log.downQueries].reverse()));
+    // Loaded here only: prettier's CommonJS build imports dynamically, which jest (the test of this file) cannot.
+    const { format, resolveConfig } = await import('prettier');
+    writeFileSync(
+      path,
+      await format(migrationSource(`${name}${timestamp}`, migration), { ...(await resolveConfig(path)), filepath: path }),
+    );
     listMigration(dialect, `${name}${timestamp}`, `${timestamp}-${name}`);
-    console.log(`migration:generate: ${dialect}: wrote ${path} and listed it in database-options.ts; review it`);
+    console.log(`migration:generate: ${dialect}: wrote ${path} and listed it in database-options.ts`);
+    if (migration.review) console.warn(`migration:generate: ${dialect}: REVIEW IT BY HAND: ${migration.review}`);
   }
+}
+
+/** What the database lacks of the entities, as a migration; undefined when nothing. Changes the database it is given. */
+export async function generateMigration(dataSource: DataSource): Promise<GeneratedMigration | undefined> {
+  const log = await dataSource.driver.createSchemaBuilder().log();
+  if (log.upQueries.length === 0) return undefined;
+  const typeorm = { up: log.upQueries, down: [...log.downQueries].reverse() };
+  const review = (reason: string) => ({ ...typeorm, review: `${reason}. ${NOT_ONLY_ADDITIONS}` });
+  if (dataSource.options.type !== 'better-sqlite3') return addsOnMysql(typeorm.up.map(({ query }) => query)) ? typeorm : review(CHANGES);
+  const additions = await sqliteAdditions(dataSource);
+  const columns = additions.up.map(({ query }) => /^ALTER TABLE "[^"]+" ADD COLUMN (.*)$/.exec(query)?.[1]);
+  if (columns.some((column) => column !== undefined && !fitsPresentRows(column))) return review(CHANGES);
+  try {
+    for (const { query } of additions.up) await dataSource.query(query);
+  } catch (error) {
+    return review(`SQLite refuses to add it so (${(error as Error).message})`);
+  }
+  const rest = await dataSource.driver.createSchemaBuilder().log();
+  return rest.upQueries.length === 0 ? additions : review(CHANGES);
+}
+
+const CHANGES = 'the entities change or remove what exists, or add a column the rows already there cannot have (NOT NULL, no default)';
+
+const NOT_ONLY_ADDITIONS =
+  "These are TypeORM's statements: a migration only adds (tables, nullable or defaulted columns, indexes) so that the " +
+  'previous release keeps serving; rewrite it so, or leave the rest to a later release (docs/architecture.md, "Where to add")';
+
+/** TypeORM's builders of SQLite statements (protected): what it writes, without its copy of the table. */
+interface SqliteStatements {
+  createTableSql(table: Table, createForeignKeys: boolean): Query;
+  createIndexSql(table: Table, index: TableIndex): Query;
+  buildCreateColumnSql(column: TableColumn, skipPrimary: boolean): string;
+}
+
+/** The tables, columns and indexes of the entities that the SQLite database lacks, each step able to run again. */
+async function sqliteAdditions(dataSource: DataSource): Promise<GeneratedMigration> {
+  const queryRunner = dataSource.createQueryRunner();
+  const sql = queryRunner as unknown as SqliteStatements;
+  const up: string[] = [];
+  const down: string[] = [];
+  const add = (step: string, undo: string) => {
+    up.push(step);
+    down.unshift(undo);
+  };
+  for (const metadata of dataSource.entityMetadatas) {
+    if (!metadata.synchronize || metadata.tableType === 'view' || metadata.tableType === 'entity-child') continue;
+    const table = Table.create(metadata, dataSource.driver);
+    const present = await queryRunner.getTable(table.name);
+    if (!present) {
+      metadata.foreignKeys.forEach((foreignKey) => table.addForeignKey(TableForeignKey.create(foreignKey, dataSource.driver)));
+      add(sql.createTableSql(table, true).query.replace(/^CREATE TABLE/, 'CREATE TABLE IF NOT EXISTS'), `DROP TABLE "${table.name}"`);
+    }
+    for (const column of present ? table.columns.filter((column) => !present.findColumnByName(column.name)) : []) {
+      add(
+        `ALTER TABLE "${table.name}" ADD COLUMN ${sql.buildCreateColumnSql(column, false)}`,
+        `ALTER TABLE "${table.name}" DROP COLUMN "${column.name}"`,
+      );
+    }
+    for (const index of table.indices.filter((index) => !present?.indices.some(({ name }) => name === index.name))) {
+      const create = sql.createIndexSql(table, index).query.trim();
+      add(create.replace(/^CREATE (UNIQUE )?INDEX/, 'CREATE $1INDEX IF NOT EXISTS'), `DROP INDEX "${index.name}"`);
+    }
+  }
+  return { up: up.map((query) => new Query(query)), down: down.map((query) => new Query(query)) };
+}
+
+/** TypeORM's MySQL statements add tables, indexes, nullable or defaulted columns, and the keys of the tables they add. */
+function addsOnMysql(statements: string[]): boolean {
+  const created = statements.map((statement) => /^CREATE TABLE `([^`]+)`/.exec(statement)?.[1]);
+  return statements.every((statement) => {
+    if (/^CREATE (TABLE|(UNIQUE )?INDEX) /.test(statement)) return true;
+    const [, table, added] = /^ALTER TABLE `([^`]+)` ADD (.*)$/.exec(statement) ?? [];
+    if (added?.startsWith('CONSTRAINT ')) return created.includes(table);
+    return added?.startsWith('`') === true && fitsPresentRows(added);
+  });
+}
+
+/** A column's definition that the rows already there can have: nullable, or with a default. */
+function fitsPresentRows(definition: string): boolean {
+  return !definition.includes('NOT NULL') || definition.includes(' DEFAULT ');
 }
 
 /**
@@ -54,17 +150,22 @@ function listMigration(dialect: 'mysql' | 'sqlite', className: string, fileName:
   writeFileSync(path, `${source.slice(0, listEnd)}\n  ${alias},${source.slice(listEnd)}`);
 }
 
-function migrationSource(className: string, up: Query[], down: Query[]): string {
+/** The migration's file: an SQLite column through `addColumn()` of schema-probes.ts. */
+export function migrationSource(className: string, { up, down, review }: GeneratedMigration): string {
+  const literal = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  const addColumn = (query: string) => /^ALTER TABLE "([^"]+)" ADD COLUMN "([^"]+)" (.+)$/.exec(query)?.slice(1);
   const statements = (queries: Query[]) =>
     queries
-      .map(
-        ({ query, parameters }) =>
-          `    await queryRunner.query(${JSON.stringify(query)}${parameters?.length ? `, ${JSON.stringify(parameters)}` : ''});`,
-      )
+      .map(({ query, parameters }) => {
+        const column = addColumn(query);
+        if (column) return `    await addColumn(queryRunner, ${column.map(literal).join(', ')});`;
+        return `    await queryRunner.query(${literal(query)}${parameters?.length ? `, ${JSON.stringify(parameters)}` : ''});`;
+      })
       .join('\n');
+  const usesAddColumn = up.some(({ query }) => addColumn(query));
   return `import { MigrationInterface, QueryRunner } from 'typeorm';
-
-/** Generated from the entities by npm run migration:generate: say here what it adds and why. */
+${usesAddColumn ? "import { addColumn } from './schema-probes';\n" : ''}
+/** Generated from the entities by npm run migration:generate: say here what it adds and why.${review ? ` REVIEW: ${review}.` : ''} */
 export class ${className} implements MigrationInterface {
   name = '${className}';
 
@@ -79,4 +180,4 @@ ${statements(down)}
 `;
 }
 
-runScript(main);
+if (require.main === module) runScript(main);

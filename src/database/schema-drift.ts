@@ -1,6 +1,6 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { RowDataPacket } from 'mysql2';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
@@ -19,27 +19,48 @@ export async function schemaDrift(dataSource: DataSource): Promise<string[]> {
 
 /**
  * A new, empty database of the dialect with every migration applied, opened with these entities: a SQLite file in a
- * temporary folder, or a database `name` on the MySQL server of `mysqlServerUrl` (dropped and made again). A MariaDB
- * server is opened as `mariadb`: TypeORM's `mysql` dialect misreads MariaDB's column defaults.
+ * temporary folder named after `name`, or a database `name` on the MySQL server of `mysqlServerUrl` (dropped and made
+ * again). A MariaDB server is opened as `mariadb`: TypeORM's `mysql` dialect misreads MariaDB's column defaults.
+ * Removed again when it cannot be made; else the caller removes it with discardScratchDatabase.
  */
 export async function migratedScratchDatabase(
   dialect: SchemaDialect,
   entities: EntityList,
   { mysqlServerUrl, name }: { mysqlServerUrl: string; name: string },
 ): Promise<DataSource> {
-  const database = dialect === 'sqlite' ? scratchSqlite() : await scratchMysql(mysqlServerUrl, name);
-  const dataSource = await new RegistryDataSource(buildDataSourceOptions(database, entities)).initialize();
+  const database = dialect === 'sqlite' ? scratchSqlite(name) : await scratchMysql(mysqlServerUrl, name);
+  const dataSource = new RegistryDataSource(buildDataSourceOptions(database, entities));
   try {
+    await dataSource.initialize();
     await runMigrationsUnderLock(dataSource);
     return dataSource;
   } catch (error) {
-    await dataSource.destroy();
+    await discardScratchDatabase(dataSource);
     throw error;
   }
 }
 
-function scratchSqlite(): DatabaseConfig {
-  return { type: 'sqlite', path: join(mkdtempSync(join(tmpdir(), 'registry-schema-')), 'registry.sqlite') };
+/** Closes a database of migratedScratchDatabase and removes it: its SQLite folder, or its MySQL database. */
+export async function discardScratchDatabase(dataSource: DataSource): Promise<void> {
+  if (dataSource.isInitialized) await dataSource.destroy();
+  const { options } = dataSource;
+  if (options.type === 'better-sqlite3') {
+    rmSync(dirname(options.database), { recursive: true, force: true });
+    return;
+  }
+  const url = new URL((options as { url: string }).url);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  url.pathname = '/';
+  const connection = await createConnection(url.toString());
+  try {
+    await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  } finally {
+    await connection.end();
+  }
+}
+
+function scratchSqlite(name: string): DatabaseConfig {
+  return { type: 'sqlite', path: join(mkdtempSync(join(tmpdir(), `${name}-`)), 'registry.sqlite') };
 }
 
 async function scratchMysql(serverUrl: string, name: string): Promise<DatabaseConfig> {
