@@ -7,7 +7,9 @@ import { Transactions } from '../database/transactions';
 import { ScriptStatement, WriteResult, WriteScripts } from '../database/write-scripts';
 import { toEnvelope } from '../http/envelope';
 import { MAX_SMS_CONFIGS_PER_CLIENT, MAX_SMS_CONFIG_ANSWER_BYTES, answerBytesOf } from './sms-config-limit';
-import { NewSmsConfig, SmsConfigRepository, toSmsConfigSummary } from './sms-config.repository';
+import { GET_CLIENT_SMS_CONFIG_FIELDS } from './dto/sms-config-response.dto';
+import { fieldReader } from './sms-config-fields';
+import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
 
 const NEW_SMS_CONFIG: NewSmsConfig = {
   clientId: 42,
@@ -169,6 +171,7 @@ describe('SmsConfigRepository', () => {
   });
 
   it('should show a configuration as the API shows it: numbers and booleans, whatever the driver returns', () => {
+    const show = fieldReader(GET_CLIENT_SMS_CONFIG_FIELDS);
     // get-client's joined read is SQL (docs/architecture.md): its rows come as the driver returns them.
     const row = { providerUrl: null, username: null, senderId: null, smsType: null, smsApi: 'https://a.example', balanceUrl: null };
     expect(
@@ -184,7 +187,7 @@ describe('SmsConfigRepository', () => {
         },
         // A row the previous release wrote: no twins.
         { ...row, providerName: 'b', balance: 0, perSmsCost: 1, balanceMicros: null, perSmsCostMicros: null, isActive: 0 },
-      ].map(toSmsConfigSummary),
+      ].map(show),
     ).toEqual([
       { ...row, providerName: 'a', balance: 12.5, perSmsCost: 0.0125, isActive: true },
       { ...row, providerName: 'b', balance: 0, perSmsCost: 1, isActive: false },
@@ -192,12 +195,13 @@ describe('SmsConfigRepository', () => {
   });
 
   it('should show an amount a double cannot hold as its stored digits, and as its DECIMAL once the previous release changed it', () => {
+    const show = fieldReader(GET_CLIENT_SMS_CONFIG_FIELDS);
     const row = { providerUrl: null, username: null, senderId: null, smsType: null, smsApi: 'https://a.example', balanceUrl: null };
     const [exact, changedSince] = [
       // SQLite's DECIMAL: the nearest double, which the twin rounds to.
       { ...row, providerName: 'a', balance: Number('99999999999.99999'), balanceMicros: '99999999999999990' },
       { ...row, providerName: 'a', balance: 5.25, balanceMicros: '99999999999999990' },
-    ].map((read) => toSmsConfigSummary({ ...read, perSmsCost: '0.000001', perSmsCostMicros: '1', isActive: 1 }));
+    ].map((read) => show({ ...read, perSmsCost: '0.000001', perSmsCostMicros: '1', isActive: 1 }));
     expect(exactJson(exact.balance)).toBe('99999999999.99999');
     expect(changedSince.balance).toBe(5.25);
     expect(exact.perSmsCost).toBe(0.000001);
