@@ -1,3 +1,4 @@
+import { valuesByColumn } from '../../test/helpers/statement-values';
 import { AuditLog } from '../audit/audit.repository';
 import { exactJson } from '../common/exact-amount';
 import { DomainError } from '../common/errors/domain.error';
@@ -81,29 +82,40 @@ describe('SmsConfigRepository', () => {
     });
     expect(countIn.sql).toContain('(SELECT COALESCE(SUM(');
     expect(insert.sql).toMatch(/^INSERT INTO `sms_config` .* WHERE ROW_COUNT\(\) = 1$/s);
-    expect(insert.values).toEqual([
-      42,
-      'Twilio',
-      null,
-      'acme',
-      'k1:sealed-password',
-      'k1:sealed-api-key',
-      null,
-      'Transactional',
-      'https://api.twilio.com/send',
-      null,
-      12.5,
-      0.0125,
-      1,
-      null,
+    expect(valuesByColumn(insert)).toMatchObject({
+      client_id: 42,
+      provider_name: 'Twilio',
+      provider_url: null,
+      username: 'acme',
+      password_sealed: 'k1:sealed-password',
+      api_key_sealed: 'k1:sealed-api-key',
+      sender_id: null,
+      sms_type: 'Transactional',
+      sms_api: 'https://api.twilio.com/send',
+      balance_url: null,
+      balance: 12.5,
+      per_sms_cost: 0.0125,
+      is_active: 1,
+      low_balance_threshold: null,
       // The amounts again, as their exact twins: millionths.
-      '12500000',
-      '12500',
-      null,
-      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/),
-    ]);
+      balance_micros: '12500000',
+      per_sms_cost_micros: '12500',
+      low_balance_threshold_micros: null,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/),
+    });
     expect(audit.sql).toMatch(/^INSERT INTO `audit_event` .* LAST_INSERT_ID\(\).* WHERE ROW_COUNT\(\) = 1$/s);
-    expect(audit.values).toEqual([expect.any(String), expect.any(String), 'sms-config.created', 'client:42', 42, 'req-1', null, '[]', 1]);
+    expect(valuesByColumn(audit)).toMatchObject({
+      event_id: expect.any(String),
+      occurred_at: expect.any(String),
+      action: 'sms-config.created',
+      actor: 'client:42',
+      client_id: 42,
+      sms_config_id: { sql: 'LAST_INSERT_ID()' },
+      request_id: 'req-1',
+      caller_request_id: null,
+      changed: '[]',
+      unpublished: 1,
+    });
   });
 
   /** What the exact count, under the client's lock, reads: `count` configurations taking `bytes` each. */
