@@ -1,3 +1,4 @@
+import { valuesByColumn } from '../../test/helpers/statement-values';
 import { adminActor } from '../auth/actor';
 import { DataSource } from 'typeorm';
 import { mysqlMetadataOnly } from '../entities';
@@ -28,7 +29,7 @@ describe('AuditLog as the outbox', () => {
     const { sql } = executorDouble();
     const auditLog = new AuditLog(sql, dataSource);
     const flags = Object.fromEntries(
-      AUDIT_ACTIONS.map((action) => [action, auditLog.statement({ action, origin, clientId: 1 }).values.at(-1)]),
+      AUDIT_ACTIONS.map((action) => [action, valuesByColumn(auditLog.statement({ action, origin, clientId: 1 })).unpublished]),
     );
     expect(flags).toEqual({
       'client.created': 1,

@@ -1,29 +1,33 @@
+import { inFieldOrder } from '../common/answer-fields';
 import { exactJson } from '../common/exact-amount';
 import { CachedClient } from '../client-cache/client-cache';
 import { ClientWithSmsConfigs } from './client.repository';
-import { ClientDto } from './dto/client-response.dto';
+import { CLIENT_FIELDS } from './dto/client-response.dto';
+
+type KeptField = Exclude<(typeof CLIENT_FIELDS)[number], 'secretKey'>;
+const KEY_AT = CLIENT_FIELDS.indexOf('secretKey');
+const BEFORE_KEY = CLIENT_FIELDS.slice(0, KEY_AT) as KeptField[];
+const AFTER_KEY = CLIENT_FIELDS.slice(KEY_AT + 1) as KeptField[];
+
+/** A JSON object's members, without its braces. */
+const membersOf = (json: string): string => json.slice(1, -1);
 
 /**
  * The get-client answer serialized once, split around the echoed key, so the key itself is never cached:
- * `{"status":200,"results":{..."secretKey":"` + key + `"...}}`. Field order is the answer's (ClientDto); amounts as
+ * `{"status":200,"results":{..."secretKey":"` + key + `"...}}`. Field order is the answer's (CLIENT_FIELDS); amounts as
  * their stored digits (exactJson), once here rather than at each hit.
  */
 export function toCachedClient(client: ClientWithSmsConfigs): CachedClient {
-  const before: Pick<ClientDto, 'appDescription' | 'appUrl'> = { appDescription: client.appDescription, appUrl: client.appUrl };
-  const after: Omit<ClientDto, 'appDescription' | 'appUrl' | 'secretKey'> = {
-    preferredSmsGateway: client.preferredSmsGateway,
-    preferredEmailGateway: client.preferredEmailGateway,
-    preferredPushNotificationGateway: client.preferredPushNotificationGateway,
-    isHost: client.isHost,
-    smsConfig: client.smsConfigs.length === 0 ? null : client.smsConfigs,
-  };
+  const answer = { ...client, smsConfig: client.smsConfigs.length === 0 ? null : client.smsConfigs };
+  const before = membersOf(exactJson(inFieldOrder(BEFORE_KEY, answer)));
+  const after = membersOf(exactJson(inFieldOrder(AFTER_KEY, answer)));
   return {
     clientId: client.clientId,
     isActive: client.isActive,
     isPreviousKey: client.isPreviousKey,
     keyExpiresAt: client.keyExpiresAt,
     keyDigests: client.keyDigests,
-    prefix: `{"status":200,"results":${JSON.stringify(before).slice(0, -1)},"secretKey":"`,
-    suffix: `",${exactJson(after).slice(1)}}`,
+    prefix: `{"status":200,"results":{${before}${before === '' ? '' : ','}"secretKey":"`,
+    suffix: `"${after === '' ? '' : ','}${after}}}`,
   };
 }

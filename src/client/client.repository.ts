@@ -9,14 +9,10 @@ import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { WriteScripts } from '../database/write-scripts';
 import { SmsConfig } from '../sms-config/sms-config.entity';
-import {
-  SMS_CONFIG_SUMMARY_PROPERTIES,
-  SUMMARY_AMOUNT_TWINS,
-  SmsConfigSummaryRow,
-  toSmsConfigSummary,
-} from '../sms-config/sms-config.repository';
-import { SmsConfigSummaryDto } from '../sms-config/dto/sms-config-response.dto';
+import { SmsConfigRow, columnsOf, fieldReader } from '../sms-config/sms-config-fields';
+import { GET_CLIENT_SMS_CONFIG_FIELDS, SmsConfigSummaryDto } from '../sms-config/dto/sms-config-response.dto';
 import { Client } from './client.entity';
+import { CLIENT_FIELDS, ClientDto } from './dto/client-response.dto';
 
 /** A client to insert: its key only as the key's SHA-256, never the key itself. */
 export interface NewClient {
@@ -28,8 +24,19 @@ export interface NewClient {
   isHost: boolean;
 }
 
+/** get-client's fields read from the client's columns: the key is the one presented, the configurations are joined. */
+const CLIENT_STORED_FIELDS = CLIENT_FIELDS.filter(
+  (field): field is Exclude<(typeof CLIENT_FIELDS)[number], 'secretKey' | 'smsConfig'> => field !== 'secretKey' && field !== 'smsConfig',
+);
+type ClientStoredField = (typeof CLIENT_STORED_FIELDS)[number];
+
+/** How a column's value, as both drivers read it, becomes the answer's: booleans come as 0/1. */
+const CLIENT_FIELD_READS: Partial<Record<ClientStoredField, (value: unknown) => unknown>> = { isHost: Boolean };
+
+const readGetClientSmsConfig = fieldReader(GET_CLIENT_SMS_CONFIG_FIELDS);
+
 /** A client as get-client shows it, with its id and its configurations ordered by id, and what the key may do. */
-export interface ClientWithSmsConfigs {
+export interface ClientWithSmsConfigs extends Pick<ClientDto, ClientStoredField> {
   clientId: number;
   isActive: boolean;
   /** The key looked up is the client's previous one; it stops working at keyExpiresAt (wall-clock ms). */
@@ -37,22 +44,13 @@ export interface ClientWithSmsConfigs {
   keyExpiresAt: number | null;
   /** The digests of all its keys: the current one, and the previous one if any. */
   keyDigests: string[];
-  appDescription: string | null;
-  appUrl: string;
-  preferredSmsGateway: string | null;
-  preferredEmailGateway: string | null;
-  preferredPushNotificationGateway: string | null;
-  isHost: boolean;
   smsConfigs: SmsConfigSummaryDto[];
 }
 
 /** One row of the join: the client's columns, and one configuration's (all null for a client without any). */
-type ClientWithSmsConfigRow = Omit<
-  ClientWithSmsConfigs,
-  'isHost' | 'isActive' | 'isPreviousKey' | 'keyExpiresAt' | 'keyDigests' | 'smsConfigs'
-> &
-  Partial<SmsConfigSummaryRow> & {
-    isHost: number | boolean;
+type ClientWithSmsConfigRow = Record<ClientStoredField, unknown> &
+  SmsConfigRow & {
+    clientId: number | string;
     clientIsActive: number | boolean;
     isCurrentKey: number | boolean;
     currentKeyDigest: string;
@@ -148,19 +146,15 @@ function likePrefix(prefix: string): string {
 function clientWithSmsConfigsSql(dataSource: DataSource): string {
   const client = new SqlNames(dataSource, Client);
   const smsConfig = new SqlNames(dataSource, SmsConfig);
+  const shown = columnsOf(GET_CLIENT_SMS_CONFIG_FIELDS);
   const columns = `${client.selectList('c', [
     ['id', 'clientId'],
-    'appDescription',
-    'appUrl',
-    'preferredSmsGateway',
-    'preferredEmailGateway',
-    'preferredPushNotificationGateway',
-    'isHost',
+    ...CLIENT_STORED_FIELDS,
     ['isActive', 'clientIsActive'],
     ['secretKeyDigest', 'currentKeyDigest'],
     ['previousSecretKeyDigest', 'previousKeyDigest'],
     'previousKeyExpiresAt',
-  ])}, ${smsConfig.selectList('s', [['id', 'smsConfigId'], ...SMS_CONFIG_SUMMARY_PROPERTIES])}, ${smsConfig.integerTextList('s', SUMMARY_AMOUNT_TWINS)}
+  ])}, ${smsConfig.selectList('s', [['id', 'smsConfigId'], ...shown.columns])}, ${smsConfig.integerTextList('s', shown.twins)}
   FROM ${client.table} c LEFT JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}`;
   return `SELECT 1 AS isCurrentKey, ${columns} WHERE ${client.column('secretKeyDigest', 'c')} = ?
   UNION ALL
@@ -220,14 +214,9 @@ export class ClientRepository {
       isPreviousKey,
       keyExpiresAt,
       keyDigests: client.previousKeyDigest === null ? [client.currentKeyDigest] : [client.currentKeyDigest, client.previousKeyDigest],
-      appDescription: client.appDescription,
-      appUrl: client.appUrl,
-      preferredSmsGateway: client.preferredSmsGateway,
-      preferredEmailGateway: client.preferredEmailGateway,
-      preferredPushNotificationGateway: client.preferredPushNotificationGateway,
-      isHost: Boolean(client.isHost),
+      ...readClientFields(client),
       // A client without configurations is one row whose sms_config columns are all null.
-      smsConfigs: client.smsConfigId === null ? [] : rows.map((row) => toSmsConfigSummary(row as SmsConfigSummaryRow)),
+      smsConfigs: client.smsConfigId === null ? [] : rows.map(readGetClientSmsConfig),
     };
   }
 
@@ -332,6 +321,15 @@ export class ClientRepository {
   private clients(selection: string[]) {
     return this.manager.getRepository(Client).createQueryBuilder('c').select(selection);
   }
+}
+
+function readClientFields(row: ClientWithSmsConfigRow): Pick<ClientDto, ClientStoredField> {
+  const shown = {} as Record<ClientStoredField, unknown>;
+  for (const field of CLIENT_STORED_FIELDS) {
+    const read = CLIENT_FIELD_READS[field];
+    shown[field] = read ? read(row[field]) : row[field];
+  }
+  return shown as Pick<ClientDto, ClientStoredField>;
 }
 
 function toAdminClientView(client: Client): AdminClientView {

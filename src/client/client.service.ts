@@ -3,13 +3,14 @@ import { ChangeOrigin } from '../auth/actor';
 import { AuthenticatedClient, ClientLookup } from '../auth/client-lookup';
 import { sha256Hex } from '../auth/digest';
 import { generateSecretKey, isWellFormedSecretKey } from '../auth/secret-key';
+import { inFieldOrder } from '../common/answer-fields';
 import { CachedClient, ClientCache, KeyOwner, answerOf } from '../client-cache/client-cache';
 import { clientCacheHits, clientCacheMisses } from '../client-cache/client-cache.metrics';
 import { toCachedClient } from './client-answer';
 import { ClientAnswers } from './client-answers';
 import { ClientRepository } from './client.repository';
 import { AddClientDto } from './dto/add-client.dto';
-import { ClientDto, ClientResponseDto } from './dto/client-response.dto';
+import { CLIENT_FIELDS, ClientDto, ClientResponseDto } from './dto/client-response.dto';
 
 @Injectable()
 export class ClientService implements ClientLookup, ClientAnswers {
@@ -41,16 +42,13 @@ export class ClientService implements ClientLookup, ClientAnswers {
     await this.clients.insert({ ...client, secretKeyDigest }, origin);
     // A key nobody could have asked for before; dropped all the same should it be remembered as unknown.
     this.cache.drop(secretKeyDigest);
-    return {
-      appDescription: client.appDescription,
-      appUrl: client.appUrl,
+    return inFieldOrder(CLIENT_FIELDS, {
+      ...client,
       secretKey,
-      preferredSmsGateway: client.preferredSmsGateway,
       preferredEmailGateway: null,
       preferredPushNotificationGateway: null,
-      isHost: client.isHost,
       smsConfig: null,
-    };
+    });
   }
 
   /** The serialized get-client answer for this key (the key echoed), or null when no client has it. */

@@ -6,8 +6,10 @@ import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { decimalTextOf, storedMicros } from '../database/exact-decimal';
 import { SmsConfig } from '../sms-config/sms-config.entity';
+import { SmsConfigRow, StoredSmsConfigFields, columnsOf, fieldReader, storedFieldsOf } from '../sms-config/sms-config-fields';
 import { SmsConfigRepository } from '../sms-config/sms-config.repository';
 import { RoutableSmsConfig } from './dispatch-routing';
+import { ROUTE_CANDIDATE_FIELDS } from './dto/dispatch-route.dto';
 import { ProviderHealth } from './provider-health';
 
 /** The client's columns routing reads; named, not imported: client/ reads sms-config/, and dispatch/ reads both tables. */
@@ -16,16 +18,38 @@ interface ClientRouting {
   preferredSmsGateway: string | null;
 }
 
-/** A configuration as routing offers it: what it weighs, what a candidate shows, and what its token is issued for. */
+const CANDIDATE_STORED_FIELDS = storedFieldsOf(ROUTE_CANDIDATE_FIELDS);
+const readCandidate = fieldReader(CANDIDATE_STORED_FIELDS);
+
+/** A configuration as routing offers it: what it weighs, what its candidate shows, and what its token is issued for. */
 export interface RoutedSmsConfig extends RoutableSmsConfig {
   smsApi: string;
   /** With smsApi, where its messages and credentials go: approval judges the three hosts. */
   providerUrl: string | null;
   balanceUrl: string | null;
-  senderId: string | null;
   apiKeySealed: string | null;
   credentialVersion: number;
+  /** Its stored fields as its candidate shows them (ROUTE_CANDIDATE_FIELDS). */
+  shown: Pick<StoredSmsConfigFields, (typeof CANDIDATE_STORED_FIELDS)[number]>;
 }
+
+/** What routing weighs, approval judges and a token is issued for, beside what a candidate shows. */
+const ROUTING_COLUMNS = [
+  'id',
+  'providerName',
+  'smsApi',
+  'providerUrl',
+  'balanceUrl',
+  'smsType',
+  'balance',
+  'perSmsCost',
+  'isActive',
+  'consecutiveFailures',
+  'unhealthyUntil',
+  'apiKeySealed',
+  'credentialVersion',
+] as const satisfies ReadonlyArray<keyof SmsConfig>;
+const ROUTING_TWINS = ['balanceMicros', 'perSmsCostMicros'] as const satisfies ReadonlyArray<keyof SmsConfig>;
 
 /** A configuration as a report finds it, its row locked: what the report changes and what it compares. */
 export interface ReportedSmsConfig extends ProviderHealth {
@@ -68,22 +92,12 @@ export class DispatchRepository {
     const client = new SqlNames<ClientRouting>(dataSource, 'Client');
     const smsConfig = new SqlNames(dataSource, SmsConfig);
     const forUpdate = transactions.dialect === 'mysql' ? ' FOR UPDATE' : '';
-    this.routableSql = `SELECT ${client.selectList('c', ['preferredSmsGateway'])}, ${smsConfig.selectList('s', [
-      ['id', 'smsConfigId'],
-      'providerName',
-      'smsApi',
-      'providerUrl',
-      'balanceUrl',
-      'senderId',
-      'smsType',
-      'balance',
-      'perSmsCost',
-      'isActive',
-      'consecutiveFailures',
-      'unhealthyUntil',
-      'apiKeySealed',
-      'credentialVersion',
-    ])}, ${smsConfig.integerTextList('s', ['balanceMicros', 'perSmsCostMicros'])}
+    const shown = columnsOf(CANDIDATE_STORED_FIELDS);
+    const routed = {
+      columns: [...new Set<keyof SmsConfig>([...ROUTING_COLUMNS, ...shown.columns])],
+      twins: [...new Set<keyof SmsConfig>([...ROUTING_TWINS, ...shown.twins])],
+    };
+    this.routableSql = `SELECT ${client.selectList('c', ['preferredSmsGateway'])}, ${smsConfig.selectList('s', routed.columns)}, ${smsConfig.integerTextList('s', routed.twins)}
       FROM ${client.table} c LEFT JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}
       WHERE ${client.column('id', 'c')} = ?`;
     this.reportedSql = `SELECT ${smsConfig.selectList('s', [
@@ -103,37 +117,36 @@ export class DispatchRepository {
 
   /** The client's preferred gateway and every configuration it has, by id; null when there is no such client. */
   async routable(clientId: number): Promise<{ preferredSmsGateway: string | null; smsConfigs: RoutedSmsConfig[] } | null> {
-    type Row = ClientRouting & {
-      smsConfigId: number | null;
-      providerName: string;
-      smsApi: string;
-      providerUrl: string | null;
-      balanceUrl: string | null;
-      senderId: string | null;
-      smsType: string | null;
-      balance: Decimal;
-      perSmsCost: Decimal;
-      balanceMicros: Micros;
-      perSmsCostMicros: Micros;
-      isActive: number | boolean;
-      consecutiveFailures: number;
-      unhealthyUntil: Timestamp;
-      apiKeySealed: string | null;
-      credentialVersion: number;
-    };
+    type Row = Pick<ClientRouting, 'preferredSmsGateway'> &
+      SmsConfigRow & {
+        id: number | null;
+        providerName: string;
+        smsApi: string;
+        providerUrl: string | null;
+        balanceUrl: string | null;
+        smsType: string | null;
+        balance: Decimal;
+        perSmsCost: Decimal;
+        balanceMicros: Micros;
+        perSmsCostMicros: Micros;
+        isActive: number | boolean;
+        consecutiveFailures: number;
+        unhealthyUntil: Timestamp;
+        apiKeySealed: string | null;
+        credentialVersion: number;
+      };
     const rows = await this.transactions.sql<Row>(this.routableSql, [clientId]);
     if (rows.length === 0) return null;
     return {
       preferredSmsGateway: rows[0].preferredSmsGateway,
       smsConfigs: rows
-        .filter((row) => row.smsConfigId !== null)
+        .filter((row) => row.id !== null)
         .map((row) => ({
-          smsConfigId: Number(row.smsConfigId),
+          smsConfigId: Number(row.id),
           providerName: row.providerName,
           smsApi: row.smsApi,
           providerUrl: row.providerUrl,
           balanceUrl: row.balanceUrl,
-          senderId: row.senderId,
           smsType: row.smsType,
           balanceMicros: storedMicros(row.balanceMicros, row.balance)!,
           perSmsCostMicros: storedMicros(row.perSmsCostMicros, row.perSmsCost)!,
@@ -142,6 +155,7 @@ export class DispatchRepository {
           unhealthyUntil: epochMsOf(row.unhealthyUntil),
           apiKeySealed: row.apiKeySealed,
           credentialVersion: Number(row.credentialVersion),
+          shown: readCandidate(row),
         })),
     };
   }

@@ -2,6 +2,7 @@ import { BadRequestException, ConflictException, Injectable } from '@nestjs/comm
 import { ConfigService } from '@nestjs/config';
 import { AuditLog } from '../audit/audit.repository';
 import { ChangeOrigin } from '../auth/actor';
+import { inFieldOrder } from '../common/answer-fields';
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { MAX_AMOUNT_EXCLUSIVE } from '../common/validation/decorators';
 import { AppConfig } from '../config/app-config';
@@ -15,7 +16,7 @@ import { route } from './dispatch-routing';
 import { countReport } from './dispatch.metrics';
 import { DispatchRepository, ReportedSmsConfig } from './dispatch.repository';
 import { OutcomeDto, OutcomeReportDto } from './dto/dispatch-outcome.dto';
-import { RouteDto, RouteRequestDto } from './dto/dispatch-route.dto';
+import { ROUTE_CANDIDATE_FIELDS, RouteDto, RouteRequestDto } from './dto/dispatch-route.dto';
 import { healthAfterReport } from './provider-health';
 
 /** The lowest balance DECIMAL(18,6) holds: a debit may take a balance below zero, not below this. */
@@ -48,24 +49,20 @@ export class DispatchService {
     });
     return {
       clientId: owner.id,
-      candidates: candidates.map((candidate) => ({
-        smsConfigId: candidate.smsConfigId,
-        providerName: candidate.providerName,
-        smsApi: candidate.smsApi,
-        senderId: candidate.senderId,
-        smsType: candidate.smsType,
-        balance: amountOf(candidate.balanceMicros),
-        perSmsCost: amountOf(candidate.perSmsCostMicros),
-        verifyApiKey: this.tokens.issueForSealed(
-          {
-            smsConfigId: candidate.smsConfigId,
-            clientId: owner.id,
-            credentialVersion: candidate.credentialVersion,
-            presentedKeyDigest: owner.secretKeyDigest,
-          },
-          candidate.apiKeySealed,
-        ),
-      })),
+      candidates: candidates.map((candidate) =>
+        inFieldOrder(ROUTE_CANDIDATE_FIELDS, {
+          ...candidate.shown,
+          verifyApiKey: this.tokens.issueForSealed(
+            {
+              smsConfigId: candidate.smsConfigId,
+              clientId: owner.id,
+              credentialVersion: candidate.credentialVersion,
+              presentedKeyDigest: owner.secretKeyDigest,
+            },
+            candidate.apiKeySealed,
+          ),
+        }),
+      ),
       skipped,
     };
   }

@@ -1,3 +1,4 @@
+import { valuesByColumn } from '../../test/helpers/statement-values';
 import { AuditLog } from '../audit/audit.repository';
 import { exactJson } from '../common/exact-amount';
 import { DEADLOCK_ATTEMPTS } from '../database/deadlock-retry';
@@ -6,7 +7,9 @@ import { Transactions } from '../database/transactions';
 import { ScriptStatement, WriteResult, WriteScripts } from '../database/write-scripts';
 import { toEnvelope } from '../http/envelope';
 import { MAX_SMS_CONFIGS_PER_CLIENT, MAX_SMS_CONFIG_ANSWER_BYTES, SmsConfigLimitReachedException, answerBytesOf } from './sms-config-limit';
-import { NewSmsConfig, SmsConfigRepository, toSmsConfigSummary } from './sms-config.repository';
+import { GET_CLIENT_SMS_CONFIG_FIELDS } from './dto/sms-config-response.dto';
+import { fieldReader } from './sms-config-fields';
+import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
 
 const NEW_SMS_CONFIG: NewSmsConfig = {
   clientId: 42,
@@ -78,29 +81,40 @@ describe('SmsConfigRepository', () => {
     });
     expect(countIn.sql).toContain('(SELECT COALESCE(SUM(');
     expect(insert.sql).toMatch(/^INSERT INTO `sms_config` .* WHERE ROW_COUNT\(\) = 1$/s);
-    expect(insert.values).toEqual([
-      42,
-      'Twilio',
-      null,
-      'acme',
-      'k1:sealed-password',
-      'k1:sealed-api-key',
-      null,
-      'Transactional',
-      'https://api.twilio.com/send',
-      null,
-      12.5,
-      0.0125,
-      1,
-      null,
+    expect(valuesByColumn(insert)).toMatchObject({
+      client_id: 42,
+      provider_name: 'Twilio',
+      provider_url: null,
+      username: 'acme',
+      password_sealed: 'k1:sealed-password',
+      api_key_sealed: 'k1:sealed-api-key',
+      sender_id: null,
+      sms_type: 'Transactional',
+      sms_api: 'https://api.twilio.com/send',
+      balance_url: null,
+      balance: 12.5,
+      per_sms_cost: 0.0125,
+      is_active: 1,
+      low_balance_threshold: null,
       // The amounts again, as their exact twins: millionths.
-      '12500000',
-      '12500',
-      null,
-      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/),
-    ]);
+      balance_micros: '12500000',
+      per_sms_cost_micros: '12500',
+      low_balance_threshold_micros: null,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/),
+    });
     expect(audit.sql).toMatch(/^INSERT INTO `audit_event` .* LAST_INSERT_ID\(\).* WHERE ROW_COUNT\(\) = 1$/s);
-    expect(audit.values).toEqual([expect.any(String), expect.any(String), 'sms-config.created', 'client:42', 42, 'req-1', null, '[]', 1]);
+    expect(valuesByColumn(audit)).toMatchObject({
+      event_id: expect.any(String),
+      occurred_at: expect.any(String),
+      action: 'sms-config.created',
+      actor: 'client:42',
+      client_id: 42,
+      sms_config_id: { sql: 'LAST_INSERT_ID()' },
+      request_id: 'req-1',
+      caller_request_id: null,
+      changed: '[]',
+      unpublished: 1,
+    });
   });
 
   /** What the exact count, under the client's lock, reads: `count` configurations taking `bytes` each. */
@@ -168,6 +182,7 @@ describe('SmsConfigRepository', () => {
   });
 
   it('should show a configuration as the API shows it: numbers and booleans, whatever the driver returns', () => {
+    const show = fieldReader(GET_CLIENT_SMS_CONFIG_FIELDS);
     // get-client's joined read is SQL (docs/architecture.md): its rows come as the driver returns them.
     const row = { providerUrl: null, username: null, senderId: null, smsType: null, smsApi: 'https://a.example', balanceUrl: null };
     expect(
@@ -183,7 +198,7 @@ describe('SmsConfigRepository', () => {
         },
         // A row the previous release wrote: no twins.
         { ...row, providerName: 'b', balance: 0, perSmsCost: 1, balanceMicros: null, perSmsCostMicros: null, isActive: 0 },
-      ].map(toSmsConfigSummary),
+      ].map(show),
     ).toEqual([
       { ...row, providerName: 'a', balance: 12.5, perSmsCost: 0.0125, isActive: true },
       { ...row, providerName: 'b', balance: 0, perSmsCost: 1, isActive: false },
@@ -191,12 +206,13 @@ describe('SmsConfigRepository', () => {
   });
 
   it('should show an amount a double cannot hold as its stored digits, and as its DECIMAL once the previous release changed it', () => {
+    const show = fieldReader(GET_CLIENT_SMS_CONFIG_FIELDS);
     const row = { providerUrl: null, username: null, senderId: null, smsType: null, smsApi: 'https://a.example', balanceUrl: null };
     const [exact, changedSince] = [
       // SQLite's DECIMAL: the nearest double, which the twin rounds to.
       { ...row, providerName: 'a', balance: Number('99999999999.99999'), balanceMicros: '99999999999999990' },
       { ...row, providerName: 'a', balance: 5.25, balanceMicros: '99999999999999990' },
-    ].map((read) => toSmsConfigSummary({ ...read, perSmsCost: '0.000001', perSmsCostMicros: '1', isActive: 1 }));
+    ].map((read) => show({ ...read, perSmsCost: '0.000001', perSmsCostMicros: '1', isActive: 1 }));
     expect(exactJson(exact.balance)).toBe('99999999999.99999');
     expect(changedSince.balance).toBe(5.25);
     expect(exact.perSmsCost).toBe(0.000001);

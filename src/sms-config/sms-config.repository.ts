@@ -5,12 +5,13 @@ import { JUST_INSERTED } from '../audit/audit-entry';
 import { AuditLog } from '../audit/audit.repository';
 import { ChangeOrigin } from '../auth/actor';
 import { retryDeadlockVictims } from '../database/deadlock-retry';
-import { microsOf, storedAmount } from '../database/exact-decimal';
+import { microsOf } from '../database/exact-decimal';
 import { SqlNames } from '../database/sql-names';
 import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { SqlValue, WriteScripts } from '../database/write-scripts';
-import { SmsConfigDto, SmsConfigSummaryDto, StoredSmsConfigView } from './dto/sms-config-response.dto';
+import { RESOLVED_SMS_CONFIG_FIELDS } from './dto/sms-config-lifecycle.dto';
+import { SMS_CONFIG_LIST_FIELDS, SMS_CONFIG_VIEW_FIELDS, SmsConfigDto, StoredSmsConfigView } from './dto/sms-config-response.dto';
 import {
   ANSWER_BYTES_BESIDE_TEXT,
   ANSWER_TEXT_PROPERTIES,
@@ -23,6 +24,16 @@ import {
   answerBytesOfAll,
 } from './sms-config-limit';
 import { SmsConfig } from './sms-config.entity';
+import {
+  AMOUNT_TWINS,
+  AmountTwin,
+  StoredSmsConfigField,
+  StoredSmsConfigFields,
+  SmsConfigRow,
+  columnsOf,
+  fieldReader,
+  storedFieldsOf,
+} from './sms-config-fields';
 import { TokenStanding } from './verify-api-key-validity';
 
 /** The properties of T, those that may be null also left out (written as null). */
@@ -38,52 +49,10 @@ export type NewSmsConfig = NullableOptional<
   Omit<SmsConfig, 'id' | 'client' | 'createdAt' | 'updatedAt' | 'credentialVersion' | 'consecutiveFailures' | 'unhealthyUntil' | AmountTwin>
 >;
 
-/** Each amount's exact twin (sms-config.entity.ts): written with it, read with it (storedMicros). */
-export const AMOUNT_TWINS = {
-  balance: 'balanceMicros',
-  perSmsCost: 'perSmsCostMicros',
-  lowBalanceThreshold: 'lowBalanceThresholdMicros',
-} as const satisfies Partial<Record<keyof SmsConfig, keyof SmsConfig>>;
-
-type AmountTwin = (typeof AMOUNT_TWINS)[keyof typeof AMOUNT_TWINS];
-
-/** The twins read with what get-client and the list show, as text (SqlNames.integerTextList). */
-export const SUMMARY_AMOUNT_TWINS = ['balanceMicros', 'perSmsCostMicros'] as const satisfies ReadonlyArray<AmountTwin>;
-const VIEW_AMOUNT_TWINS = [...SUMMARY_AMOUNT_TWINS, 'lowBalanceThresholdMicros'] as const;
-
 /** What a twin holds for an amount: its millionths as digits. */
 function twinOf(amount: unknown): string | null {
   return amount === null || amount === undefined ? null : microsOf(amount as number | string).toString();
 }
-
-/** What a configuration's client's answer shows of it (no id, never a secret). */
-export const SMS_CONFIG_SUMMARY_PROPERTIES = [
-  'providerName',
-  'providerUrl',
-  'username',
-  'senderId',
-  'smsType',
-  'smsApi',
-  'balanceUrl',
-  'balance',
-  'perSmsCost',
-  'isActive',
-] as const satisfies ReadonlyArray<keyof SmsConfig>;
-
-/**
- * Those columns as read, with the amounts' twins as text: entities, or raw rows (both drivers return booleans as 0/1,
- * mysql2 DECIMAL as text).
- */
-export type SmsConfigSummaryRow = Omit<
-  Pick<SmsConfig, (typeof SMS_CONFIG_SUMMARY_PROPERTIES)[number]>,
-  'balance' | 'perSmsCost' | 'isActive'
-> & {
-  balance: string | number;
-  perSmsCost: string | number;
-  balanceMicros: string | null;
-  perSmsCostMicros: string | null;
-  isActive: number | boolean;
-};
 
 /** The fields a configuration's owner may change, and their properties (the secrets arrive sealed). */
 export const CHANGEABLE_SMS_CONFIG_FIELDS = {
@@ -113,11 +82,24 @@ export interface SealedSecrets {
   credentialVersion: number;
 }
 
+/** What a resolution's rules read beside its answer: whose it is, whether it is active, where it sends (approval). */
+const RESOLUTION_RULE_FIELDS = [
+  'smsConfigId',
+  'clientId',
+  'isActive',
+  'smsApi',
+  'providerUrl',
+  'balanceUrl',
+] as const satisfies ReadonlyArray<StoredSmsConfigField>;
+const RESOLVED_STORED_FIELDS = storedFieldsOf(RESOLVED_SMS_CONFIG_FIELDS);
+type ToResolveField = (typeof RESOLVED_STORED_FIELDS)[number] | (typeof RESOLUTION_RULE_FIELDS)[number];
+
 /**
- * A configuration with its sealed secrets, and its client's state and keys (digests): what a resolution needs to tell
- * whether the token still stands.
+ * A configuration as its resolution answers it, with its sealed secrets, and its client's state and keys (digests): what
+ * a resolution needs to tell whether the token still stands.
  */
-export interface SmsConfigToResolve extends StoredSmsConfigView, SealedSecrets, Omit<TokenStanding, 'isActive' | 'credentialVersion'> {
+export interface SmsConfigToResolve
+  extends Pick<StoredSmsConfigFields, ToResolveField>, SealedSecrets, Omit<TokenStanding, 'isActive' | 'credentialVersion'> {
   clientIsActive: boolean;
 }
 
@@ -144,8 +126,23 @@ const ADD_PROPERTIES = [
 ] as const satisfies ReadonlyArray<keyof SmsConfig>;
 
 const SEALED_PROPERTIES = ['s.id', 's.clientId', 's.passwordSealed', 's.apiKeySealed', 's.credentialVersion'];
-const SUMMARY_SELECTION = ['s.id', ...SMS_CONFIG_SUMMARY_PROPERTIES.map((property) => `s.${property}`)];
-const VIEW_SELECTION = [...SUMMARY_SELECTION, 's.lowBalanceThreshold'];
+
+/** Each answer's fields read from the columns: its own list (beside its DTO), so a field added to one shows in no other. */
+const LISTED_FIELDS = storedFieldsOf(SMS_CONFIG_LIST_FIELDS);
+const VIEW_FIELDS = storedFieldsOf(SMS_CONFIG_VIEW_FIELDS);
+const TO_RESOLVE_FIELDS = [...new Set<ToResolveField>([...RESOLVED_STORED_FIELDS, ...RESOLUTION_RULE_FIELDS])];
+const readListed = fieldReader(LISTED_FIELDS);
+const readView = fieldReader(VIEW_FIELDS);
+const readToResolve = fieldReader(TO_RESOLVE_FIELDS);
+
+/** A query builder's selection of the fields' columns (the id always: the entity is built from it), and their twins. */
+function selectionOf(fields: readonly StoredSmsConfigField[]): { selection: string[]; twins: AmountTwin[] } {
+  const { columns, twins } = columnsOf(fields);
+  return { selection: [...new Set(['id', ...columns])].map((column) => `s.${column}`), twins };
+}
+
+const LISTED_SELECTION = selectionOf(LISTED_FIELDS);
+const VIEW_SELECTION = selectionOf(VIEW_FIELDS);
 
 /** The client's columns this repository reads and writes; named, not imported: client/ reads sms-config/, never the other way. */
 interface ClientCounter {
@@ -191,15 +188,10 @@ export class SmsConfigRepository {
     const placeholders = ADD_PROPERTIES.map(() => '?').join(', ');
     const changedOne = transactions.dialect === 'mysql' ? 'FROM DUAL WHERE ROW_COUNT() = 1' : 'WHERE changes() = 1';
     this.insertIfCountedSql = `INSERT INTO ${smsConfig.table} (${smsConfig.columns(ADD_PROPERTIES)}) SELECT ${placeholders} ${changedOne}`;
+    const toResolve = columnsOf(TO_RESOLVE_FIELDS);
     this.toResolveSql = `SELECT ${smsConfig.selectList('s', [
-      ['id', 'smsConfigId'],
-      'clientId',
-      ...SMS_CONFIG_SUMMARY_PROPERTIES,
-      'lowBalanceThreshold',
-      'passwordSealed',
-      'apiKeySealed',
-      'credentialVersion',
-    ])}, ${smsConfig.integerTextList('s', VIEW_AMOUNT_TWINS)}, ${client.selectList('c', [
+      ...new Set<keyof SmsConfig>([...toResolve.columns, 'passwordSealed', 'apiKeySealed', 'credentialVersion']),
+    ])}, ${smsConfig.integerTextList('s', toResolve.twins)}, ${client.selectList('c', [
       ['isActive', 'clientIsActive'],
       ['secretKeyDigest', 'currentKeyDigest'],
       ['previousSecretKeyDigest', 'previousKeyDigest'],
@@ -295,13 +287,11 @@ export class SmsConfigRepository {
 
   /** One configuration of the client; null when it has none with this id. */
   async findOne(smsConfigId: number, clientId: number): Promise<StoredSmsConfigView | null> {
-    const [found] = await this.withTwins(this.smsConfigs(VIEW_SELECTION).where({ id: smsConfigId, clientId }), VIEW_AMOUNT_TWINS);
-    if (found === undefined) return null;
-    return {
-      smsConfigId: found.id,
-      ...toSmsConfigSummary(found),
-      lowBalanceThreshold: storedAmount(found.lowBalanceThresholdMicros, found.lowBalanceThreshold),
-    };
+    const [found] = await this.withTwins(
+      this.smsConfigs(VIEW_SELECTION.selection).where({ id: smsConfigId, clientId }),
+      VIEW_SELECTION.twins,
+    );
+    return found === undefined ? null : readView(found);
   }
 
   /** The configuration's sealed secrets. */
@@ -338,23 +328,20 @@ export class SmsConfigRepository {
 
   /** Everything a resolution answers, with the state of the client. */
   async findToResolve(smsConfigId: number, clientId: number): Promise<SmsConfigToResolve | null> {
-    type Row = SmsConfigSummaryRow &
-      SealedSecrets & {
-        lowBalanceThreshold: string | number | null;
-        lowBalanceThresholdMicros: string | null;
-        clientIsActive: number | boolean;
-        currentKeyDigest: string;
-        previousKeyDigest: string | null;
-        previousKeyExpiresAt: Date | string | null;
-        secretKeyRotatedAt: Date | string | null;
-      };
+    type Row = SmsConfigRow & {
+      passwordSealed: string | null;
+      apiKeySealed: string | null;
+      credentialVersion: number | string;
+      clientIsActive: number | boolean;
+      currentKeyDigest: string;
+      previousKeyDigest: string | null;
+      previousKeyExpiresAt: Date | string | null;
+      secretKeyRotatedAt: Date | string | null;
+    };
     const [row] = await this.transactions.sql<Row>(this.toResolveSql, [smsConfigId, clientId]);
     if (row === undefined) return null;
     return {
-      ...toSmsConfigSummary(row),
-      lowBalanceThreshold: storedAmount(row.lowBalanceThresholdMicros, row.lowBalanceThreshold),
-      smsConfigId: Number(row.smsConfigId),
-      clientId: Number(row.clientId),
+      ...readToResolve(row),
       clientIsActive: Boolean(Number(row.clientIsActive)),
       passwordSealed: row.passwordSealed,
       apiKeySealed: row.apiKeySealed,
@@ -419,8 +406,8 @@ export class SmsConfigRepository {
 
   /** The client's configurations, ordered by id. */
   async listByClient(clientId: number): Promise<SmsConfigDto[]> {
-    const found = await this.withTwins(this.smsConfigs(SUMMARY_SELECTION).where({ clientId }).orderBy('s.id'), SUMMARY_AMOUNT_TWINS);
-    return found.map((smsConfig) => ({ smsConfigId: smsConfig.id, ...toSmsConfigSummary(smsConfig) }));
+    const query = this.smsConfigs(LISTED_SELECTION.selection).where({ clientId }).orderBy('s.id');
+    return (await this.withTwins(query, LISTED_SELECTION.twins)).map(readListed);
   }
 
   private smsConfigs(selection: string[]) {
@@ -452,21 +439,5 @@ function toSealedSecrets(smsConfig: SmsConfig): SealedSecrets {
     passwordSealed: smsConfig.passwordSealed,
     apiKeySealed: smsConfig.apiKeySealed,
     credentialVersion: smsConfig.credentialVersion,
-  };
-}
-
-/** Both drivers return booleans as 0/1: the API promises booleans, and amounts as their stored digits. */
-export function toSmsConfigSummary(row: SmsConfigSummaryRow): SmsConfigSummaryDto {
-  return {
-    providerName: row.providerName,
-    providerUrl: row.providerUrl,
-    username: row.username,
-    senderId: row.senderId,
-    smsType: row.smsType,
-    smsApi: row.smsApi,
-    balanceUrl: row.balanceUrl,
-    balance: storedAmount(row.balanceMicros, row.balance)!,
-    perSmsCost: storedAmount(row.perSmsCostMicros, row.perSmsCost)!,
-    isActive: Boolean(row.isActive),
   };
 }

@@ -1,5 +1,6 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { ChangeOrigin } from '../auth/actor';
+import { inFieldOrder } from '../common/answer-fields';
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ClientDisabledException } from '../auth/credential-refusals';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
@@ -7,8 +8,21 @@ import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
 import { Transactions } from '../database/transactions';
 import { ProviderHostApproval } from '../provider-host/provider-host-approval';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
-import { DeletedSmsConfigDto, ResolvedSmsConfigDto, UpdateSmsConfigDto, UpdatedSmsConfigDto } from './dto/sms-config-lifecycle.dto';
-import { SmsConfigDto, SmsConfigViewDto, StoredSmsConfigView, VerifyApiKeyDto } from './dto/sms-config-response.dto';
+import {
+  DeletedSmsConfigDto,
+  RESOLVED_SMS_CONFIG_FIELDS,
+  ResolvedSmsConfigDto,
+  UPDATED_SMS_CONFIG_FIELDS,
+  UpdateSmsConfigDto,
+  UpdatedSmsConfigDto,
+} from './dto/sms-config-lifecycle.dto';
+import {
+  SMS_CONFIG_VIEW_FIELDS,
+  SmsConfigDto,
+  SmsConfigViewDto,
+  StoredSmsConfigView,
+  VerifyApiKeyDto,
+} from './dto/sms-config-response.dto';
 import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
 import { CHANGEABLE_SMS_CONFIG_FIELDS, SealedSecrets, SmsConfigChanges, SmsConfigRepository } from './sms-config.repository';
 import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
@@ -76,7 +90,7 @@ export class SmsConfigService {
 
   /** The v1 view: the stored configuration, and whether the list approves where it sends (never in the seed's answers). */
   private async withApproval(stored: StoredSmsConfigView): Promise<SmsConfigViewDto> {
-    return { ...stored, destinationApproved: (await this.approval.current()).approves(stored) };
+    return inFieldOrder(SMS_CONFIG_VIEW_FIELDS, { ...stored, destinationApproved: (await this.approval.current()).approves(stored) });
   }
 
   /**
@@ -109,7 +123,10 @@ export class SmsConfigService {
       this.clientCache.answerChanged(owner.keyDigests);
       const apiKey = request.apiKey !== undefined ? request.apiKey : this.tokens.openApiKey(stored.apiKeySealed, owner.id);
       const updated = await this.withApproval((await this.smsConfigs.findOne(smsConfigId, owner.id))!);
-      return { ...updated, verifyApiKey: this.verifyApiKeyFor(owner, { smsConfigId, credentialVersion }, apiKey) };
+      return inFieldOrder(UPDATED_SMS_CONFIG_FIELDS, {
+        ...updated,
+        verifyApiKey: this.verifyApiKeyFor(owner, { smsConfigId, credentialVersion }, apiKey),
+      });
     });
   }
 
@@ -145,24 +162,7 @@ export class SmsConfigService {
       throw new ConflictException("the SMS configuration's destination is not approved");
     const password = found.passwordSealed === null ? null : this.sealer.open(found.passwordSealed, passwordSealContext(found.clientId));
     await this.smsConfigs.recordResolution(found.smsConfigId, found.clientId, origin);
-    return {
-      smsConfigId: found.smsConfigId,
-      clientId: found.clientId,
-      providerName: found.providerName,
-      providerUrl: found.providerUrl,
-      smsApi: found.smsApi,
-      balanceUrl: found.balanceUrl,
-      username: found.username,
-      password,
-      apiKey,
-      senderId: found.senderId,
-      smsType: found.smsType,
-      balance: found.balance,
-      perSmsCost: found.perSmsCost,
-      isActive: found.isActive,
-      lowBalanceThreshold: found.lowBalanceThreshold,
-      destinationApproved: true,
-    };
+    return inFieldOrder(RESOLVED_SMS_CONFIG_FIELDS, { ...found, password, apiKey, destinationApproved: true });
   }
 
   private openToken(verifyApiKey: string) {

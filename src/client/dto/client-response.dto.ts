@@ -31,6 +31,21 @@ export class ClientDto {
   smsConfig: SmsConfigSummaryDto[] | null;
 }
 
+/**
+ * Add client's and get-client's answer, in its order: the seed's fields, never one added since. The elements of
+ * smsConfig have their own list (GET_CLIENT_SMS_CONFIG_FIELDS).
+ */
+export const CLIENT_FIELDS = [
+  'appDescription',
+  'appUrl',
+  'secretKey',
+  'preferredSmsGateway',
+  'preferredEmailGateway',
+  'preferredPushNotificationGateway',
+  'isHost',
+  'smsConfig',
+] as const satisfies ReadonlyArray<keyof ClientDto>;
+
 export class ClientResponseDto {
   @ApiProperty({ example: 200 })
   status: 200;

@@ -45,6 +45,18 @@ export class RouteCandidateDto {
   verifyApiKey: string;
 }
 
+/** A candidate's fields, in their order. */
+export const ROUTE_CANDIDATE_FIELDS = [
+  'smsConfigId',
+  'providerName',
+  'smsApi',
+  'senderId',
+  'smsType',
+  'balance',
+  'perSmsCost',
+  'verifyApiKey',
+] as const satisfies ReadonlyArray<keyof RouteCandidateDto>;
+
 export class SkippedSmsConfigDto {
   @ApiProperty({ example: 13 })
   smsConfigId: number;

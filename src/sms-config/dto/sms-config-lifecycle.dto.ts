@@ -87,6 +87,24 @@ export class UpdatedSmsConfigDto extends SmsConfigViewDto {
   verifyApiKey: string;
 }
 
+/** PATCH's answer, in its order: the configuration as GET shows it now, then its fresh token. */
+export const UPDATED_SMS_CONFIG_FIELDS = [
+  'smsConfigId',
+  'providerName',
+  'providerUrl',
+  'username',
+  'senderId',
+  'smsType',
+  'smsApi',
+  'balanceUrl',
+  'balance',
+  'perSmsCost',
+  'isActive',
+  'lowBalanceThreshold',
+  'destinationApproved',
+  'verifyApiKey',
+] as const satisfies ReadonlyArray<keyof UpdatedSmsConfigDto>;
+
 export class UpdatedSmsConfigResponseDto {
   @ApiProperty({ example: 200 })
   status: 200;
@@ -129,6 +147,26 @@ export class ResolvedSmsConfigDto extends SmsConfigViewDto {
   @ApiProperty({ type: String, nullable: true, description: 'The provider apiKey, opened' })
   apiKey: string | null;
 }
+
+/** Resolve's answer, in its order. */
+export const RESOLVED_SMS_CONFIG_FIELDS = [
+  'smsConfigId',
+  'clientId',
+  'providerName',
+  'providerUrl',
+  'smsApi',
+  'balanceUrl',
+  'username',
+  'password',
+  'apiKey',
+  'senderId',
+  'smsType',
+  'balance',
+  'perSmsCost',
+  'isActive',
+  'lowBalanceThreshold',
+  'destinationApproved',
+] as const satisfies ReadonlyArray<keyof ResolvedSmsConfigDto>;
 
 export class ResolvedSmsConfigResponseDto {
   @ApiProperty({ example: 200 })

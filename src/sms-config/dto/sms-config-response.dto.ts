@@ -34,10 +34,39 @@ export class SmsConfigSummaryDto {
   isActive: boolean;
 }
 
+/** get-client's smsConfig elements, in their order: the seed's ten fields, never a field added since. */
+export const GET_CLIENT_SMS_CONFIG_FIELDS = [
+  'providerName',
+  'providerUrl',
+  'username',
+  'senderId',
+  'smsType',
+  'smsApi',
+  'balanceUrl',
+  'balance',
+  'perSmsCost',
+  'isActive',
+] as const satisfies ReadonlyArray<keyof SmsConfigSummaryDto>;
+
 export class SmsConfigDto extends SmsConfigSummaryDto {
   @ApiProperty({ example: 1 })
   smsConfigId: number;
 }
+
+/** The list's elements (get-all-by-client-id), in their order: the seed's smsConfigId and ten fields, never one added since. */
+export const SMS_CONFIG_LIST_FIELDS = [
+  'smsConfigId',
+  'providerName',
+  'providerUrl',
+  'username',
+  'senderId',
+  'smsType',
+  'smsApi',
+  'balanceUrl',
+  'balance',
+  'perSmsCost',
+  'isActive',
+] as const satisfies ReadonlyArray<keyof SmsConfigDto>;
 
 /** A configuration as the v1 routes show it: the seed's fields, and those added since (never in the seed's answers). */
 export class SmsConfigViewDto extends SmsConfigDto {
@@ -56,6 +85,23 @@ export class SmsConfigViewDto extends SmsConfigDto {
   })
   destinationApproved: boolean;
 }
+
+/** The v1 reads' configuration (GET /api/v1/sms-configs/:smsConfigId, and PATCH's answer), in its order. */
+export const SMS_CONFIG_VIEW_FIELDS = [
+  'smsConfigId',
+  'providerName',
+  'providerUrl',
+  'username',
+  'senderId',
+  'smsType',
+  'smsApi',
+  'balanceUrl',
+  'balance',
+  'perSmsCost',
+  'isActive',
+  'lowBalanceThreshold',
+  'destinationApproved',
+] as const satisfies ReadonlyArray<keyof SmsConfigViewDto>;
 
 /** What is stored of a configuration's v1 view: whether its destination is approved is judged apart, from the list. */
 export type StoredSmsConfigView = Omit<SmsConfigViewDto, 'destinationApproved'>;
