@@ -68,6 +68,13 @@ function folderCycle(result: Cruise): string[] | undefined {
   return undefined;
 }
 
+/** The TypeScript files under src/, as paths from the repository's root. */
+function sourceFiles(): string[] {
+  return (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[])
+    .map((path) => relative(ROOT, join(ROOT, 'src', path)))
+    .filter((path) => path.endsWith('.ts'));
+}
+
 function writeFiles(root: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -129,9 +136,7 @@ describe('Architecture', () => {
     const SQL =
       /\b(SELECT\s+(\$\{|[A-Za-z0-9*(])|INSERT\s+INTO|UPDATE\s+([a-z_]+|\$\{[^}]+\})\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|TRIGGER|INDEX|PROCEDURE)|ALTER\s+TABLE|DROP\s+(TABLE|TRIGGER|PROCEDURE))/;
     const allowed = (path: string) => path.endsWith('.repository.ts') || path.startsWith('src/database/') || path.endsWith('.spec.ts');
-    const files = (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[])
-      .map((path) => relative(ROOT, join(ROOT, 'src', path)))
-      .filter((path) => path.endsWith('.ts'));
+    const files = sourceFiles();
     expect(files.length).toBeGreaterThan(50);
     const offending = files.filter((path) => !allowed(path) && SQL.test(readFileSync(join(ROOT, path), 'utf8')));
     expect(offending).toEqual([]);
@@ -145,5 +150,17 @@ describe('Architecture', () => {
       'src/reseal/sealed-column.repository.ts',
       'src/sms-config/sms-config.repository.ts',
     ]);
+  });
+
+  it("should patch no method of a TypeORM or driver object: TypeORM's hooks, options and factories instead", () => {
+    const PATCH =
+      /(\.|\[['"])(query|execute|prepare|obtainMasterConnection|obtainSlaveConnection|createQueryRunner|connect|release|getConnection|startTransaction|commitTransaction|rollbackTransaction|createPool)(['"]\])?\s*=(?!=)|\.prototype\.[\w$]+\s*=(?!=)/;
+    const files = sourceFiles().filter((path) => !path.endsWith('.spec.ts'));
+    expect(files.length).toBeGreaterThan(50);
+    expect(files.filter((path) => PATCH.test(readFileSync(join(ROOT, path), 'utf8')))).toEqual([]);
+    // The pattern does recognise the patches it replaced: each runner's query, and the MySQL driver's wait for a connection.
+    expect(PATCH.test("runner.query = sent as QueryRunner['query'];")).toBe(true);
+    expect(PATCH.test('driver.obtainMasterConnection = () => {')).toBe(true);
+    expect(PATCH.test('const same = runner.query === sent;')).toBe(false);
   });
 });
