@@ -176,4 +176,16 @@ describe('Architecture', () => {
       ),
     ).toEqual(['DomainError', 'Refused', 'LimitReached']);
   });
+
+  it("should patch no method of a TypeORM or driver object: TypeORM's hooks, options and factories instead", () => {
+    const PATCH =
+      /(\.|\[['"])(query|execute|prepare|obtainMasterConnection|obtainSlaveConnection|createQueryRunner|connect|release|getConnection|startTransaction|commitTransaction|rollbackTransaction|createPool)(['"]\])?\s*=(?!=)|\.prototype\.[\w$]+\s*=(?!=)/;
+    const files = sourceFiles().filter((path) => !path.endsWith('.spec.ts'));
+    expect(files.length).toBeGreaterThan(50);
+    expect(files.filter((path) => PATCH.test(readFileSync(join(ROOT, path), 'utf8')))).toEqual([]);
+    // The pattern does recognise the patches it replaced: each runner's query, and the MySQL driver's wait for a connection.
+    expect(PATCH.test("runner.query = sent as QueryRunner['query'];")).toBe(true);
+    expect(PATCH.test('driver.obtainMasterConnection = () => {')).toBe(true);
+    expect(PATCH.test('const same = runner.query === sent;')).toBe(false);
+  });
 });

@@ -1,10 +1,12 @@
 import type { PoolConnection } from 'mysql2';
 import { DataSource, DataSourceOptions, QueryRunner, ReplicationMode } from 'typeorm';
+import { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
+import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSqlite3QueryRunner';
 import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { EntityMetadata } from 'typeorm/metadata/EntityMetadata';
-import { withTimeout } from '../common/timeout';
 import { DATABASE_TIMEOUT_MS } from './database-timeout';
 import { SqliteTurns } from './sqlite-turns';
+import { withStatementHooks } from './statement-hooks';
 import { StatementTally } from './statement-tally';
 
 /** On SQLite the outbox index holds only the unpublished entries (a partial index), which MySQL cannot make. */
@@ -19,41 +21,45 @@ const SQLITE_PARTIAL_INDEXES: Record<string, { columns: string[]; where: string 
  * DATETIME without a fraction (SQLite keeps the text written), no character set or collation (SQLite compares bytes), INTEGER for the BIGINT key (AUTOINCREMENT needs it), NO
  * ACTION for RESTRICT, and the partial outbox index. Schema checks and generated migrations see each dialect as it is.
  *
- * Every statement of every query runner is counted (`statements`), and on SQLite takes its turn (`sqliteTurns`); on
- * MySQL none waits longer than the database timeout for a connection (boundConnectionWaits).
+ * Every statement is counted (`statements`): on MySQL through TypeORM's query events and the pool it is given, which
+ * bounds each wait for a connection by the database timeout (statement-hooks.ts); on SQLite by its one runner, which
+ * also makes every statement take its turn (`sqliteTurns`).
  */
 export class RegistryDataSource extends DataSource {
-  readonly statements = new StatementTally();
   readonly sqliteTurns?: SqliteTurns;
-  private readonly watchedRunners = new WeakSet<QueryRunner>();
+  private sqliteRunner?: TurnTakingSqliteRunner;
 
-  constructor(options: DataSourceOptions) {
-    super(options);
+  constructor(
+    options: DataSourceOptions,
+    readonly statements = new StatementTally(),
+  ) {
+    super(withStatementHooks(options, statements));
     if (this.isSqlite) {
+      // TypeORM's SQLite list lacks CHAR and MEDIUMTEXT, and its type check runs before buildMetadatas could respell them.
       this.driver.supportedDataTypes.push('char', 'mediumtext');
       this.driver.withLengthColumnTypes.push('char');
       this.sqliteTurns = new SqliteTurns();
     }
-    boundConnectionWaits(this);
   }
 
   /**
    * A statement (a SELECT's rows) as a MySQL prepared statement (mysql2's execute, prepared once per connection), counted and bounded
    * like every other: TypeORM sends text, which the server parses at every call (docs/architecture.md, the figures).
    */
-  prepared<T>(sql: string, values: unknown[]): Promise<T[]> {
-    return this.statements.counted(async () => {
-      const connection = (await (this.driver as MysqlDriver).obtainMasterConnection()) as PoolConnection;
-      try {
-        return await new Promise<T[]>((resolve, reject) =>
-          connection.execute({ sql, values, timeout: DATABASE_TIMEOUT_MS }, (error: Error | null, rows: unknown) =>
-            error ? reject(error) : resolve(rows as T[]),
+  async prepared<T>(sql: string, values: unknown[]): Promise<T[]> {
+    const connection = (await (this.driver as MysqlDriver).obtainMasterConnection()) as PoolConnection;
+    try {
+      return await this.statements.counted(
+        () =>
+          new Promise<T[]>((resolve, reject) =>
+            connection.execute({ sql, values, timeout: DATABASE_TIMEOUT_MS }, (error: Error | null, rows: unknown) =>
+              error ? reject(error) : resolve(rows as T[]),
+            ),
           ),
-        );
-      } finally {
-        connection.release();
-      }
-    });
+      );
+    } finally {
+      connection.release();
+    }
   }
 
   /** Whether the database answers at all (the health probe). */
@@ -61,19 +67,24 @@ export class RegistryDataSource extends DataSource {
     await this.query('SELECT 1');
   }
 
-  /** TypeORM's runner (on SQLite its one shared runner), its statements counted and, on SQLite, taking turns. */
+  /**
+   * TypeORM's runner; on SQLite the one runner over the one connection, whose statements take turns, handed out as
+   * TypeORM hands out its driver's (one per connection, with a manager of its own for each caller).
+   */
   override createQueryRunner(mode?: ReplicationMode): QueryRunner {
-    const runner = super.createQueryRunner(mode);
-    if (this.watchedRunners.has(runner)) return runner;
-    this.watchedRunners.add(runner);
-    const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
-    const turns = this.sqliteTurns;
-    const statements = this.statements;
-    const sent = turns
-      ? (...args: unknown[]) => statements.counted(() => turns.statement(() => query(...args)))
-      : (...args: unknown[]) => statements.counted(() => query(...args));
-    runner.query = sent as QueryRunner['query'];
+    if (!this.sqliteTurns) return super.createQueryRunner(mode);
+    const runner = (this.sqliteRunner ??= new TurnTakingSqliteRunner(
+      this.driver as BetterSqlite3Driver,
+      this.sqliteTurns,
+      this.statements,
+    ));
+    runner.manager = this.createEntityManager(runner);
     return runner;
+  }
+
+  override async destroy(): Promise<void> {
+    await super.destroy();
+    this.sqliteRunner = undefined;
   }
 
   private get isSqlite(): boolean {
@@ -87,24 +98,21 @@ export class RegistryDataSource extends DataSource {
 }
 
 /**
- * mysql2's pool lets a statement wait for a free connection without end: here it waits at most the database timeout,
- * then fails (503), and does not run later; a connection that comes too late goes back to the pool.
+ * better-sqlite3's one connection, as TypeORM's runner drives it, each statement counted and sent in its turn
+ * (SqliteTurns): on SQLite TypeORM awaits no hook before a statement, and tells its subscribers nothing of a failed one.
  */
-export function boundConnectionWaits(dataSource: DataSource): void {
-  const driver = dataSource.driver;
-  if (!(driver instanceof MysqlDriver)) return;
-  const obtain = driver.obtainMasterConnection.bind(driver);
-  driver.obtainMasterConnection = () => {
-    let late = false;
-    const connection = obtain().then((acquired: { release(): void }) => {
-      if (late) acquired.release();
-      return acquired;
-    });
-    return withTimeout(connection, DATABASE_TIMEOUT_MS, 'database').catch((error: unknown) => {
-      late = true;
-      throw error;
-    });
-  };
+class TurnTakingSqliteRunner extends BetterSqlite3QueryRunner {
+  constructor(
+    driver: BetterSqlite3Driver,
+    private readonly turns: SqliteTurns,
+    private readonly statements: StatementTally,
+  ) {
+    super(driver);
+  }
+
+  override query(...args: Parameters<BetterSqlite3QueryRunner['query']>): ReturnType<BetterSqlite3QueryRunner['query']> {
+    return this.statements.counted(() => this.turns.statement(() => super.query(...args)));
+  }
 }
 
 function asSqliteDeclaresIt(entity: EntityMetadata): void {

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { PoolConnection, ResultSetHeader } from 'mysql2';
 import { DataSource, DataSourceOptions, QueryResult } from 'typeorm';
 import { DATABASE_TIMEOUT_MS } from './database-timeout';
-import { RegistryDataSource, boundConnectionWaits } from './registry-data-source';
+import { RegistryDataSource } from './registry-data-source';
 import { Transactions } from './transactions';
 
 export type SqlValue = string | number | boolean | null;
@@ -53,9 +53,9 @@ export class WriteScripts implements OnApplicationShutdown {
       });
     }
     const sql = ['START TRANSACTION', ...statements.map((statement) => statement.sql), 'COMMIT'].join(';\n');
+    // Straight on the pool's connection: the script is this class's own, with nothing for TypeORM to add.
+    const connection = (await (await this.openScriptSource()).driver.obtainMasterConnection()) as PoolConnection;
     const headers = await this.dataSource.statements.counted(async () => {
-      // Straight on the pool's connection: the script is this class's own, with nothing for TypeORM to add.
-      const connection = (await (await this.openScriptSource()).driver.obtainMasterConnection()) as PoolConnection;
       try {
         const answered = await textQuery<ResultSetHeader[]>(
           connection,
@@ -86,8 +86,8 @@ export class WriteScripts implements OnApplicationShutdown {
   private openScriptSource(): Promise<DataSource> {
     if (!this.scriptSource) {
       const options = { ...this.dataSource.options, entities: [], migrations: [], multipleStatements: true } as DataSourceOptions;
+      // Its options carry the service's pool hooks (statement-hooks.ts): its waits are counted and bounded alike.
       const source = new DataSource(options);
-      boundConnectionWaits(source);
       this.scriptSource = source.initialize().catch((error: unknown) => {
         this.scriptSource = undefined;
         throw error;
