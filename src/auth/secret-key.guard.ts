@@ -1,6 +1,5 @@
 import { CanActivate, ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
-import { withTimeout } from '../common/timeout';
-import { DATABASE_TIMEOUT_MS } from '../database/database-timeout';
+import { withTimeout, DATABASE_TIMEOUT_MS } from '../common/errors/unavailable';
 import { CLIENT_LOOKUP, ClientLookup, RequestWithClient } from './client-lookup';
 import { SECRET_KEY_FIELD, SECRET_KEY_HEADER, singleHeader } from './credential-headers';
 import { ClientDisabledException, UnknownSecretKeyException, invalidCredential, missingCredential } from './credential-refusals';

@@ -5,8 +5,7 @@ import { AuditLog } from '../audit/audit.repository';
 import { BrokerConnection } from '../broker-connection/broker-connection';
 import { ChangeOrigin } from '../auth/actor';
 import { Transactions } from '../database/transactions';
-import { ServiceUnavailableError } from '../common/errors/unavailable';
-import { withTimeout } from '../common/timeout';
+import { ServiceUnavailableError, withTimeout } from '../common/errors/unavailable';
 import { ExchangeType } from './dto/create-exchange.dto';
 
 // Under the 5 s within which the API promises its 503.

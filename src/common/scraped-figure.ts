@@ -1,4 +1,4 @@
-import { withTimeout } from './timeout';
+import { withTimeout } from './errors/unavailable';
 
 /** A scrape does not wait longer than this for a figure from the database; it shows the last one read instead. */
 const SCRAPE_TIMEOUT_MS = 1000;

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AdvancedConsoleLogger, DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '../config/app-config';
-import { DATABASE_TIMEOUT_MS } from './database-timeout';
+import { DATABASE_TIMEOUT_MS } from '../common/errors/unavailable';
 import { CreateClientAndSmsConfig1732240000000 as CreateMysqlSchema } from './migrations/mysql/1732240000000-CreateClientAndSmsConfig';
 import { CreateSmsConfigAddProcedure1795327283819 } from './migrations/mysql/1795327283819-CreateSmsConfigAddProcedure';
 import { SmsConfigLimitByTrigger1795400000000 as MysqlSmsConfigLimit } from './migrations/mysql/1795400000000-SmsConfigLimitByTrigger';

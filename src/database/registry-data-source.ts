@@ -1,12 +1,12 @@
-import type { PoolConnection } from 'mysql2';
-import { DataSource, DataSourceOptions, QueryRunner, ReplicationMode } from 'typeorm';
+import { Pool, PoolConnection, PoolOptions, createPool } from 'mysql2';
+import { DataSource, DataSourceOptions, EntitySubscriberInterface, EventSubscriber, QueryRunner, ReplicationMode } from 'typeorm';
 import { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
 import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSqlite3QueryRunner';
 import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { EntityMetadata } from 'typeorm/metadata/EntityMetadata';
-import { DATABASE_TIMEOUT_MS } from './database-timeout';
+import { AfterQueryEvent } from 'typeorm/subscriber/event/QueryEvent';
+import { DATABASE_TIMEOUT_MS, withTimeout } from '../common/errors/unavailable';
 import { SqliteTurns } from './sqlite-turns';
-import { withStatementHooks } from './statement-hooks';
 import { StatementTally } from './statement-tally';
 
 /** On SQLite the outbox index holds only the unpublished entries (a partial index), which MySQL cannot make. */
@@ -22,7 +22,7 @@ const SQLITE_PARTIAL_INDEXES: Record<string, { columns: string[]; where: string 
  * ACTION for RESTRICT, and the partial outbox index. Schema checks and generated migrations see each dialect as it is.
  *
  * Every statement is counted (`statements`): on MySQL through TypeORM's query events and the pool it is given, which
- * bounds each wait for a connection by the database timeout (statement-hooks.ts); on SQLite by its one runner, which
+ * bounds each wait for a connection by the database timeout (registry-data-source.ts); on SQLite by its one runner, which
  * also makes every statement take its turn (`sqliteTurns`).
  */
 export class RegistryDataSource extends DataSource {
@@ -131,5 +131,77 @@ function asSqliteDeclaresIt(entity: EntityMetadata): void {
     if (!partial) continue;
     index.columns = partial.columns.map((name) => entity.findColumnWithDatabaseName(name)!);
     index.where = partial.where;
+  }
+}
+
+/**
+ * MySQL's options, with what TypeORM and mysql2 offer to tell `statements` of every statement: a subscriber to
+ * TypeORM's query events, and the pool TypeORM is given (its `driver` option), whose waits for a connection count too
+ * and last at most the database timeout. On SQLite TypeORM awaits no event before a statement and sends none after a
+ * failed one: its runner counts them (RegistryDataSource).
+ */
+export function withStatementHooks(options: DataSourceOptions, statements: StatementTally): DataSourceOptions {
+  if (options.type !== 'mysql' && options.type !== 'mariadb') return options;
+  return {
+    ...options,
+    subscribers: [...(Array.isArray(options.subscribers) ? options.subscribers : []), statementSubscriber(statements)],
+    connectorPackage: 'mysql2',
+    driver: { createPool: (pool: PoolOptions) => new WaitBoundedPool(createPool(pool), statements) },
+  };
+}
+
+/** A subscriber class of its own for each tally: TypeORM builds subscribers from their classes. */
+function statementSubscriber(statements: StatementTally): new () => EntitySubscriberInterface {
+  @EventSubscriber()
+  class StatementSubscriber implements EntitySubscriberInterface {
+    beforeQuery(): void {
+      statements.started();
+    }
+
+    afterQuery(event: AfterQueryEvent<unknown>): void {
+      if (event.success) statements.succeeded();
+      else statements.failed(event.error);
+    }
+  }
+  return StatementSubscriber;
+}
+
+type ConnectionCallback = (error: NodeJS.ErrnoException | null, connection?: PoolConnection) => unknown;
+
+/**
+ * mysql2's pool lets a statement wait for a free connection without end: here it waits at most the database timeout,
+ * then fails (503), and does not run later; a connection that comes too late goes back to the pool. The two calls
+ * TypeORM's MySQL driver makes of its pool.
+ */
+export class WaitBoundedPool {
+  constructor(
+    private readonly pool: Pick<Pool, 'getConnection' | 'end'>,
+    private readonly statements: StatementTally,
+  ) {}
+
+  getConnection(callback: ConnectionCallback): void {
+    this.statements.waitStarted();
+    let late = false;
+    const acquired = new Promise<PoolConnection>((resolve, reject) =>
+      this.pool.getConnection((error, connection) => (error ? reject(error) : resolve(connection))),
+    ).then((connection) => {
+      if (late) connection.release();
+      return connection;
+    });
+    withTimeout(acquired, DATABASE_TIMEOUT_MS, 'database').then(
+      (connection) => {
+        this.statements.waitEnded();
+        callback(null, connection);
+      },
+      (error: NodeJS.ErrnoException) => {
+        late = true;
+        this.statements.waitEnded(error);
+        callback(error);
+      },
+    );
+  }
+
+  end(callback?: (error: NodeJS.ErrnoException | null) => unknown): void {
+    this.pool.end(callback);
   }
 }

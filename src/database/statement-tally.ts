@@ -8,7 +8,7 @@ export interface StatementOutcomeObserver {
  * The statements sent to the database and not answered yet (the db_queries_in_flight gauge), and how each ended. A
  * statement counts from the moment it asks for a connection: at most DATABASE_POOL_SIZE run at once on MySQL, more wait
  * for one. Counted here because neither mysql2 nor TypeORM keeps such a count; TypeORM's hooks and the MySQL pool tell
- * it (statement-hooks.ts).
+ * it (registry-data-source.ts).
  */
 export class StatementTally {
   private count = 0;

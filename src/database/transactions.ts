@@ -4,6 +4,22 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { EntityManager } from 'typeorm';
 import { RegistryDataSource } from './registry-data-source';
 
+export type SqlValue = string | number | boolean | null;
+
+/** One statement of a script, its values through placeholders, never in its text. */
+export interface ScriptStatement {
+  sql: string;
+  values: SqlValue[];
+  /** Run once the script's transaction (or the one it joins) is committed: see Transactions.afterCommit(). */
+  afterCommit?: () => void;
+}
+
+/** What a write reports: the rows it changed and, for an INSERT, the new row's id. */
+export interface WriteResult {
+  affectedRows: number;
+  insertId: number;
+}
+
 /** A transaction open in the current call: its manager, and what to do once it is committed. */
 interface OpenTransaction {
   manager: EntityManager;

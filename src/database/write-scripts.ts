@@ -2,25 +2,9 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PoolConnection, ResultSetHeader } from 'mysql2';
 import { DataSource, DataSourceOptions, QueryResult } from 'typeorm';
-import { DATABASE_TIMEOUT_MS } from './database-timeout';
+import { DATABASE_TIMEOUT_MS } from '../common/errors/unavailable';
 import { RegistryDataSource } from './registry-data-source';
-import { Transactions } from './transactions';
-
-export type SqlValue = string | number | boolean | null;
-
-/** One statement of a script, its values through placeholders, never in its text. */
-export interface ScriptStatement {
-  sql: string;
-  values: SqlValue[];
-  /** Run once the script's transaction (or the one it joins) is committed: see Transactions.afterCommit(). */
-  afterCommit?: () => void;
-}
-
-/** What a write reports: the rows it changed and, for an INSERT, the new row's id. */
-export interface WriteResult {
-  affectedRows: number;
-  insertId: number;
-}
+import { ScriptStatement, Transactions, WriteResult } from './transactions';
 
 /**
  * Statements run as one transaction, in one round trip on MySQL: a multi-statement text query. Each round trip costs the
@@ -86,7 +70,7 @@ export class WriteScripts implements OnApplicationShutdown {
   private openScriptSource(): Promise<DataSource> {
     if (!this.scriptSource) {
       const options = { ...this.dataSource.options, entities: [], migrations: [], multipleStatements: true } as DataSourceOptions;
-      // Its options carry the service's pool hooks (statement-hooks.ts): its waits are counted and bounded alike.
+      // Its options carry the service's pool hooks (registry-data-source.ts): its waits are counted and bounded alike.
       const source = new DataSource(options);
       this.scriptSource = source.initialize().catch((error: unknown) => {
         this.scriptSource = undefined;

@@ -2,7 +2,7 @@ import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { ConfirmChannel } from 'amqplib';
 import { AuditEventDto } from '../audit/dto/audit-event.dto';
-import { withTimeout } from '../common/timeout';
+import { withTimeout } from '../common/errors/unavailable';
 import { EVENT_CONTENT_TYPE, EVENTS_EXCHANGE } from './domain-events';
 
 export const PUBLISH_TIMEOUT_MS = 5000;

@@ -1,6 +1,5 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { isUnavailableError } from '../common/errors/unavailable';
-import { withTimeout } from '../common/timeout';
+import { isUnavailableError, withTimeout } from '../common/errors/unavailable';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RegistryDataSource } from '../database/registry-data-source';
 import { StatementOutcomeObserver } from '../database/statement-tally';

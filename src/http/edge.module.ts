@@ -4,11 +4,9 @@ import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { FastifyInstance } from 'fastify';
 import type pino from 'pino';
 import type { Histogram } from 'prom-client';
-import { HealthModule } from '../health/health.module';
 import { HealthService } from '../health/health.service';
 import { ACCESS_LOGGER } from '../logging/root-logger';
 import { REQUEST_DURATION } from '../metrics/http-metrics';
-import { MetricsModule } from '../metrics/metrics.module';
 import { registerEdge } from './edge';
 import { EdgeAnswer } from './edge-answer';
 
@@ -36,5 +34,5 @@ class EdgeHooks implements OnModuleInit {
   }
 }
 
-@Module({ imports: [HealthModule, MetricsModule], providers: [EdgeHooks] })
+@Module({ providers: [EdgeHooks] })
 export class EdgeModule {}

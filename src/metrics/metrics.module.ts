@@ -1,4 +1,4 @@
-import { Inject, Module } from '@nestjs/common';
+import { Global, Inject, Module } from '@nestjs/common';
 import { getToken, makeCounterProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
 import { Gauge, GaugeConfiguration, collectDefaultMetrics, register } from 'prom-client';
 import { BrokerConnection } from '../broker-connection/broker-connection';
@@ -83,6 +83,8 @@ function clientCacheGauges(cache: ClientCache): Gauge<string>[] {
   ];
 }
 
+// Global: the edge and the probes take the request histogram and the renderer without importing the metrics' own dependencies.
+@Global()
 @Module({
   imports: [BrokerConnectionModule, ClientCacheModule, DatabaseModule, EventsModule],
   controllers: [MetricsController],

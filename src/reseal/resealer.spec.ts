@@ -8,7 +8,7 @@ import { EncryptionKey } from '../config/encryption-keys';
 import { SealContext, SecretSealer } from '../crypto/secret-sealer';
 import { buildDataSourceOptions } from '../database/database-options';
 import { runMigrationsUnderLock } from '../database/run-migrations';
-import { SqlValue } from '../database/write-scripts';
+import { SqlValue } from '../database/transactions';
 import { idempotentAnswerSealContext, idempotentRequestSealContext } from '../idempotency/idempotent-answer-seal-context';
 import { apiKeySealContext, passwordSealContext } from '../sms-config/sms-config-seal-context';
 import { ResealOutcome, Resealer, isComplete } from './resealer';

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { retryDeadlockVictims } from '../database/deadlock-retry';
-import { SqlValue, WriteResult, writeResultOf } from '../database/write-scripts';
+import { writeResultOf } from '../database/write-scripts';
+import { SqlValue, WriteResult } from '../database/transactions';
 import { RowColumns, SealedColumn } from './sealed-columns';
 
 type SqlDialect = 'mysql' | 'sqlite';

@@ -1,5 +1,5 @@
 import { SealContext } from '../crypto/secret-sealer';
-import { SqlValue } from '../database/write-scripts';
+import { SqlValue } from '../database/transactions';
 import { idempotentAnswerSealContext, idempotentRequestSealContext } from '../idempotency/idempotent-answer-seal-context';
 import { apiKeySealContext, passwordSealContext } from '../sms-config/sms-config-seal-context';
 

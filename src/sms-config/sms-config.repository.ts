@@ -8,8 +8,8 @@ import { retryDeadlockVictims } from '../database/deadlock-retry';
 import { microsOf } from '../database/exact-decimal';
 import { SqlNames } from '../database/sql-names';
 import { epochMsOf, sqlTimestamp } from '../database/timestamps';
-import { Transactions } from '../database/transactions';
-import { SqlValue, WriteScripts } from '../database/write-scripts';
+import { Transactions, SqlValue } from '../database/transactions';
+import { WriteScripts } from '../database/write-scripts';
 import { RESOLVED_SMS_CONFIG_FIELDS } from './dto/sms-config-lifecycle.dto';
 import { SMS_CONFIG_LIST_FIELDS, SMS_CONFIG_VIEW_FIELDS, SmsConfigDto, StoredSmsConfigView } from './dto/sms-config-response.dto';
 import {

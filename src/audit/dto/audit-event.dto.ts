@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PageQueryDto } from '../../common/pagination/page';
-import { IsOptionalQueryInteger } from '../../common/validation/decorators';
+import { IsOptionalQueryInteger, PageQueryDto } from '../../common/pagination/page';
 import { AUDIT_ACTIONS, AuditAction } from '../audit-entry';
 
 export class AuditEventDto {

@@ -1,12 +1,33 @@
-import { BadRequestException } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
-import { IsOptionalQueryInteger } from '../validation/decorators';
+import { BadRequestException, applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 200;
 
 const INVALID_CURSOR = 'cursor is not valid';
+
+/**
+ * An optional integer of the query string from `minimum` to `maximum`, taken only as plain decimal digits (Number()
+ * would also read `0x10`, `1e2`, `+5` and ` 5`); every refusal, a repeated parameter too, answers the one `message`.
+ */
+export function IsOptionalQueryInteger(
+  minimum: number,
+  maximum: number,
+  message: string,
+  docs: ApiPropertyOptions = {},
+): PropertyDecorator {
+  const rule = { message };
+  return applyDecorators(
+    ApiPropertyOptional({ type: Number, minimum, maximum, ...docs }),
+    IsOptional(),
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : value)),
+    IsInt(rule),
+    Min(minimum, rule),
+    Max(maximum, rule),
+  );
+}
 
 /** `?limit=&cursor=` of every list: keyset pagination, so a page never repeats or skips a row when others are inserted. */
 export class PageQueryDto {

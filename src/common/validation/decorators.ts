@@ -1,6 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min, ValidateIf, ValidationOptions, registerDecorator } from 'class-validator';
 import { HasCharacterCount, IsWellFormedText } from './unicode-text';
 import { HasNoUserInfo, IsAbsoluteHttpUrl, IsPublicHost, IsUnambiguousUrl } from './url-host';
@@ -114,27 +113,6 @@ export function IsOptionalSecret(maxLength: number, docs: ApiPropertyOptions = {
     ApiPropertyOptional({ maxLength, ...docs }),
     ...textChecks(0, maxLength),
     ValidateIf((_object, value) => value !== undefined),
-  );
-}
-
-/**
- * An optional integer of the query string from `minimum` to `maximum`, taken only as plain decimal digits (Number()
- * would also read `0x10`, `1e2`, `+5` and ` 5`); every refusal, a repeated parameter too, answers the one `message`.
- */
-export function IsOptionalQueryInteger(
-  minimum: number,
-  maximum: number,
-  message: string,
-  docs: ApiPropertyOptions = {},
-): PropertyDecorator {
-  const rule = { message };
-  return applyDecorators(
-    ApiPropertyOptional({ type: Number, minimum, maximum, ...docs }),
-    IsOptional(),
-    Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : value)),
-    IsInt(rule),
-    Min(minimum, rule),
-    Max(maximum, rule),
   );
 }
 

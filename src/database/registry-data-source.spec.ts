@@ -1,8 +1,6 @@
 import type { Pool, PoolConnection } from 'mysql2';
-import { ServiceUnavailableError } from '../common/errors/unavailable';
-import { DATABASE_TIMEOUT_MS } from './database-timeout';
-import { RegistryDataSource } from './registry-data-source';
-import { WaitBoundedPool } from './statement-hooks';
+import { ServiceUnavailableError, DATABASE_TIMEOUT_MS } from '../common/errors/unavailable';
+import { RegistryDataSource, WaitBoundedPool } from './registry-data-source';
 import { StatementOutcomeObserver, StatementTally } from './statement-tally';
 
 /** A pool that gives its connection when the test says, behind the bound. */
