@@ -1,9 +1,6 @@
 import { ServiceUnavailableError } from './errors/unavailable';
 
-/**
- * The one bound on a wait for a dependency: rejects with ServiceUnavailableError (answered 503) when `operation` has
- * not settled within `milliseconds`. The operation itself is not cancelled; its late outcome is ignored.
- */
+// The operation is not cancelled: its late outcome is ignored.
 export function withTimeout<T>(operation: Promise<T>, milliseconds: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
