@@ -1,10 +1,9 @@
 import { ProviderHealth, healthStanding } from './provider-health';
 
-/** Why a configuration is not offered, checked in this order: the first that applies is given. */
+// In the order checked: the first that applies is given.
 export const SKIP_REASONS = ['inactive', 'unapproved', 'smsType', 'unhealthy', 'balance'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
-/** A configuration as routing weighs it; amounts in millionths. */
 export interface RoutableSmsConfig extends ProviderHealth {
   smsConfigId: number;
   providerName: string;
@@ -14,14 +13,10 @@ export interface RoutableSmsConfig extends ProviderHealth {
   perSmsCostMicros: bigint;
 }
 
-/** What the dispatcher is about to send. */
 export interface RouteRequest<T extends RoutableSmsConfig = RoutableSmsConfig> {
-  /** Whether every host the configuration sends to is an approved provider host. */
   approved: (config: T) => boolean;
   preferredSmsGateway: string | null;
-  /** Only configurations of this type (case-insensitive), when given. */
   smsType?: string;
-  /** Messages to send: the balance must cover perSmsCost × count. */
   count: number;
   now: number;
 }
@@ -33,11 +28,6 @@ export interface Route<T extends RoutableSmsConfig> {
 
 const sameText = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
-/**
- * The configurations to try, in order: the client's preferred gateway first, then the lower cost, the higher balance,
- * the lower id; those offered again after being unhealthy come after all others, in the same order. The others are
- * skipped, each with its reason, by id.
- */
 export function route<T extends RoutableSmsConfig>(configs: readonly T[], request: RouteRequest<T>): Route<T> {
   const candidates: T[] = [];
   const skipped: Route<T>['skipped'] = [];

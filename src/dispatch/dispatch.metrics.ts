@@ -2,16 +2,11 @@ import { Counter, Gauge, register } from 'prom-client';
 import { scrapedFigure } from '../common/scraped-figure';
 import { registeredMetric } from '../common/registered-metric';
 
-/**
- * providerName is a client's free text: the first names seen (lower-cased) get a label each, any more are counted
- * as `other`, so a client cannot grow the series without bound.
- */
+// providerName is a client's free text: past this many names, `other`, so a client cannot grow the series without bound.
 export const MAX_PROVIDER_LABELS = 50;
 export const OTHER_PROVIDERS = 'other';
-/** The longest label value, in characters (code points). */
 export const MAX_LABEL_LENGTH = 64;
 
-/** Anything but letters, marks, digits, punctuation, symbols and the plain space: controls, line breaks, format and unassigned code points. */
 const NOT_PRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu;
 
 const counter = (name: string, help: string) => registeredMetric(name, () => new Counter({ name, help, labelNames: ['provider'] }));
@@ -20,7 +15,6 @@ const reports = counter('dispatch_reports_total', 'Outcome reports taken, by pro
 const sent = counter('dispatch_sms_sent_total', 'Messages reported sent, by provider name');
 const failed = counter('dispatch_sms_failed_total', 'Messages reported failed, by provider name');
 
-/** The provider label of each name, up to MAX_PROVIDER_LABELS of them, shared by every app in the process. */
 const labels = new Set<string>();
 
 export function providerLabel(providerName: string): string {
@@ -31,14 +25,12 @@ export function providerLabel(providerName: string): string {
   return name;
 }
 
-/** A label value from caller text: each character that does not print becomes `_`, and the whole is cut to 64 characters. */
 export function printableLabel(text: string): string {
   const printable = text.replace(NOT_PRINTABLE, '_');
   // By code points, so that a cut never leaves half of a surrogate pair.
   return printable.length <= MAX_LABEL_LENGTH ? printable : Array.from(printable).slice(0, MAX_LABEL_LENGTH).join('');
 }
 
-/** One report taken: counted, never audited. */
 export function countReport(providerName: string, counts: { sent: number; failed: number }): void {
   const provider = providerLabel(providerName);
   reports.inc({ provider });
@@ -48,10 +40,7 @@ export function countReport(providerName: string, counts: { sent: number; failed
 
 export const UNHEALTHY_SMS_CONFIGS_GAUGE = 'dispatch_sms_configs_unhealthy';
 
-/**
- * Configurations not healthy (skipped by routing, or offered again and not yet sent through), over all clients, read
- * at each scrape; a new application (tests run two in a process) replaces the gauge of the one before.
- */
+// Replaced, not reused: the gauge reads through the newest app's repository (tests run two apps in a process).
 export function unhealthySmsConfigsGauge(countUnhealthy: () => Promise<number>): Gauge {
   const read = scrapedFigure(countUnhealthy, 0);
   register.removeSingleMetric(UNHEALTHY_SMS_CONFIGS_GAUGE);

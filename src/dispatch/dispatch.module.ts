@@ -9,7 +9,6 @@ import { DispatchRepository } from './dispatch.repository';
 import { DispatchService } from './dispatch.service';
 import { UNHEALTHY_SMS_CONFIGS_GAUGE, unhealthySmsConfigsGauge } from './dispatch.metrics';
 
-/** Which configuration a dispatcher sends through, and what its sends cost and did: routing and outcome reports. */
 @Module({
   imports: [DatabaseModule, AuditModule, SmsConfigModule, ProviderHostModule],
   controllers: [DispatchController],

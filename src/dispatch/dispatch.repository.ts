@@ -12,7 +12,7 @@ import { RoutableSmsConfig } from './dispatch-routing';
 import { ROUTE_CANDIDATE_FIELDS } from './dto/dispatch-route.dto';
 import { ProviderHealth } from './provider-health';
 
-/** The client's columns routing reads; named, not imported: client/ reads sms-config/, and dispatch/ reads both tables. */
+// Named, not imported: client/ reads sms-config/, and dispatch/ reads both tables.
 interface ClientRouting {
   id: number;
   preferredSmsGateway: string | null;
@@ -21,19 +21,15 @@ interface ClientRouting {
 const CANDIDATE_STORED_FIELDS = storedFieldsOf(ROUTE_CANDIDATE_FIELDS);
 const readCandidate = fieldReader(CANDIDATE_STORED_FIELDS);
 
-/** A configuration as routing offers it: what it weighs, what its candidate shows, and what its token is issued for. */
 export interface RoutedSmsConfig extends RoutableSmsConfig {
   smsApi: string;
-  /** With smsApi, where its messages and credentials go: approval judges the three hosts. */
   providerUrl: string | null;
   balanceUrl: string | null;
   apiKeySealed: string | null;
   credentialVersion: number;
-  /** Its stored fields as its candidate shows them (ROUTE_CANDIDATE_FIELDS). */
   shown: Pick<StoredSmsConfigFields, (typeof CANDIDATE_STORED_FIELDS)[number]>;
 }
 
-/** What routing weighs, approval judges and a token is issued for, beside what a candidate shows. */
 const ROUTING_COLUMNS = [
   'id',
   'providerName',
@@ -51,7 +47,6 @@ const ROUTING_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof SmsConfig>;
 const ROUTING_TWINS = ['balanceMicros', 'perSmsCostMicros'] as const satisfies ReadonlyArray<keyof SmsConfig>;
 
-/** A configuration as a report finds it, its row locked: what the report changes and what it compares. */
 export interface ReportedSmsConfig extends ProviderHealth {
   smsConfigId: number;
   clientId: number;
@@ -61,23 +56,15 @@ export interface ReportedSmsConfig extends ProviderHealth {
   lowBalanceThresholdMicros: bigint | null;
 }
 
-/** What a report writes. */
 export interface ReportedState extends ProviderHealth {
   balanceMicros: bigint;
 }
 
 type Decimal = string | number;
-/** A BIGINT twin as read: its digits; null in rows the previous release wrote. */
+// Null in rows the previous release wrote.
 type Micros = string | null;
 type Timestamp = Date | string | null;
 
-/**
- * Dispatch's reads and writes of the configurations. Routing reads a client with all its configurations in one indexed
- * read; a report locks the configuration's client, then the configuration, as every change of a client's
- * configurations does (so that their audit entries commit in order). Both read each amount's exact twin as text, with
- * its DECIMAL (storedMicros): a balance debited to more than a double's 15 digits (99999999999.99999) stays exact, on
- * SQLite too.
- */
 @Injectable()
 export class DispatchRepository {
   private readonly routableSql: string;
@@ -115,7 +102,6 @@ export class DispatchRepository {
       ${smsConfig.column('unhealthyUntil')} = ? WHERE ${smsConfig.column('id')} = ?`;
   }
 
-  /** The client's preferred gateway and every configuration it has, by id; null when there is no such client. */
   async routable(clientId: number): Promise<{ preferredSmsGateway: string | null; smsConfigs: RoutedSmsConfig[] } | null> {
     type Row = Pick<ClientRouting, 'preferredSmsGateway'> &
       SmsConfigRow & {
@@ -160,10 +146,7 @@ export class DispatchRepository {
     };
   }
 
-  /**
-   * Inside the report's transaction: the configuration, its client's row then its own locked until the commit (MySQL;
-   * SQLite transactions take turns anyway); null when there is no such configuration.
-   */
+  // The client's row first, as every change of a client's configurations locks it, so audit entries commit in order.
   async lockReported(smsConfigId: number): Promise<ReportedSmsConfig | null> {
     // A configuration never changes client: its client is known before either lock is taken.
     const owner = await this.transactions.manager
@@ -195,7 +178,6 @@ export class DispatchRepository {
     };
   }
 
-  /** Writes the state a report left, inside its transaction; the balance in both its columns (DECIMAL text, millionths). */
   async recordReport(smsConfigId: number, state: ReportedState): Promise<void> {
     const unhealthyUntil = state.unhealthyUntil === null ? null : sqlTimestamp(new Date(state.unhealthyUntil));
     const balance = [decimalTextOf(state.balanceMicros), state.balanceMicros.toString()];
@@ -203,7 +185,6 @@ export class DispatchRepository {
     await this.transactions.sql(this.reportSql, values);
   }
 
-  /** Configurations not healthy (skipped, or offered again and not yet sent through), over every client. */
   countUnhealthy(): Promise<number> {
     return this.transactions.manager.getRepository(SmsConfig).count({ where: { unhealthyUntil: Not(IsNull()) } });
   }

@@ -19,7 +19,7 @@ import { OutcomeDto, OutcomeReportDto } from './dto/dispatch-outcome.dto';
 import { ROUTE_CANDIDATE_FIELDS, RouteDto, RouteRequestDto } from './dto/dispatch-route.dto';
 import { healthAfterReport } from './provider-health';
 
-/** The lowest balance DECIMAL(18,6) holds: a debit may take a balance below zero, not below this. */
+// A debit may take a balance below zero, but not below what DECIMAL(18,6) holds.
 const LOWEST_BALANCE_MICROS = -(BigInt(MAX_AMOUNT_EXCLUSIVE) * 1_000_000n - 1n);
 
 @Injectable()
@@ -37,7 +37,6 @@ export class DispatchService {
     this.unhealthyMs = config.get('dispatchUnhealthyMs', { infer: true });
   }
 
-  /** The client's usable configurations in the order to try them, each with a fresh token; the others with their reason. */
   async route(owner: AuthenticatedClient, request: RouteRequestDto): Promise<RouteDto> {
     const [found, hosts] = await Promise.all([this.dispatch.routable(owner.id), this.approval.current()]);
     const { candidates, skipped } = route(found?.smsConfigs ?? [], {
@@ -67,11 +66,7 @@ export class DispatchService {
     };
   }
 
-  /**
-   * A dispatcher's report: the balance debited by perSmsCost × sent (or set to the provider's figure), the health moved
-   * on, in one transaction under the configuration's lock, so concurrent reports from any instance each count. A
-   * crossing (balance under its threshold, unhealthy, healthy again) is audited and published once.
-   */
+  // Under the configuration's lock, so that concurrent reports from any instance each count.
   async report(report: OutcomeReportDto, origin: ChangeOrigin): Promise<OutcomeDto> {
     if (report.sent + report.failed === 0 && report.balance === undefined) {
       throw new BadRequestException('a report must count at least one message (sent + failed >= 1) or give balance');
@@ -109,7 +104,6 @@ export class DispatchService {
   }
 }
 
-/** Below the threshold now, and not before: once per crossing, again only after the balance rose to it or above. */
 function fallsBelowThreshold({ balanceMicros, lowBalanceThresholdMicros }: ReportedSmsConfig, newBalanceMicros: bigint): boolean {
   return lowBalanceThresholdMicros !== null && balanceMicros >= lowBalanceThresholdMicros && newBalanceMicros < lowBalanceThresholdMicros;
 }

@@ -10,10 +10,6 @@ import { REQUEST_DURATION } from '../metrics/http-metrics';
 import { registerEdge } from './edge';
 import { EdgeAnswer } from './edge-answer';
 
-/**
- * Registers the edge's hooks once the providers they call exist, before Fastify is ready. The EdgeAnswer comes from a
- * feature (ClientModule, global, provides get-client's), so http imports no feature.
- */
 @Injectable()
 class EdgeHooks implements OnModuleInit {
   constructor(

@@ -5,7 +5,6 @@ import { RetryLaterException } from '../common/errors/retry-later.exception';
 import { DrainingException } from '../health/draining.exception';
 import { toEnvelope } from './envelope';
 
-/** Every error thrown in Nest's pipeline leaves as `{status, error}`, with no stack, SQL or driver text. */
 @Catch()
 export class EnvelopeExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');

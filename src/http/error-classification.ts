@@ -14,22 +14,18 @@ const BODY_ERROR_MESSAGES: Record<number, string> = {
   [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: 'Content-Type must be application/json',
 };
 
-/** Fastify's own request errors, answered in the envelope with messages of our own. */
 const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: BODY_ERROR_MESSAGES[HttpStatus.UNSUPPORTED_MEDIA_TYPE],
   FST_ERR_CTP_INVALID_TYPE: BODY_ERROR_MESSAGES[HttpStatus.UNSUPPORTED_MEDIA_TYPE],
   FST_ERR_CTP_BODY_TOO_LARGE: BODY_ERROR_MESSAGES[HttpStatus.PAYLOAD_TOO_LARGE],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
   FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
-  // The connection closed before the body was whole (the caller went away, or Node's request timeout closed it).
   ECONNRESET: 'Request body was not received whole',
 };
 
-/** The status and message any error is answered with; 5xx messages are generic, whatever the error says. */
 export function classifyError(error: unknown): ClassifiedError {
   if (error instanceof HttpException) {
     const status = error.getStatus();
-    // Nest re-throws Fastify's body errors as HttpExceptions with generic texts: say what the limit is.
     return { status, message: BODY_ERROR_MESSAGES[status] ?? httpExceptionMessage(error) };
   }
   // Ahead of the dependency check: a request body the caller cut off arrives as ECONNRESET too, with Fastify's 400.

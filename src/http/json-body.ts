@@ -4,22 +4,14 @@ import secureJson from 'secure-json-parse';
 import { checkNumbersAfterAuthentication } from '../common/validation/exact-numbers';
 
 const MAX_JSON_DEPTH = 32;
-/** No operation takes an object of more fields; arrays are not objects here (a list may be longer). */
 const MAX_OBJECT_KEYS = 64;
 
-/** A request with its body as it arrived (absent when it had none). */
 export type RequestWithRawBody = { rawBody?: string };
 
-/**
- * JSON only: every other content type is answered 415 by Fastify. A body is refused (400) when it is not JSON, carries
- * a prototype-pollution key, nests deeper than 32 levels or holds an object of more than 64 keys (which validation would
- * otherwise spend time on, key by key); one holding a number a double would change is refused by
- * the validation pipe, after authentication (see exact-numbers.ts).
- */
 export function acceptJsonBodiesOnly(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    // Kept as received: a retry with an Idempotency-Key is compared byte for byte (src/idempotency).
+    // A retry with an Idempotency-Key is compared byte for byte.
     (request as RequestWithRawBody).rawBody = body as string;
     // Many clients send Content-Type: application/json with no body on the read endpoints.
     if (body === '') return done(null, undefined);
@@ -48,7 +40,6 @@ export function parseJsonBody(body: string): unknown {
   return value;
 }
 
-/** Why a parsed body is refused before validation: nested too deep, or an object with too many keys. */
 function shapeProblem(value: unknown): string | undefined {
   const pending: Array<[unknown, number]> = [[value, 1]];
   while (pending.length > 0) {

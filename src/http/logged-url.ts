@@ -1,15 +1,9 @@
-/** Query parameters whose values are logged as sent; every other parameter's value is not. */
 const LOGGED_QUERY_PARAMETERS = new Set(['limit', 'cursor', 'appName', 'clientId', 'action']);
-/** A run of 40 or more characters of the key alphabet: a secret key, a digest, a token (see logging/secret-scrubber.ts). */
 const KEY_LIKE = /[A-Za-z0-9_-]{40,}/g;
 const SAFE_NAME = /^[A-Za-z0-9_.-]{1,32}$/;
 const REDACTED = '[redacted]';
 
-/**
- * A request's URL as the access log shows it: no credential a caller put in the query string (values of parameters
- * not known to be harmless are replaced) or in the path. Paths of up to 40 characters, which are all the service's
- * routes, are logged as they are without a look.
- */
+// Every route of the service is under 40 characters, so such paths are logged without a look.
 export function loggedUrl(url: string): string {
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);

@@ -14,10 +14,7 @@ function refusalOf(code: string | undefined): HttpException {
   }
 }
 
-/**
- * Requests Node cannot even parse (oversized headers, broken HTTP) or did not receive in time still get the envelope, on
- * the raw socket, which is then closed.
- */
+// These never reach a hook, so the envelope is written on the raw socket.
 export function answerMalformedRequest(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) {
     socket.destroy();

@@ -2,7 +2,7 @@ import type { onResponseHookHandler } from 'fastify';
 import type { Histogram } from 'prom-client';
 import { routeLabel } from './route-label';
 
-/** onResponse: times every answer (404s and guard refusals too); no interceptor would see them all. */
+// A hook, because no interceptor sees 404s and guard refusals.
 export function timeAnswer(duration: Histogram<string>): onResponseHookHandler {
   return (request, reply, done) => {
     duration.observe({ method: request.method, route: routeLabel(request), status: String(reply.statusCode) }, reply.elapsedTime / 1000);

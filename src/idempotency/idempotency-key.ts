@@ -3,10 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
-/** 1 to 255 visible ASCII characters. */
 const WELL_FORMED = /^[\x21-\x7e]{1,255}$/;
 
-/** The request's Idempotency-Key; undefined when it sent none. */
 export function idempotencyKeyOf(headers: IncomingHttpHeaders): string | undefined {
   const value = headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
   if (value === undefined) return undefined;

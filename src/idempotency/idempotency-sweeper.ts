@@ -5,10 +5,6 @@ import { IdempotentRequestRepository } from './idempotent-request.repository';
 const SWEEP_EVERY_MS = 60_000;
 const ROWS_PER_SWEEP = 1000;
 
-/**
- * Deletes kept answers once they expire (24 h), a few at a time, so none outlives its day for long; and, every pass, the
- * answers holding a secret key once past their 10 minutes, replaced by the refusal (their rows stay, so a retry is refused, not run again).
- */
 @Injectable()
 export class IdempotencySweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Idempotency');
@@ -27,7 +23,6 @@ export class IdempotencySweeper implements OnApplicationBootstrap, OnModuleDestr
     clearInterval(this.timer);
   }
 
-  /** Answers how many expired answers it deleted. */
   async sweep(now = new Date()): Promise<number> {
     try {
       const secrets = await this.idempotency.forgetExpiredSecrets(now, ROWS_PER_SWEEP);

@@ -4,11 +4,7 @@ import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { CountedWhenRunWith } from '../rate-limit/write-limit';
 import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotency-key';
 
-/**
- * Documents a route's Idempotency-Key; `conflict` is what else it answers 409 for. The handler runs its work through
- * IdempotencyService.once() with the request's @IdempotencyOf() (not an interceptor: Nest's interceptors put every
- * request of the route through rxjs, a quarter of add client's time, with or without the header).
- */
+// The handler calls IdempotencyService.once() itself: an interceptor cost a quarter of add client's time (BENCHMARKS.md).
 export function Idempotent(conflict?: string): MethodDecorator {
   return idempotentRoute(
     `1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first ` +
@@ -18,7 +14,6 @@ export function Idempotent(conflict?: string): MethodDecorator {
   );
 }
 
-/** Idempotent() for a route whose answer holds a new secret key (HoldsSecretKey): replayed for 10 minutes only. */
 export function IdempotentHoldingSecretKey(): MethodDecorator {
   return idempotentRoute(
     `1–255 visible ASCII characters. Retrying with the same key and the same request within 10 minutes answers the ` +
@@ -31,7 +26,6 @@ export function IdempotentHoldingSecretKey(): MethodDecorator {
 
 function idempotentRoute(description: string, unprocessable: string, conflict?: string): MethodDecorator {
   return applyDecorators(
-    // A replay is not a write: IdempotencyService counts the request only when it runs.
     CountedWhenRunWith(IDEMPOTENCY_KEY_HEADER),
     ApiHeader({
       name: IDEMPOTENCY_KEY_HEADER,

@@ -6,7 +6,6 @@ import { IdempotencyService } from './idempotency.service';
 import { IdempotentRequestRepository } from './idempotent-request.repository';
 import { IdempotentRequest } from './idempotent-request.entity';
 
-/** Global: routes of any feature run their work through IdempotencyService.once(). */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([IdempotentRequest]), DatabaseModule],

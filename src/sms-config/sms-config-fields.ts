@@ -2,7 +2,7 @@ import { Amount } from '../common/exact-amount';
 import { storedAmount } from '../database/exact-decimal';
 import { SmsConfig } from './sms-config.entity';
 
-/** Each amount's exact twin (sms-config.entity.ts): written with it, read with it (storedMicros). */
+// Why each amount has a twin: docs/architecture.md, The data layer.
 export const AMOUNT_TWINS = {
   balance: 'balanceMicros',
   perSmsCost: 'perSmsCostMicros',
@@ -11,10 +11,7 @@ export const AMOUNT_TWINS = {
 
 export type AmountTwin = (typeof AMOUNT_TWINS)[keyof typeof AMOUNT_TWINS];
 
-/**
- * The fields an answer may show from a configuration's columns, as it shows them. Which answer shows which is the
- * answer's own list, beside its DTO (get-client, the list, the v1 reads, resolve, route's candidate).
- */
+// Which answer shows which of these is the answer's own list, beside its DTO.
 export interface StoredSmsConfigFields {
   smsConfigId: number;
   clientId: number;
@@ -33,10 +30,7 @@ export interface StoredSmsConfigFields {
 
 export type StoredSmsConfigField = keyof StoredSmsConfigFields;
 
-/**
- * A configuration as read: an entity, or a raw row with each column under its property's name. Both drivers return
- * booleans as 0/1, mysql2 DECIMAL as text; an amount's twin is read as text (SqlNames.integerTextList).
- */
+// An entity, or a raw row: both drivers return booleans as 0/1, and mysql2 a DECIMAL as text.
 export type SmsConfigRow = { [P in keyof SmsConfig]?: unknown };
 
 type Read = (row: SmsConfigRow) => unknown;
@@ -53,13 +47,11 @@ const flag =
   (column: keyof SmsConfig): Read =>
   (row) =>
     Boolean(row[column]);
-// The API promises amounts as their stored digits: the twin where it holds the DECIMAL's value.
 const amount =
   (column: keyof typeof AMOUNT_TWINS): Read =>
   (row) =>
     storedAmount((row[AMOUNT_TWINS[column]] ?? null) as string | null, (row[column] ?? null) as string | number | null);
 
-/** Each field's column, and how its value is read. */
 const STORED_FIELDS: { [F in StoredSmsConfigField]: { column: keyof SmsConfig; read: Read } } = {
   smsConfigId: { column: 'id', read: integer('id') },
   clientId: { column: 'clientId', read: integer('clientId') },
@@ -76,19 +68,16 @@ const STORED_FIELDS: { [F in StoredSmsConfigField]: { column: keyof SmsConfig; r
   isActive: { column: 'isActive', read: flag('isActive') },
 };
 
-/** The fields of an answer's list read from the configuration's columns (the others the answer gets elsewhere). */
 export function storedFieldsOf<F extends string>(fields: readonly F[]): Array<F & StoredSmsConfigField> {
   return fields.filter((field): field is F & StoredSmsConfigField => Object.hasOwn(STORED_FIELDS, field));
 }
 
-/** The columns to read for the fields, once each: plain columns, and the amounts' twins apart (read as text). */
 export function columnsOf(fields: readonly StoredSmsConfigField[]): { columns: Array<keyof SmsConfig>; twins: AmountTwin[] } {
   const columns = [...new Set(fields.map((field) => STORED_FIELDS[field].column))];
   const twins = columns.flatMap((column) => (column in AMOUNT_TWINS ? [AMOUNT_TWINS[column as keyof typeof AMOUNT_TWINS]] : []));
   return { columns, twins };
 }
 
-/** Reads the fields from a row into an object holding them in the fields' order: the order its answer's JSON shows. */
 export function fieldReader<F extends StoredSmsConfigField>(fields: readonly F[]): (row: SmsConfigRow) => Pick<StoredSmsConfigFields, F> {
   const reads = fields.map((field) => [field, STORED_FIELDS[field].read] as const);
   return (row) => {

@@ -1,9 +1,7 @@
 import { ConflictException } from '@nestjs/common';
 
-/** SMS configurations a client may have: SmsConfigRepository.add counts them in under the client's row lock. */
 export const MAX_SMS_CONFIGS_PER_CLIENT = 100;
 
-/** get-client answer text (UTF-8 bytes of its smsConfig array) the configurations of one client may take: 256 KiB. */
 export const MAX_SMS_CONFIG_ANSWER_BYTES = 256 * 1024;
 
 export class SmsConfigLimitReachedException extends ConflictException {
@@ -18,35 +16,24 @@ export class SmsConfigAnswerBudgetExceededException extends ConflictException {
   }
 }
 
-/** The text fields of a configuration's part of the answer: what its size depends on. */
 export const ANSWER_TEXT_PROPERTIES = ['providerName', 'providerUrl', 'username', 'senderId', 'smsType', 'smsApi', 'balanceUrl'] as const;
 
 export type AnswerTexts = { [property in (typeof ANSWER_TEXT_PROPERTIES)[number]]?: string | null };
 
-/**
- * The numbers and isActive counted at their widest: balance -999999999999.999999, perSmsCost 999999999999.999999, false.
- * Reports change a balance without a write, and a PATCH of these alone must never be refused for the size.
- */
+// Reports change a balance without a write, so a PATCH of these alone must never be refused for the size.
 const WIDEST = { balance: -1, perSmsCost: 1, isActive: false } as const;
 const WIDEST_EXTRA = '999999999999.999999'.length * 2 - 2;
 
-/**
- * What one configuration takes of get-client's smsConfig array, in UTF-8 bytes, with the comma or bracket after it (the
- * array's text is `[` and then these parts): its JSON as the answer writes it, numbers and isActive at their widest.
- */
+// With the comma or bracket after it: the array's text is `[` and then these parts.
 export function answerBytesOf(texts: AnswerTexts): number {
   const part = { ...Object.fromEntries(ANSWER_TEXT_PROPERTIES.map((property) => [property, texts[property] ?? null])), ...WIDEST };
   return Buffer.byteLength(JSON.stringify(part)) + WIDEST_EXTRA + 1;
 }
 
-/** The smsConfig array's bytes for configurations taking these parts. */
 export function answerBytesOfAll(parts: number[]): number {
   return parts.reduce((total, part) => total + part, 1);
 }
 
-/**
- * answerBytesOf() of a configuration whose text fields are all empty strings: the rest of a part. A text of n UTF-8
- * bytes takes at most 2 + 6n in JSON (quotes, and \u00XX for a control character), and null takes 4.
- */
+// A text of n UTF-8 bytes takes at most 2 + 6n in JSON (quotes, and \u00XX for a control character); null takes 4.
 export const ANSWER_BYTES_BESIDE_TEXT =
   answerBytesOf(Object.fromEntries(ANSWER_TEXT_PROPERTIES.map((property) => [property, '']))) - 2 * ANSWER_TEXT_PROPERTIES.length;

@@ -1,10 +1,9 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { exactDecimal } from '../database/exact-decimal';
 
-/** How a client sends SMS through one provider: its password and apiKey only sealed (SecretSealer), never in plaintext. */
 @Entity('sms_config')
 @Index('IDX_sms_config_client_id', ['clientId', 'id'])
-// The few configurations not healthy, counted for a metric at every scrape.
+// A metric counts the few unhealthy configurations at every scrape.
 @Index('IDX_sms_config_unhealthy_until', ['unhealthyUntil'])
 export class SmsConfig {
   @PrimaryGeneratedColumn({ type: 'int' })
@@ -13,7 +12,7 @@ export class SmsConfig {
   @Column({ name: 'client_id', type: 'int' })
   clientId!: number;
 
-  /** Named, not imported: client/ reads sms-config/, never the other way. */
+  // Named, not imported: client/ reads sms-config/, never the other way.
   @ManyToOne('Client', 'smsConfigs', { onDelete: 'CASCADE', onUpdate: 'RESTRICT' })
   @JoinColumn({ name: 'client_id', foreignKeyConstraintName: 'FK_sms_config_client' })
   client?: object;
@@ -54,14 +53,10 @@ export class SmsConfig {
   @Column({ name: 'is_active', type: 'boolean', width: 1, default: true })
   isActive!: boolean;
 
-  /** Below it, a dispatch report that takes the balance under it publishes sms-config.balance-low; null: no threshold. */
   @Column({ name: 'low_balance_threshold', type: 'decimal', precision: 18, scale: 6, nullable: true, transformer: exactDecimal })
   lowBalanceThreshold!: number | null;
 
-  /**
-   * The amounts' exact twins, in millionths: SQLite stores a DECIMAL as a double, which cannot hold every DECIMAL(18,6).
-   * Written with their DECIMAL columns, which the previous release reads; null in rows it wrote (storedMicros).
-   */
+  // SQLite stores a DECIMAL as a double; why the twins sit beside the DECIMALs: docs/architecture.md, The data layer.
   @Column({ name: 'balance_micros', type: 'bigint', nullable: true })
   balanceMicros!: string | null;
 
@@ -71,21 +66,13 @@ export class SmsConfig {
   @Column({ name: 'low_balance_threshold_micros', type: 'bigint', nullable: true })
   lowBalanceThresholdMicros!: string | null;
 
-  /** Failed dispatch reports since the last send: at 5, the configuration turns unhealthy. */
   @Column({ name: 'consecutive_failures', type: 'int', default: 0 })
   consecutiveFailures!: number;
 
-  /**
-   * Null while healthy. Set when it turns unhealthy: dispatch routing skips it until then, and offers it last after,
-   * until a report with a send makes it healthy again.
-   */
   @Column({ name: 'unhealthy_until', type: 'datetime', precision: 3, nullable: true })
   unhealthyUntil!: Date | null;
 
-  /**
-   * Goes up with every change of where the credentials are sent (smsApi, providerUrl, balanceUrl, username) or of the
-   * credentials themselves: a verifyApiKey names the version it was issued for, and an earlier one is stale.
-   */
+  // A verifyApiKey names the version it was issued for; an earlier one is stale.
   @Column({ name: 'credential_version', type: 'int', default: 0 })
   credentialVersion!: number;
 

@@ -36,25 +36,18 @@ import {
 } from './sms-config-fields';
 import { TokenStanding } from './verify-api-key-validity';
 
-/** The properties of T, those that may be null also left out (written as null). */
 type NullableOptional<T> = { [K in keyof T as null extends T[K] ? K : never]?: T[K] } & {
   [K in keyof T as null extends T[K] ? never : K]: T[K];
 };
 
-/**
- * A row to insert: the provider's password and apiKey arrive sealed (SecretSealer), never in plaintext. Its credential
- * version and its dispatch health start at the columns' defaults (0, healthy).
- */
 export type NewSmsConfig = NullableOptional<
   Omit<SmsConfig, 'id' | 'client' | 'createdAt' | 'updatedAt' | 'credentialVersion' | 'consecutiveFailures' | 'unhealthyUntil' | AmountTwin>
 >;
 
-/** What a twin holds for an amount: its millionths as digits. */
 function twinOf(amount: unknown): string | null {
   return amount === null || amount === undefined ? null : microsOf(amount as number | string).toString();
 }
 
-/** The fields a configuration's owner may change, and their properties (the secrets arrive sealed). */
 export const CHANGEABLE_SMS_CONFIG_FIELDS = {
   providerName: 'providerName',
   providerUrl: 'providerUrl',
@@ -73,7 +66,6 @@ export const CHANGEABLE_SMS_CONFIG_FIELDS = {
 
 export type SmsConfigChanges = Partial<Record<keyof typeof CHANGEABLE_SMS_CONFIG_FIELDS, SqlValue>>;
 
-/** A configuration's sealed secrets, as stored, and the version of its credentials a token is issued for. */
 export interface SealedSecrets {
   smsConfigId: number;
   clientId: number;
@@ -82,7 +74,6 @@ export interface SealedSecrets {
   credentialVersion: number;
 }
 
-/** What a resolution's rules read beside its answer: whose it is, whether it is active, where it sends (approval). */
 const RESOLUTION_RULE_FIELDS = [
   'smsConfigId',
   'clientId',
@@ -94,16 +85,11 @@ const RESOLUTION_RULE_FIELDS = [
 const RESOLVED_STORED_FIELDS = storedFieldsOf(RESOLVED_SMS_CONFIG_FIELDS);
 type ToResolveField = (typeof RESOLVED_STORED_FIELDS)[number] | (typeof RESOLUTION_RULE_FIELDS)[number];
 
-/**
- * A configuration as its resolution answers it, with its sealed secrets, and its client's state and keys (digests): what
- * a resolution needs to tell whether the token still stands.
- */
 export interface SmsConfigToResolve
   extends Pick<StoredSmsConfigFields, ToResolveField>, SealedSecrets, Omit<TokenStanding, 'isActive' | 'credentialVersion'> {
   clientIsActive: boolean;
 }
 
-/** The columns an add writes, in the order of its values. */
 const ADD_PROPERTIES = [
   'clientId',
   'providerName',
@@ -127,7 +113,6 @@ const ADD_PROPERTIES = [
 
 const SEALED_PROPERTIES = ['s.id', 's.clientId', 's.passwordSealed', 's.apiKeySealed', 's.credentialVersion'];
 
-/** Each answer's fields read from the columns: its own list (beside its DTO), so a field added to one shows in no other. */
 const LISTED_FIELDS = storedFieldsOf(SMS_CONFIG_LIST_FIELDS);
 const VIEW_FIELDS = storedFieldsOf(SMS_CONFIG_VIEW_FIELDS);
 const TO_RESOLVE_FIELDS = [...new Set<ToResolveField>([...RESOLVED_STORED_FIELDS, ...RESOLUTION_RULE_FIELDS])];
@@ -135,7 +120,7 @@ const readListed = fieldReader(LISTED_FIELDS);
 const readView = fieldReader(VIEW_FIELDS);
 const readToResolve = fieldReader(TO_RESOLVE_FIELDS);
 
-/** A query builder's selection of the fields' columns (the id always: the entity is built from it), and their twins. */
+// The id always: the entity is built from it.
 function selectionOf(fields: readonly StoredSmsConfigField[]): { selection: string[]; twins: AmountTwin[] } {
   const { columns, twins } = columnsOf(fields);
   return { selection: [...new Set(['id', ...columns])].map((column) => `s.${column}`), twins };
@@ -144,7 +129,7 @@ function selectionOf(fields: readonly StoredSmsConfigField[]): { selection: stri
 const LISTED_SELECTION = selectionOf(LISTED_FIELDS);
 const VIEW_SELECTION = selectionOf(VIEW_FIELDS);
 
-/** The client's columns this repository reads and writes; named, not imported: client/ reads sms-config/, never the other way. */
+// Named, not imported: client/ reads sms-config/, never the other way.
 interface ClientCounter {
   id: number;
   smsConfigCount: number;
@@ -157,16 +142,11 @@ interface ClientCounter {
 
 @Injectable()
 export class SmsConfigRepository {
-  /**
-   * The add's two statements, which the query builder cannot write: counting the configuration in while the client has
-   * room (the UPDATE locks the client's row until the commit), then inserting it only if that UPDATE changed the row.
-   * Room is both a place under the limit of 100 and, when a bound is given, answer text: the stored configurations'
-   * parts over-estimated from their texts' lengths (the exact count reads them, see add()).
-   */
+  // The query builder cannot write these; how they count and lock: docs/architecture.md, The data layer.
   private readonly countInSql: string;
   private readonly insertIfCountedSql: string;
   private readonly smsConfigCount: string;
-  /** A resolution's read, SQL: the dispatcher's hot path, where the query builder's join cost 5x the CPU. */
+  // Plain SQL: on the dispatcher's hot path the query builder's join cost 5x the CPU.
   private readonly toResolveSql: string;
   private readonly names: SqlNames<SmsConfig>;
 
@@ -206,13 +186,6 @@ export class SmsConfigRepository {
     return this.transactions.manager;
   }
 
-  /**
-   * Inserts the configuration and answers its id, committed; past the limit of 100 or the answer budget a 409
-   * (ConflictException). One transaction in one round trip: the client's counter goes up only while it is under the limit
-   * and the over-estimate of its answer leaves room, which locks the client's row, and the row is inserted only if it
-   * did; adds for one client are counted one after another, adds for different clients do not wait on each other. A
-   * transaction chosen as a deadlock victim is run again whole.
-   */
   async add(smsConfig: NewSmsConfig, origin: ChangeOrigin): Promise<number> {
     const part = answerBytesOf(smsConfig);
     // Most adds fit under the over-estimate: one round trip. The others count exactly, under the client's lock.
@@ -229,10 +202,7 @@ export class SmsConfigRepository {
     });
   }
 
-  /**
-   * Refuses a change of a configuration's texts that would take its client's configurations past their answer budget
-   * (a change that does not grow its part is let through). Inside the change's transaction, after lockOwner().
-   */
+  // Inside the change's transaction, after lockOwner(); a change that does not grow its part is let through.
   async assertAnswerFits(smsConfigId: number, clientId: number, changes: SmsConfigChanges): Promise<void> {
     const changed = ANSWER_TEXT_PROPERTIES.filter((property) => changes[property] !== undefined);
     if (changed.length === 0) return;
@@ -245,7 +215,6 @@ export class SmsConfigRepository {
     if (total > MAX_SMS_CONFIG_ANSWER_BYTES) throw new SmsConfigAnswerBudgetExceededException();
   }
 
-  /** Each configuration of the client, with what it takes of the answer. */
   private async answerPartsOf(clientId: number): Promise<Array<{ smsConfigId: number; texts: AnswerTexts; bytes: number }>> {
     const found = await this.smsConfigs(['s.id', ...ANSWER_TEXT_PROPERTIES.map((property) => `s.${property}`)])
       .where({ clientId })
@@ -253,10 +222,6 @@ export class SmsConfigRepository {
     return found.map((texts) => ({ smsConfigId: texts.id, texts, bytes: answerBytesOf(texts) }));
   }
 
-  /**
-   * The add's script: the new configuration's id, or undefined when the client had no room (with `bounded`, room under
-   * the over-estimate of the stored configurations' answer; without, room under the limit of 100 only).
-   */
   private async addIfRoom(smsConfig: NewSmsConfig, origin: ChangeOrigin, part: number, bounded: boolean): Promise<number | undefined> {
     const twinned = Object.entries(AMOUNT_TWINS).map(([amount, twin]) => [twin, twinOf(smsConfig[amount as keyof typeof AMOUNT_TWINS])]);
     const twins = Object.fromEntries(twinned) as Record<AmountTwin, string | null>;
@@ -285,7 +250,6 @@ export class SmsConfigRepository {
     return countedIn.affectedRows === 0 || inserted.affectedRows === 0 ? undefined : inserted.insertId;
   }
 
-  /** One configuration of the client; null when it has none with this id. */
   async findOne(smsConfigId: number, clientId: number): Promise<StoredSmsConfigView | null> {
     const [found] = await this.withTwins(
       this.smsConfigs(VIEW_SELECTION.selection).where({ id: smsConfigId, clientId }),
@@ -294,16 +258,11 @@ export class SmsConfigRepository {
     return found === undefined ? null : readView(found);
   }
 
-  /** The configuration's sealed secrets. */
   findSealed(smsConfigId: number, clientId: number): Promise<SealedSecrets | null> {
     return this.sealedSecrets(smsConfigId, clientId, false);
   }
 
-  /**
-   * Locks the owning client's row until the transaction ends (MySQL; SQLite transactions take turns anyway). Every change
-   * of a client or its configurations takes this lock first: a client's changes then commit one after another, so
-   * their audit entries are numbered in the order they commit, which is the order the relay publishes them in.
-   */
+  // Every change of a client takes this lock first, so its audit entries are numbered in commit order (docs/events.md).
   async lockOwner(clientId: number): Promise<void> {
     if (this.transactions.dialect !== 'mysql') return;
     await this.manager
@@ -314,7 +273,6 @@ export class SmsConfigRepository {
       .getRawOne();
   }
 
-  /** The same, its row locked until the transaction ends (MySQL; SQLite transactions take turns anyway). */
   lockSealed(smsConfigId: number, clientId: number): Promise<SealedSecrets | null> {
     return this.sealedSecrets(smsConfigId, clientId, true);
   }
@@ -326,7 +284,6 @@ export class SmsConfigRepository {
     return found === null ? null : toSealedSecrets(found);
   }
 
-  /** Everything a resolution answers, with the state of the client. */
   async findToResolve(smsConfigId: number, clientId: number): Promise<SmsConfigToResolve | null> {
     type Row = SmsConfigRow & {
       passwordSealed: string | null;
@@ -353,10 +310,6 @@ export class SmsConfigRepository {
     };
   }
 
-  /**
-   * Applies the changes with the audit entry naming them; `credentialVersion`, when given, is the configuration's new
-   * credential version (the changes touch the credentials or where they are sent).
-   */
   async update(
     smsConfigId: number,
     clientId: number,
@@ -381,7 +334,6 @@ export class SmsConfigRepository {
     await this.auditLog.record({ action: 'sms-config.updated', origin, clientId, smsConfigId, changed: fields });
   }
 
-  /** Removes the configuration and counts it out of its client's; false when the client has none with this id. */
   async delete(smsConfigId: number, clientId: number, origin: ChangeOrigin): Promise<boolean> {
     return this.transactions.run(async (manager) => {
       await this.lockOwner(clientId);
@@ -399,12 +351,10 @@ export class SmsConfigRepository {
     });
   }
 
-  /** A resolution is audited like a change, though it changes nothing. */
   async recordResolution(smsConfigId: number, clientId: number, origin: ChangeOrigin): Promise<void> {
     await this.auditLog.record({ action: 'sms-config.credentials-resolved', origin, clientId, smsConfigId });
   }
 
-  /** The client's configurations, ordered by id. */
   async listByClient(clientId: number): Promise<SmsConfigDto[]> {
     const query = this.smsConfigs(LISTED_SELECTION.selection).where({ clientId }).orderBy('s.id');
     return (await this.withTwins(query, LISTED_SELECTION.twins)).map(readListed);
@@ -414,7 +364,7 @@ export class SmsConfigRepository {
     return this.manager.getRepository(SmsConfig).createQueryBuilder('s').select(selection);
   }
 
-  /** The entities the query finds, each with the twins read as text: the entity would read a BIGINT as a double on SQLite. */
+  // Twins read as text: the entity would read a BIGINT as a double on SQLite.
   private async withTwins<T extends AmountTwin>(
     query: SelectQueryBuilder<SmsConfig>,
     twins: readonly T[],

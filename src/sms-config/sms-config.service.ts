@@ -34,7 +34,6 @@ export class SmsConfigNotFoundException extends NotFoundException {
   }
 }
 
-/** What null sets a field back to: the add's default. */
 const CLEARED_VALUES: Partial<Record<keyof SmsConfigChanges, number | boolean>> = {
   balance: 0,
   perSmsCost: 0,
@@ -52,7 +51,6 @@ export class SmsConfigService {
     private readonly approval: ProviderHostApproval,
   ) {}
 
-  /** Stores the configuration for the key's client, its secrets sealed; committed before it is answered. */
   async add(owner: AuthenticatedClient, request: AddSmsConfigDto, origin: ChangeOrigin): Promise<VerifyApiKeyDto> {
     assertOwnClientId(owner.id, request.clientId);
     const smsConfigId = await this.smsConfigs.add(
@@ -74,7 +72,6 @@ export class SmsConfigService {
       },
       origin,
     );
-    // The client's get-client answer now lists one more configuration.
     this.clientCache.answerChanged(owner.keyDigests);
     return { verifyApiKey: this.verifyApiKeyFor(owner, { smsConfigId, credentialVersion: 0 }, request.apiKey ?? null) };
   }
@@ -88,15 +85,10 @@ export class SmsConfigService {
     return this.withApproval((await this.smsConfigs.findOne(smsConfigId, owner.id)) ?? throwNotFound());
   }
 
-  /** The v1 view: the stored configuration, and whether the list approves where it sends (never in the seed's answers). */
   private async withApproval(stored: StoredSmsConfigView): Promise<SmsConfigViewDto> {
     return inFieldOrder(SMS_CONFIG_VIEW_FIELDS, { ...stored, destinationApproved: (await this.approval.current()).approves(stored) });
   }
 
-  /**
-   * Changes the fields sent; a new password or apiKey replaces the sealed one. A change of where the credentials are sent
-   * must carry them again, and a change of either makes earlier tokens stale. Answers a fresh verifyApiKey.
-   */
   async update(
     owner: AuthenticatedClient,
     smsConfigId: number,
@@ -136,20 +128,11 @@ export class SmsConfigService {
     return { smsConfigId, deleted: true };
   }
 
-  /**
-   * A fresh token under the newest encryption key, for the configuration as stored and the key presented; nothing stored
-   * changes.
-   */
   async issueVerifyApiKey(owner: AuthenticatedClient, smsConfigId: number): Promise<VerifyApiKeyDto> {
     const stored = (await this.smsConfigs.findSealed(smsConfigId, owner.id)) ?? throwNotFound();
     return { verifyApiKey: this.verifyApiKeyFor(owner, stored, this.tokens.openApiKey(stored.apiKeySealed, owner.id)) };
   }
 
-  /**
-   * The configuration a verifyApiKey names, its secrets opened, for the dispatcher: 400 for a token that does not open,
-   * 404 when the configuration is gone, 403 when its client is disabled, 409 when the key that obtained the token no
-   * longer authenticates, when the credentials or where they are sent changed since, or when it is inactive.
-   */
   async resolve(verifyApiKey: string, origin: ChangeOrigin): Promise<ResolvedSmsConfigDto> {
     const token = this.openToken(verifyApiKey);
     const found = (await this.smsConfigs.findToResolve(token.smsConfigId, token.clientId)) ?? throwNotFound();
@@ -174,7 +157,6 @@ export class SmsConfigService {
     }
   }
 
-  /** A token for the configuration at this credential version, obtained with the key the owner presented. */
   private verifyApiKeyFor(
     owner: AuthenticatedClient,
     { smsConfigId, credentialVersion }: Pick<SealedSecrets, 'smsConfigId' | 'credentialVersion'>,
@@ -183,7 +165,6 @@ export class SmsConfigService {
     return this.tokens.issue({ smsConfigId, clientId: owner.id, credentialVersion, presentedKeyDigest: owner.secretKeyDigest }, apiKey);
   }
 
-  /** A field as its entity keeps it: secrets sealed, null as the add's default where there is one. */
   private columnValue(field: keyof SmsConfigChanges, value: unknown, clientId: number): string | number | boolean | null {
     if (value === null) return CLEARED_VALUES[field] ?? null;
     if (field === 'password') return this.sealer.seal(value as string, passwordSealContext(clientId));
@@ -196,10 +177,7 @@ function throwNotFound(): never {
   throw new SmsConfigNotFoundException();
 }
 
-/**
- * A stolen secretKey must not send the stored credentials somewhere new: a change of where they go carries every
- * credential the configuration holds (null, removing it, counts), else nothing changes.
- */
+// A stolen secretKey must not send the stored credentials somewhere new.
 function assertCredentialsFollowDestination(stored: SealedSecrets, request: UpdateSmsConfigDto): void {
   const destinations = DESTINATION_FIELDS.filter((field) => request[field] !== undefined);
   if (destinations.length === 0) return;
@@ -213,7 +191,6 @@ function assertCredentialsFollowDestination(stored: SealedSecrets, request: Upda
   }
 }
 
-/** The key names the client; a clientId in the body may only repeat it. */
 function assertOwnClientId(ownerId: number, requestedClientId: number | undefined): void {
   if (requestedClientId !== undefined && requestedClientId !== ownerId) {
     throw new ForbiddenException('clientId does not belong to the client of this secretKey');

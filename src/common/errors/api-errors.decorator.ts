@@ -8,7 +8,6 @@ import {
 } from '@nestjs/swagger';
 import { ErrorResponseDto } from './error-response.dto';
 
-/** The error answers any route can give, whatever it does. */
 export function ApiCommonErrors(): ClassDecorator & MethodDecorator {
   return applyDecorators(
     ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Body over 32 KiB' }),

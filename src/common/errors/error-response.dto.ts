@@ -1,6 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** The one shape of every error answer. */
 export class ErrorResponseDto {
   @ApiProperty({ example: 400, description: 'Mirrors the HTTP status' })
   status: number;

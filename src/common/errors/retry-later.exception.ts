@@ -1,6 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 
-/** A 429 that says when to come back: the exception filter answers it with `Retry-After`. */
 export class RetryLaterException extends HttpException {
   constructor(
     message: string,

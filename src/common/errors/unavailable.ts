@@ -1,11 +1,9 @@
 import { QueryFailedError } from 'typeorm';
 
-/** A dependency (database, broker) did not answer in time, or refused: answered 503 with a generic message. */
 export class ServiceUnavailableError extends Error {
   override name = 'ServiceUnavailableError';
 }
 
-/** Node and driver codes meaning "the database or broker cannot be reached now", not "the request is wrong". */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -28,7 +26,7 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_IOERR',
 ]);
 
-/** mysql2 and TypeORM say "the connection is gone" in messages rather than codes. */
+// mysql2 and TypeORM report a lost connection in messages rather than codes.
 const UNAVAILABLE_MESSAGES = [
   /^Pool is closed/,
   /connection is in closed state/,
@@ -45,7 +43,6 @@ export function isUnavailableError(error: unknown): boolean {
   return UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message));
 }
 
-/** The driver's own code of a failed query (TypeORM wraps it), or of a driver error as it is. */
 export function driverErrorCode(error: unknown): string | undefined {
   const driverError = error instanceof QueryFailedError ? (error.driverError as unknown) : error;
   const code = (driverError as { code?: unknown } | null)?.code;

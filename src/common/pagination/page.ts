@@ -8,10 +8,7 @@ export const MAX_PAGE_LIMIT = 200;
 
 const INVALID_CURSOR = 'cursor is not valid';
 
-/**
- * An optional integer of the query string from `minimum` to `maximum`, taken only as plain decimal digits (Number()
- * would also read `0x10`, `1e2`, `+5` and ` 5`); every refusal, a repeated parameter too, answers the one `message`.
- */
+// Plain digits only: Number() would also read `0x10`, `1e2`, `+5` and ` 5`.
 export function IsOptionalQueryInteger(
   minimum: number,
   maximum: number,
@@ -29,7 +26,6 @@ export function IsOptionalQueryInteger(
   );
 }
 
-/** `?limit=&cursor=` of every list: keyset pagination, so a page never repeats or skips a row when others are inserted. */
 export class PageQueryDto {
   @IsOptionalQueryInteger(1, MAX_PAGE_LIMIT, `limit must be an integer from 1 to ${MAX_PAGE_LIMIT}`, { default: DEFAULT_PAGE_LIMIT })
   limit?: number;
@@ -40,7 +36,6 @@ export class PageQueryDto {
   cursor?: string;
 }
 
-/** A page of a list: its items, and the cursor of the next page (null on the last one). */
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
@@ -48,11 +43,7 @@ export interface Page<T> {
 
 const CURSOR_PREFIX = 'after:';
 
-/**
- * The row id a page starts after; the cursor is opaque to callers, so its form may change. Only the spelling
- * cursorAfter() gives is accepted: the base64url decoder also reads padding, `+`, `/` and unused trailing bits, and
- * Number() reads `010` and `+5`, so other spellings of a position would pass as if the service had issued them.
- */
+// Only the exact spelling cursorAfter() gives: base64url decoding and Number() also accept padding, `010` or `+5`.
 export function cursorPosition(cursor: string | undefined): number | undefined {
   if (cursor === undefined) return undefined;
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
@@ -67,7 +58,7 @@ export function cursorAfter(position: number): string {
   return Buffer.from(`${CURSOR_PREFIX}${position}`).toString('base64url');
 }
 
-/** A page from up to `limit + 1` rows read in order: the extra row only tells that there is a next page. */
+// The caller reads limit + 1 rows: the extra one only says there is a next page.
 export function pageOf<T>(rows: T[], limit: number, positionOf: (item: T) => number): Page<T> {
   const items = rows.slice(0, limit);
   const more = rows.length > limit;

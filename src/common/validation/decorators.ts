@@ -8,10 +8,6 @@ const MAX_URL_LENGTH = 2048;
 
 const nullClearingBodies = new WeakSet<object>();
 
-/**
- * On a PATCH body: null clears an optional field and reaches the service as null. On every other body
- * RequestValidationPipe drops a field sent as null once it has passed validation: it is not given.
- */
 export function NullClears(): ClassDecorator {
   return (target) => {
     nullClearingBodies.add(target);
@@ -22,10 +18,6 @@ export function isNullClearing(type: unknown): boolean {
   return typeof type === 'function' && nullClearingBodies.has(type);
 }
 
-/**
- * The validation group of the rules `ALLOW_PRIVATE_PROVIDER_HOSTS=true` turns off: RequestValidationPipe runs it unless
- * told to allow private hosts.
- */
 export const PUBLIC_HOSTS_ONLY = 'public-hosts-only';
 
 const NO_USER_INFO_RULE = 'Without a user name or password (user:pass@)';
@@ -33,20 +25,14 @@ const UNAMBIGUOUS_RULE = 'Without a backslash, a control character or whitespace
 const PUBLIC_HOST_RULE =
   'A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)';
 
-/**
- * An absolute http(s) URL of at most 2048 characters, without a user name or password; hosts without a dot (localhost,
- * service names) are allowed.
- */
 export function IsHttpUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(ApiProperty(urlDocs(docs, [NO_USER_INFO_RULE])), ...httpUrlChecks());
 }
 
-/** A URL the service itself may call: as IsHttpUrl, and its host must be public (see PUBLIC_HOSTS_ONLY). */
 export function IsProviderUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(ApiProperty(providerUrlDocs(docs)), ...providerUrlChecks());
 }
 
-/** The same, optional; null counts as not given. */
 export function IsOptionalProviderUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional(providerUrlDocs({ type: String, nullable: true, ...docs })),
@@ -59,7 +45,6 @@ function providerUrlDocs(docs: ApiPropertyOptions): ApiPropertyOptions {
   return urlDocs(docs, [NO_USER_INFO_RULE, UNAMBIGUOUS_RULE, PUBLIC_HOST_RULE]);
 }
 
-/** The field's own description, then the rules it follows, one sentence each. */
 function urlDocs(docs: ApiPropertyOptions, rules: string[]): ApiPropertyOptions {
   const description = [docs.description, ...rules].filter(Boolean).join('. ');
   return { format: 'uri', maxLength: MAX_URL_LENGTH, ...docs, description };
@@ -69,7 +54,6 @@ function httpUrlChecks(): PropertyDecorator[] {
   return [...textChecks(0, MAX_URL_LENGTH), IsAbsoluteHttpUrl(), HasNoUserInfo()];
 }
 
-/** Every provider URL field's rules, in the order they are checked: the first that fails is the one answered. */
 function providerUrlChecks(): PropertyDecorator[] {
   return [
     ...textChecks(0, MAX_URL_LENGTH),
@@ -81,21 +65,15 @@ function providerUrlChecks(): PropertyDecorator[] {
   ];
 }
 
-/**
- * A string of `min` to `max` characters counted as the database counts them (Unicode code points, as JSON Schema's
- * minLength and maxLength do), without unpaired surrogates, so that what is accepted is stored and read back exactly.
- */
 function textChecks(min: number, max: number): PropertyDecorator[] {
-  // The string check is registered first, as stacked decorators would be: a number is refused as "must be a string".
+  // First, so that a number is refused as "must be a string".
   return [IsString(), IsWellFormedText(), HasCharacterCount(min, max)];
 }
 
-/** A required string of `minLength` to `maxLength` characters, checked and documented with the same limits. */
 export function IsText(minLength: number, maxLength: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(ApiProperty({ minLength, maxLength, ...docs }), ...textChecks(minLength, maxLength));
 }
 
-/** An optional string of at most `maxLength` characters (null counts as not given), checked and documented alike. */
 export function IsOptionalText(maxLength: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({ type: String, nullable: true, maxLength, ...docs }),
@@ -104,10 +82,7 @@ export function IsOptionalText(maxLength: number, docs: ApiPropertyOptions = {})
   );
 }
 
-/**
- * An optional secret of at most `maxLength` characters. Unlike other optional fields, null is refused ("must be a
- * string"): a caller sending null more likely lost the secret than meant to store none.
- */
+// Null is refused: a caller sending null more likely lost the secret than meant to store none.
 export function IsOptionalSecret(maxLength: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({ maxLength, ...docs }),
@@ -119,10 +94,6 @@ export function IsOptionalSecret(maxLength: number, docs: ApiPropertyOptions = {
 export const MAX_AMOUNT_EXCLUSIVE = 1e12;
 export const AMOUNT_DECIMAL_PLACES = 6;
 
-/**
- * An optional amount that DECIMAL(18,6) keeps exactly: checked by IsDecimalAmount, documented alike. Null or absent is 0
- * on an add (its default), while on an update absent leaves the amount as it is and null sets it back to 0.
- */
 export function IsOptionalAmount(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({
@@ -141,10 +112,7 @@ export function IsOptionalAmount(docs: ApiPropertyOptions = {}): PropertyDecorat
   );
 }
 
-/**
- * A JSON number ≥ 0 and < 10^12 with at most 6 decimal places, so DECIMAL(18,6) keeps it exactly; `signed`, also one
- * above -10^12 (a balance a provider reports may be negative).
- */
+// The limits DECIMAL(18,6) keeps exactly; `signed` because a balance a provider reports may be negative.
 export function IsDecimalAmount(options?: ValidationOptions, { signed = false } = {}): PropertyDecorator {
   const lowest = signed ? `> -${MAX_AMOUNT_EXCLUSIVE}` : '>= 0';
   return (target: object, propertyName: string | symbol) =>
@@ -161,7 +129,6 @@ export function IsDecimalAmount(options?: ValidationOptions, { signed = false } 
     });
 }
 
-/** An optional signed amount (IsDecimalAmount's `signed`), documented alike; null is refused. */
 export function IsOptionalSignedAmount(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({
@@ -177,7 +144,6 @@ export function IsOptionalSignedAmount(docs: ApiPropertyOptions = {}): PropertyD
   );
 }
 
-/** A JSON integer from `minimum` to `maximum`, refused with one message naming the range; `optional`, absent is allowed. */
 export function IsIntegerFrom(minimum: number, maximum: number, docs: ApiPropertyOptions & { optional?: boolean } = {}): PropertyDecorator {
   const { optional = false, ...documented } = docs;
   return applyDecorators(
@@ -187,10 +153,6 @@ export function IsIntegerFrom(minimum: number, maximum: number, docs: ApiPropert
   );
 }
 
-/**
- * IsIntegerFrom's integer, optional and nullable: on a `@NullClears()` body null reaches the service (it clears the
- * field), on any other body null counts as not given.
- */
 export function IsNullableIntegerFrom(minimum: number, maximum: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({ type: 'integer', nullable: true, minimum, maximum, ...docs }),
@@ -207,7 +169,7 @@ function integerChecks(minimum: number, maximum: number): PropertyDecorator[] {
 export function isDecimalAmount(value: unknown): boolean {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value >= MAX_AMOUNT_EXCLUSIVE) return false;
   const text = value.toString();
-  // Below 1e-6 JavaScript switches to exponent notation, which always means more than 6 decimals.
+  // Below 1e-6 JavaScript prints an exponent, which always means more than 6 decimals.
   if (text.includes('e')) return value === 0;
   return (text.split('.')[1]?.length ?? 0) <= AMOUNT_DECIMAL_PLACES;
 }

@@ -1,26 +1,18 @@
 import { isLosslessNumber, isSafeNumber, parse } from 'lossless-json';
 
-/** A number somewhere in a JSON body that a JavaScript number cannot hold exactly, with where it is. */
 export interface InexactNumber {
-  /** Where in the body: `balance`, `items[2].cost`; empty for a body that is the number itself. */
   path: string;
-  /** The number as the caller wrote it. */
   text: string;
 }
 
 // Up to 15 significant digits always survive the trip through a double; more, or an exponent, may not.
 const MAY_BE_INEXACT = /[0-9.]{16}|[0-9.][eE][-+]?[0-9]/;
 
-/** False for a JSON text every number of which a double holds exactly; true when it needs a closer look. */
 export function mayHoldInexactNumber(json: string): boolean {
   return MAY_BE_INEXACT.test(json);
 }
 
-/**
- * The first number of this (already valid) JSON text that JSON.parse would round, overflow or underflow:
- * 8589934592.000001 arrives as 8589934592.000002, 1e-400 as 0. Bodies without a long digit run or an exponent,
- * almost all of them, are answered by one regular expression; the others are parsed again, number by number.
- */
+// JSON.parse reads 8589934592.000001 as 8589934592.000002, and 1e-400 as 0.
 export function findInexactNumber(json: string): InexactNumber | undefined {
   if (!mayHoldInexactNumber(json)) return undefined;
   let tree: unknown;
@@ -33,7 +25,6 @@ export function findInexactNumber(json: string): InexactNumber | undefined {
   return findIn(tree, '');
 }
 
-// In valid JSON, every number outside a string; strings are matched whole so that digits inside them are skipped.
 const STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/g;
 
 function findInTokens(json: string): InexactNumber | undefined {

@@ -1,9 +1,7 @@
 import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform } from '@nestjs/common';
 
-/** The largest id an INT column holds. */
 const MAX_ID = 2_147_483_647;
 
-/** A path id: a positive integer written in decimal (400 naming the parameter otherwise). */
 @Injectable()
 export class PositiveIdPipe implements PipeTransform<string, number> {
   transform(value: string, metadata: ArgumentMetadata): number {

@@ -5,7 +5,6 @@ import { Amount } from '../../common/exact-amount';
 
 export const MAX_REPORTED_MESSAGES = 100_000;
 
-/** What the dispatcher saw of one configuration since its last report: counts, not single messages. */
 export class OutcomeReportDto {
   @ApiProperty({ minimum: 1, example: 12 })
   @IsPositive()

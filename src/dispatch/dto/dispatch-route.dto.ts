@@ -5,7 +5,6 @@ import { Amount } from '../../common/exact-amount';
 
 export const MAX_ROUTED_COUNT = 10_000;
 
-/** No body, `{}`, or what is about to be sent: its type, and how many messages (each must be covered by the balance). */
 export class RouteRequestDto {
   @IsOptionalText(50, { example: 'Transactional', description: 'Only configurations of this smsType (case-insensitive)' })
   smsType?: string;
@@ -18,7 +17,6 @@ export class RouteRequestDto {
   count?: number;
 }
 
-/** A configuration to try: where and how it sends, and a fresh token the dispatcher resolves for the one it uses. */
 export class RouteCandidateDto {
   @ApiProperty({ example: 12 })
   smsConfigId: number;
@@ -45,7 +43,6 @@ export class RouteCandidateDto {
   verifyApiKey: string;
 }
 
-/** A candidate's fields, in their order. */
 export const ROUTE_CANDIDATE_FIELDS = [
   'smsConfigId',
   'providerName',

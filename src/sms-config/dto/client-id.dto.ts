@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsPositive } from 'class-validator';
 
-/** `clientId` is optional: the secretKey names the client; when given it must be that client's id (else 403). */
 export class ClientIdDto {
   @ApiPropertyOptional({
     type: Number,

@@ -13,13 +13,9 @@ import { SmsConfigViewDto } from './sms-config-response.dto';
 export const LOW_BALANCE_THRESHOLD_RULE =
   'A dispatch report that takes the balance below it publishes sms-config.balance-low, once until the balance is back at it or above; null: none';
 
-/** Sent, a field must follow its rule; null is refused for the fields a configuration always has. */
+// Null is refused for the fields a configuration always has.
 const isSent = (_object: object, value: unknown) => value !== undefined;
 
-/**
- * Any non-empty subset of the add fields except clientId, with the same rules; null clears an optional field (amounts
- * back to 0, isActive back to true, a password or apiKey removed).
- */
 @NullClears()
 export class UpdateSmsConfigDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
@@ -87,7 +83,6 @@ export class UpdatedSmsConfigDto extends SmsConfigViewDto {
   verifyApiKey: string;
 }
 
-/** PATCH's answer, in its order: the configuration as GET shows it now, then its fresh token. */
 export const UPDATED_SMS_CONFIG_FIELDS = [
   'smsConfigId',
   'providerName',
@@ -136,7 +131,7 @@ export class ResolveCredentialsDto {
   verifyApiKey: string;
 }
 
-/** Everything the dispatcher needs to send through the provider, secrets included: the one answer that holds them. */
+// The one answer that holds the provider secrets.
 export class ResolvedSmsConfigDto extends SmsConfigViewDto {
   @ApiProperty({ example: 7 })
   clientId: number;
@@ -148,7 +143,6 @@ export class ResolvedSmsConfigDto extends SmsConfigViewDto {
   apiKey: string | null;
 }
 
-/** Resolve's answer, in its order. */
 export const RESOLVED_SMS_CONFIG_FIELDS = [
   'smsConfigId',
   'clientId',

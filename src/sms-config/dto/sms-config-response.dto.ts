@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Amount } from '../../common/exact-amount';
 
-/** An SMS configuration as it appears inside a client: no id, never the password or apiKey. */
 export class SmsConfigSummaryDto {
   @ApiProperty({ example: 'twilio' })
   providerName: string;
@@ -34,7 +33,7 @@ export class SmsConfigSummaryDto {
   isActive: boolean;
 }
 
-/** get-client's smsConfig elements, in their order: the seed's ten fields, never a field added since. */
+// The seed's ten fields only: a field added since never shows in the seed's answers.
 export const GET_CLIENT_SMS_CONFIG_FIELDS = [
   'providerName',
   'providerUrl',
@@ -53,7 +52,7 @@ export class SmsConfigDto extends SmsConfigSummaryDto {
   smsConfigId: number;
 }
 
-/** The list's elements (get-all-by-client-id), in their order: the seed's smsConfigId and ten fields, never one added since. */
+// The seed's fields only, as GET_CLIENT_SMS_CONFIG_FIELDS.
 export const SMS_CONFIG_LIST_FIELDS = [
   'smsConfigId',
   'providerName',
@@ -68,7 +67,6 @@ export const SMS_CONFIG_LIST_FIELDS = [
   'isActive',
 ] as const satisfies ReadonlyArray<keyof SmsConfigDto>;
 
-/** A configuration as the v1 routes show it: the seed's fields, and those added since (never in the seed's answers). */
 export class SmsConfigViewDto extends SmsConfigDto {
   @ApiProperty({
     type: Number,
@@ -86,7 +84,6 @@ export class SmsConfigViewDto extends SmsConfigDto {
   destinationApproved: boolean;
 }
 
-/** The v1 reads' configuration (GET /api/v1/sms-configs/:smsConfigId, and PATCH's answer), in its order. */
 export const SMS_CONFIG_VIEW_FIELDS = [
   'smsConfigId',
   'providerName',
@@ -103,7 +100,7 @@ export const SMS_CONFIG_VIEW_FIELDS = [
   'destinationApproved',
 ] as const satisfies ReadonlyArray<keyof SmsConfigViewDto>;
 
-/** What is stored of a configuration's v1 view: whether its destination is approved is judged apart, from the list. */
+// Whether the destination is approved is judged apart, from the approved host list.
 export type StoredSmsConfigView = Omit<SmsConfigViewDto, 'destinationApproved'>;
 
 export class SmsConfigListResponseDto {
