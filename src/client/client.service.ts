@@ -6,13 +6,12 @@ import { generateSecretKey, isWellFormedSecretKey } from '../auth/secret-key';
 import { CachedClient, ClientCache, KeyOwner, answerOf } from '../client-cache/client-cache';
 import { clientCacheHits } from '../client-cache/client-cache.metrics';
 import { toCachedClient } from './client-answer';
-import { ClientAnswers } from './client-answers';
 import { ClientRepository } from './client.repository';
 import { AddClientDto } from './dto/add-client.dto';
 import { ClientDto, ClientResponseDto } from './dto/client-response.dto';
 
 @Injectable()
-export class ClientService implements ClientLookup, ClientAnswers {
+export class ClientService implements ClientLookup {
   constructor(
     private readonly clients: ClientRepository,
     private readonly cache: ClientCache,
