@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module';
 import { BrokerModule } from './broker/broker.module';
 import { ClientModule } from './client/client.module';
 import { CryptoModule } from './crypto/crypto.module';
@@ -32,6 +33,7 @@ export class AppModule {
         LoggingModule.forRoot(loggers),
         EdgeModule,
         RateLimitModule,
+        AuthModule,
         DatabaseModule,
         CryptoModule,
         IdempotencyModule,

@@ -6,13 +6,32 @@ import { AppConfig } from '../config/app-config';
 import { AuthenticatedClient, ClientLookup, RequestWithClient } from './client-lookup';
 import { AddressAllowance } from '../rate-limit/address-allowance';
 import { RequestWithCredential } from '../rate-limit/credential';
+import { CredentialRateLimit } from '../rate-limit/credential-rate-limit';
+import { FixedWindowThrottlerStorage } from '../rate-limit/fixed-window.storage';
+import { SecretKeyAdmission } from './secret-key-admission';
 import { GetClientKeyGuard, RelayedSecretKeyGuard, SecretKeyGuard } from './secret-key.guard';
 
 const SECRET_KEY = `sk_${'a'.repeat(43)}`;
 
+function configOf(limits: { perCredential?: number; failedAuthPerIp?: number }): ConfigService<AppConfig, true> {
+  const rateLimit = { windowMs: 60_000, perCredential: 1000, perIp: 1_000_000, failedAuthPerIp: 1_000_000, ...limits };
+  return { get: () => rateLimit } as unknown as ConfigService<AppConfig, true>;
+}
+
 function failedLogins(failedAuthPerIp = 1_000_000): AddressAllowance {
-  const rateLimit = { windowMs: 60_000, perCredential: 1000, perIp: 1_000_000, failedAuthPerIp };
-  return new AddressAllowance({ get: () => rateLimit } as unknown as ConfigService<AppConfig, true>);
+  return new AddressAllowance(configOf({ failedAuthPerIp }));
+}
+
+/** A guard of this kind, admitting keys as the application does, with these refusals counted and these uses noted. */
+function guardOf(
+  Guard: typeof SecretKeyGuard,
+  lookup: ClientLookup,
+  addresses = failedLogins(),
+  keyUsage = new KeyUsageNotes(),
+  perCredential = 1000,
+): SecretKeyGuard {
+  const rateLimit = new CredentialRateLimit(new FixedWindowThrottlerStorage(), configOf({ perCredential }));
+  return new Guard(lookup, new SecretKeyAdmission(addresses, rateLimit, keyUsage), addresses);
 }
 
 function requestWith(headers: Record<string, string | string[] | undefined>, ip = '192.0.2.1'): RequestWithClient {
@@ -49,7 +68,7 @@ describe('SecretKeyGuard', () => {
   beforeEach(() => {
     keyUsage = new KeyUsageNotes();
     authenticate = jest.fn<Promise<AuthenticatedClient | null>, [string]>();
-    guard = new SecretKeyGuard({ authenticate } satisfies ClientLookup, failedLogins(), keyUsage);
+    guard = guardOf(SecretKeyGuard, { authenticate } satisfies ClientLookup, failedLogins(), keyUsage);
   });
 
   async function unauthorizedMessage(request: RequestWithClient): Promise<string> {
@@ -132,16 +151,41 @@ describe('SecretKeyGuard', () => {
     expect(request.client).toBeUndefined();
   });
 
-  it('should record the valid key digest on the request, for the throttler that runs next', async () => {
+  it('should record the valid key digest on the request, counted, so that the throttler that runs next does not count it again', async () => {
     authenticate.mockResolvedValue(known(7, 'digest-of-key'));
     const request = requestWith({ secretkey: SECRET_KEY }) as RequestWithClient & RequestWithCredential;
     await guard.canActivate(contextFor(request));
     expect(request.credentialDigest).toBe('digest-of-key');
+    expect(request.credentialCounted).toBe(true);
+  });
+
+  it('should refuse a malformed key as one no client has, without a lookup, counting it against the address', async () => {
+    const addresses = failedLogins(1);
+    const limited = guardOf(SecretKeyGuard, { authenticate }, addresses);
+    expect(await unauthorizedMessage(requestWith({ secretkey: 'sk_short' }))).toBe('secretKey is not valid');
+    expect((await refusalOf(limited, requestWith({ secretkey: 'sk_short' }))).getStatus()).toBe(401);
+    expect((await refusalOf(limited, requestWith({ secretkey: 'sk_short' }))).getStatus()).toBe(429);
+    expect(authenticate).not.toHaveBeenCalled();
+  });
+
+  it('should answer 429 Too many requests once a key is past its limit, with Retry-After, its use still noted', async () => {
+    authenticate.mockResolvedValue(known(3, 'd3'));
+    const notes = new KeyUsageNotes();
+    const limited = guardOf(SecretKeyGuard, { authenticate }, failedLogins(), notes, 2);
+    for (let i = 0; i < 2; i++) await expect(limited.canActivate(contextFor(requestWith({ secretkey: SECRET_KEY })))).resolves.toBe(true);
+    notes.take();
+    const request = requestWith({ secretkey: SECRET_KEY }) as RequestWithClient & RequestWithCredential;
+    const refusal = await refusalOf(limited, request);
+    expect(refusal).toBeInstanceOf(RetryLaterException);
+    expect({ status: refusal.getStatus(), message: refusal.message }).toEqual({ status: 429, message: 'Too many requests, retry later' });
+    expect((refusal as RetryLaterException).retryAfterSeconds).toBe(60);
+    expect([...notes.take().keys()]).toEqual(['d3']);
+    expect(request.credentialCounted).toBeUndefined();
   });
 
   it('should answer 429 once an address is past its refused credentials, and then refuse it before any lookup, right key or not', async () => {
     authenticate.mockImplementation((key) => Promise.resolve(key === SECRET_KEY ? known(1, 'd1') : null));
-    const limited = new SecretKeyGuard({ authenticate }, failedLogins(2), new KeyUsageNotes());
+    const limited = guardOf(SecretKeyGuard, { authenticate }, failedLogins(2));
     const guesser = '203.0.113.7';
     expect((await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, guesser))).getStatus()).toBe(401);
     expect((await refusalOf(limited, requestWith({}, guesser))).getStatus()).toBe(401);
@@ -157,7 +201,7 @@ describe('SecretKeyGuard', () => {
 
   it('should count IPv6 callers by their /64', async () => {
     authenticate.mockResolvedValue(null);
-    const limited = new SecretKeyGuard({ authenticate }, failedLogins(2), new KeyUsageNotes());
+    const limited = guardOf(SecretKeyGuard, { authenticate }, failedLogins(2));
     for (const host of ['1', '2', '3']) await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, `2001:db8:5:6::${host}`));
     expect((await refusalOf(limited, requestWith({ secretkey: SECRET_KEY }, '2001:db8:5:6:ffff::9'))).getStatus()).toBe(429);
     expect((await refusalOf(limited, requestWith({ secretkey: 'sk_guess' }, '2001:db8:5:7::1'))).getStatus()).toBe(401);
@@ -169,7 +213,7 @@ describe('RelayedSecretKeyGuard', () => {
     const authenticate = jest.fn<Promise<AuthenticatedClient | null>, [string]>();
     authenticate.mockImplementation((key) => Promise.resolve(key === SECRET_KEY ? known(1, 'd1') : null));
     const addresses = failedLogins(2);
-    const guard = new RelayedSecretKeyGuard({ authenticate }, addresses, new KeyUsageNotes());
+    const guard = guardOf(RelayedSecretKeyGuard, { authenticate }, addresses);
     const dispatcher = '203.0.113.8';
     for (let i = 0; i < 50; i++) {
       const unknown = await refusalOf(guard, requestWith({ secretkey: 'sk_unknown' }, dispatcher));
@@ -185,7 +229,7 @@ describe('RelayedSecretKeyGuard', () => {
 describe('GetClientKeyGuard', () => {
   it('should answer 404 for a key no client has and 401 for a missing one', async () => {
     const authenticate = jest.fn<Promise<AuthenticatedClient | null>, [string]>().mockResolvedValue(null);
-    const guard = new GetClientKeyGuard({ authenticate }, failedLogins(), new KeyUsageNotes());
+    const guard = guardOf(GetClientKeyGuard, { authenticate }, failedLogins());
     const unknown = await refusalOf(guard, requestWith({ secretkey: SECRET_KEY }));
     expect(unknown).toBeInstanceOf(NotFoundException);
     expect(unknown.message).toBe('No client matches the secretKey');

@@ -1,40 +1,46 @@
 import { CanActivate, ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
-import { withTimeout, DATABASE_TIMEOUT_MS } from '../common/errors/unavailable';
-import { CLIENT_LOOKUP, ClientLookup, RequestWithClient } from './client-lookup';
-import { SECRET_KEY_FIELD, SECRET_KEY_HEADER, singleHeader } from './credential-headers';
-import { ClientDisabledException, UnknownSecretKeyException, invalidCredential, missingCredential } from './credential-refusals';
-import { RequestWithActor, clientActor } from './actor';
-import { KeyUsageNotes } from '../key-usage/key-usage-notes';
+import { RetryLaterException } from '../common/errors/retry-later.exception';
+import { DATABASE_TIMEOUT_MS, withTimeout } from '../common/errors/unavailable';
 import { AddressAllowance } from '../rate-limit/address-allowance';
 import { RequestWithCredential } from '../rate-limit/credential';
+import { TOO_MANY_REQUESTS_MESSAGE } from '../rate-limit/credential-throttler.guard';
+import { RequestWithActor, clientActor } from './actor';
+import { CLIENT_LOOKUP, ClientLookup, RequestWithClient } from './client-lookup';
+import { SECRET_KEY_HEADER } from './credential-headers';
+import { ClientDisabledException, UnknownSecretKeyException, invalidCredential, missingCredential } from './credential-refusals';
+import { KeyNotAdmitted, SecretKeyAdmission } from './secret-key-admission';
 
 /**
- * secretKey routes: the `secretKey` header must belong to a client; that client becomes the request's owner. An address
- * blocked for its refusals is refused first, whatever key it sends; a malformed key is refused without a lookup; a
- * disabled client's key is refused (403) without counting as a wrong key.
+ * secretKey routes: the `secretKey` header must belong to a client; that client becomes the request's owner. Admitted
+ * as at the edge (SecretKeyAdmission): an address blocked for its refusals is refused first, whatever key it sends; a
+ * missing or malformed key is refused without a lookup; a disabled client's key is refused (403) without counting as
+ * a wrong key; a key over its limit is refused (429) once its use is noted.
  */
 @Injectable()
 export class SecretKeyGuard implements CanActivate {
   constructor(
     @Inject(CLIENT_LOOKUP) private readonly clients: ClientLookup,
+    private readonly admission: SecretKeyAdmission,
     private readonly addresses: AddressAllowance,
-    private readonly keyUsage: KeyUsageNotes,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithClient & RequestWithCredential & RequestWithActor>();
-    this.addresses.refuseIfBlocked(request.ip);
-    const secretKey = singleHeader(request.headers, SECRET_KEY_FIELD);
-    if (secretKey === undefined) throw this.counted(request.ip, missingCredential(SECRET_KEY_HEADER));
+    const secretKey = this.admission.presentedKey(request.ip, request.headers);
+    if (secretKey === KeyNotAdmitted.AddressBlocked) throw this.addresses.blockedRefusal(request.ip);
+    if (secretKey === KeyNotAdmitted.Missing) throw this.counted(request.ip, missingCredential(SECRET_KEY_HEADER));
+    if (secretKey === KeyNotAdmitted.Malformed) throw this.counted(request.ip, this.unknownKeyRefusal());
     // The request deadline answers the caller; this bounds the lookup itself, so a hung database frees the guard too.
     const client = await withTimeout(this.clients.authenticate(secretKey), DATABASE_TIMEOUT_MS, 'database');
     if (client === null) throw this.counted(request.ip, this.unknownKeyRefusal());
     if (!client.isActive) throw new ClientDisabledException();
-    this.keyUsage.note(client.secretKeyDigest);
     request.client = client;
     request.actor = clientActor(client.id);
     request.credentialDigest = client.secretKeyDigest;
     request.writer = request.actor;
+    const retryAfter = this.admission.admit(client.secretKeyDigest);
+    if (retryAfter > 0) throw new RetryLaterException(TOO_MANY_REQUESTS_MESSAGE, retryAfter);
+    request.credentialCounted = true;
     return true;
   }
 

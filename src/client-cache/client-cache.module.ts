@@ -9,8 +9,8 @@ import { ClientCache } from './client-cache';
 import { ClientCacheInvalidation, ClientCacheInvalidator } from './client-cache-invalidator';
 
 /**
- * The get-client cache of this instance, kept consistent across instances: the cache itself, the bus that carries
- * invalidations between instances, the narrow interface writers invalidate through, and the edge's fast-path answer.
+ * The get-client cache of this instance, kept consistent across instances: the cache itself (which fills itself), the
+ * bus that carries invalidations between instances, and the narrow interface writers invalidate through.
  */
 @Module({
   imports: [BrokerConnectionModule, DatabaseModule],

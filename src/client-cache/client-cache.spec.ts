@@ -1,5 +1,5 @@
 import { register } from 'prom-client';
-import { CachedClient, ClientCache, ClientCacheOptions, ENTRY_OVERHEAD_BYTES, entryBytes } from './client-cache';
+import { CachedClient, ClientCache, ClientCacheOptions, ClientRead, ENTRY_OVERHEAD_BYTES, entryBytes } from './client-cache';
 import { clientCacheHits, clientCacheMisses } from './client-cache.metrics';
 
 const client = (id: number, key: Partial<CachedClient> = {}): CachedClient => ({
@@ -288,6 +288,80 @@ describe('ClientCache', () => {
     cache.store('a', client(1, { prefix: 'x'.repeat(20_000) }), cache.readToken());
     expect(cache.lookupOwner('a')).toBeUndefined();
     expect(cache.bytes).toBe(0);
+  });
+});
+
+describe('ClientCache filling itself', () => {
+  let cache: ClientCache;
+  let read: jest.Mock<ReturnType<ClientRead>, Parameters<ClientRead>>;
+
+  beforeEach(() => {
+    cache = new ClientCache({ maxBytes: 1_000_000 });
+    cache.setLive(true);
+    read = jest.fn<ReturnType<ClientRead>, Parameters<ClientRead>>().mockResolvedValue(client(9));
+  });
+
+  /** A database read that answers when the test says so. */
+  const deferredRead = () => {
+    let answer!: (found: CachedClient | null) => void;
+    read.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    return (found: CachedClient | null) => answer(found);
+  };
+
+  const count = async (metric: typeof clientCacheHits, kind?: string): Promise<number> =>
+    (await metric.get()).values.find((value) => kind === undefined || value.labels.kind === kind)?.value ?? 0;
+
+  it('should read a key it does not hold, keep what it found, known or not, and answer it from memory after', async () => {
+    await expect(cache.getOrLoad('a', read)).resolves.toEqual(client(9));
+    await expect(cache.getOrLoad('a', read)).resolves.toEqual(client(9));
+    read.mockResolvedValue(null);
+    await expect(cache.getOrLoad('x', read)).resolves.toBeNull();
+    await expect(cache.getOrLoad('x', read)).resolves.toBeNull();
+    expect(read.mock.calls).toEqual([['a'], ['x']]);
+    expect(cache.lookup('a')).toEqual({ found: true, client: client(9) });
+  });
+
+  it('should count a miss for each read, and each hit by what it found', async () => {
+    const [misses, found, unknown] = [
+      await count(clientCacheMisses),
+      await count(clientCacheHits, 'found'),
+      await count(clientCacheHits, 'unknown'),
+    ];
+    await cache.getOrLoad('a', read);
+    await cache.getOrLoad('a', read);
+    read.mockResolvedValue(null);
+    await cache.load('x', read);
+    await cache.getOrLoad('x', read);
+    expect(await count(clientCacheMisses)).toBe(misses + 2);
+    expect(await count(clientCacheHits, 'found')).toBe(found + 1);
+    expect(await count(clientCacheHits, 'unknown')).toBe(unknown + 1);
+  });
+
+  it('should read once for concurrent misses of one key', async () => {
+    const answer = deferredRead();
+    const found = Promise.all([cache.load('a', read), cache.load('a', read), cache.getOrLoad('a', read)]);
+    answer(client(9));
+    expect(await found).toEqual([client(9), client(9), client(9)]);
+    expect(read).toHaveBeenCalledTimes(1);
+  });
+
+  it('should not let a miss join a read that started before the key changed, nor store that read', async () => {
+    const answerEarly = deferredRead();
+    const early = cache.load('a', read);
+    cache.dropAnswer('a'); // a configuration was added meanwhile
+    const late = cache.load('a', read);
+    expect(read).toHaveBeenCalledTimes(2);
+    await expect(late).resolves.toEqual(client(9));
+    answerEarly(client(9, { prefix: 'stale' }));
+    await expect(early).resolves.toEqual(client(9, { prefix: 'stale' }));
+    expect(cache.lookup('a')).toEqual({ found: true, client: client(9) });
+  });
+
+  it('should read again after a failed read', async () => {
+    read.mockRejectedValueOnce(new Error('gone'));
+    await expect(cache.load('a', read)).rejects.toThrow('gone');
+    await expect(cache.load('a', read)).resolves.toEqual(client(9));
+    expect(read).toHaveBeenCalledTimes(2);
   });
 });
 

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { InvalidationListener } from './cache-invalidation.bus';
+import { clientCacheHits, clientCacheMisses } from './client-cache.metrics';
 import { WeightedTinyLfuCache } from './weighted-cache';
 
 /** Who a key belongs to, and on what terms: what every secretKey route checks before it does anything. */
@@ -27,6 +28,15 @@ export function answerOf(client: CachedClient, secretKey: string): string {
 }
 
 export type CacheLookup = { found: true; client: CachedClient } | { found: false } | undefined;
+
+/** How a miss is filled: the key's client read from the database, as the cache keeps it (null: no client has the key). */
+export type ClientRead = (digest: string) => Promise<CachedClient | null>;
+
+/** A read under way: when it started (readToken) and what it will find. */
+interface Load {
+  token: number;
+  client: Promise<CachedClient | null>;
+}
 
 export interface ClientCacheOptions {
   /** Bound on the bytes the cache holds (answers, owners and unknown keys, each weighed by entryBytes); 0 keeps nothing. */
@@ -88,7 +98,8 @@ function textBytes(text: string): number {
  * (W-TinyLFU: a key read once, as in a scan of the fleet's tail, does not push out the busy ones).
  * Entries are served at most `liveMaxAgeMs` old (each its own limit, in the last quarter) while the instance hears other
  * instances' invalidations,
- * and at most `degradedMaxAgeMs` old otherwise. A read that started before an invalidation is never stored,
+ * and at most `degradedMaxAgeMs` old otherwise. It fills itself (getOrLoad, load): the caller says only how to read a
+ * key; concurrent misses of one key share one read, and a read that started before an invalidation is never stored,
  * so a slow query cannot put back what a write just removed.
  */
 export class ClientCache implements InvalidationListener {
@@ -118,6 +129,8 @@ export class ClientCache implements InvalidationListener {
   private readonly keyChangedAt: LRUCache<string, number>;
   /** Reads started before this are never stored: everything was cleared, or a change record was evicted. */
   private floor = 0;
+  /** The database reads under way, by key digest. */
+  private readonly loading = new Map<string, Load>();
 
   constructor(options: ClientCacheOptions) {
     this.maxBytesGiven = options.maxBytes;
@@ -154,6 +167,42 @@ export class ClientCache implements InvalidationListener {
     return { found: true, client: entry.owner as CachedClient };
   }
 
+  /** What is known of this key (null: no client has it): from memory, else as load() finds it. */
+  async getOrLoad(digest: string, read: ClientRead): Promise<CachedClient | null> {
+    const cached = this.lookup(digest);
+    if (cached !== undefined) {
+      clientCacheHits.inc({ kind: cached.found ? 'found' : 'unknown' });
+      return cached.found ? cached.client : null;
+    }
+    return this.load(digest, read);
+  }
+
+  /**
+   * A key lookup() did not find, counted as a miss and read through `read`, whose finding is stored. One read per key at
+   * a time: the requests that miss while it runs share its answer, so a busy key whose entry was just invalidated costs
+   * the database one read, not one per caller. A request never joins a read that started before the key last changed:
+   * it could predate a write already answered.
+   */
+  load(digest: string, read: ClientRead): Promise<CachedClient | null> {
+    clientCacheMisses.inc();
+    const underWay = this.loading.get(digest);
+    if (underWay !== undefined && this.unchangedSince(digest, underWay.token)) return underWay.client;
+    const token = this.readToken();
+    const load: Load = { token, client: this.fill(digest, read, token) };
+    this.loading.set(digest, load);
+    const settled = () => {
+      if (this.loading.get(digest) === load) this.loading.delete(digest);
+    };
+    load.client.then(settled, settled);
+    return load.client;
+  }
+
+  private async fill(digest: string, read: ClientRead, token: number): Promise<CachedClient | null> {
+    const client = await read(digest);
+    this.store(digest, client, token);
+    return client;
+  }
+
   /** Who owns this digest, when known: stored with every answer, and kept while only the answer changes. */
   lookupOwner(digest: string): KeyOwner | undefined {
     const entry = this.entries.get(digest);
@@ -171,7 +220,7 @@ export class ClientCache implements InvalidationListener {
     return false;
   }
 
-  /** Taken before reading the database; store() only keeps what was read after the last invalidation. */
+  /** Taken as a read starts (load() does); store() only keeps what was read after the last invalidation. */
   readToken(): number {
     return this.generation;
   }
@@ -202,7 +251,7 @@ export class ClientCache implements InvalidationListener {
   }
 
   /** Whether nothing about this key changed since `token` was taken: a read started then is still current. */
-  unchangedSince(digest: string, token: number): boolean {
+  private unchangedSince(digest: string, token: number): boolean {
     return this.recordsNoChange(this.answerChangedAt, digest, token);
   }
 

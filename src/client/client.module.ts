@@ -5,7 +5,6 @@ import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { AuditModule } from '../audit/audit.module';
 import { DatabaseModule } from '../database/database.module';
 import { EdgeAnswer } from '../http/edge-answer';
-import { ClientAnswers } from './client-answers';
 import { ClientAdminController } from './client-admin.controller';
 import { ClientAdminService } from './client-admin.service';
 import { ClientController } from './client.controller';
@@ -28,7 +27,6 @@ import { Client } from './client.entity';
     ClientAdminService,
     ClientRepository,
     { provide: CLIENT_LOOKUP, useExisting: ClientService },
-    { provide: ClientAnswers, useExisting: ClientService },
     { provide: EdgeAnswer, useClass: GetClientAtEdge },
   ],
   exports: [CLIENT_LOOKUP, EdgeAnswer],

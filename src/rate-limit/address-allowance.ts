@@ -36,6 +36,11 @@ export class AddressAllowance {
     if (seconds > 0) throw new RetryLaterException(BLOCKED_ADDRESS_MESSAGE, seconds);
   }
 
+  /** The 429 of an address found blocked (1 s to wait should the block have ended since). */
+  blockedRefusal(ip: string): RetryLaterException {
+    return new RetryLaterException(BLOCKED_ADDRESS_MESSAGE, Math.max(1, this.blockedFor(ip)));
+  }
+
   /** Counts one refusal from the address: the refusal itself, or a 429 once the address is past its limit. */
   refuse(ip: string, refusal: HttpException): HttpException {
     const { windowMs, perIp, failedAuthPerIp } = this.limits;

@@ -7,8 +7,9 @@ import { THROTTLER_NAME } from './credential-throttler.guard';
 import { FixedWindowThrottlerStorage } from './fixed-window.storage';
 
 /**
- * The per-credential limit for answers given ahead of Nest's guards (get-client from the cache): counted synchronously
- * in the throttler's own storage, under the key its guard uses, so both paths share one allowance.
+ * The per-credential limit of secret keys (SecretKeyAdmission, at the edge and in SecretKeyGuard): counted
+ * synchronously, in the throttler's own storage and under the key its guard would use, so they have the limit of the
+ * admin and dispatcher keys the throttler counts, and show in the same count (rate_limit_tracked).
  */
 @Injectable()
 export class CredentialRateLimit {
@@ -26,10 +27,10 @@ export class CredentialRateLimit {
     return this.storage.size;
   }
 
-  /** Counts one request; false once the credential is over its limit (the request then goes the full way, to its 429). */
-  tryAcquire(credentialDigest: string): boolean {
+  /** Counts one request; once the credential is over its limit, the seconds until it may try again (else 0). */
+  acquire(credentialDigest: string): number {
     const { windowMs, perCredential } = this.limits;
     const key = FixedWindowThrottlerStorage.keyOf(THROTTLER_NAME, credentialTracker(credentialDigest));
-    return !this.storage.hit(key, windowMs, perCredential, windowMs).isBlocked;
+    return this.storage.hit(key, windowMs, perCredential, windowMs).timeToBlockExpire;
   }
 }

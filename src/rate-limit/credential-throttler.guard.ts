@@ -23,7 +23,8 @@ type ThrottledRequest = RequestWithCredential & { headers: IncomingHttpHeaders }
 /**
  * Limits each valid credential across all routes, and says when to retry. It runs after the route's authentication
  * guard (auth.decorators.ts puts it there), so only credentials found valid are ever counted: a made-up key is refused
- * before it could take a place in the throttler's map, and its address is counted instead (AddressAllowance).
+ * before it could take a place in the throttler's map, and its address is counted instead (AddressAllowance). A secret
+ * key is counted by its guard already (SecretKeyAdmission, the same count as at the edge) and skipped here.
  *
  * On a route marked ClientWrite it also counts the request against its writer's writes limit (a client, whichever of
  * its keys was sent), apart from the throttlers so that no other route pays for it.
@@ -51,7 +52,8 @@ export class CredentialThrottlerGuard extends ThrottlerGuard {
   }
 
   protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return Promise.resolve(context.switchToHttp().getRequest<RequestWithCredential>().credentialDigest === undefined);
+    const request = context.switchToHttp().getRequest<RequestWithCredential>();
+    return Promise.resolve(request.credentialDigest === undefined || request.credentialCounted === true);
   }
 
   protected override getTracker(request: RequestWithCredential): Promise<string> {
