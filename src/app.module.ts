@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
+import { AuditModule } from './audit/audit.module';
 import { BrokerModule } from './broker/broker.module';
 import { ClientModule } from './client/client.module';
 import { CryptoModule } from './crypto/crypto.module';
@@ -35,6 +36,7 @@ export class AppModule {
         RateLimitModule,
         AuthModule,
         DatabaseModule,
+        AuditModule,
         CryptoModule,
         IdempotencyModule,
         KeyUsageNotesModule,

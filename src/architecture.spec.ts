@@ -80,6 +80,27 @@ function errorClassesIn(text: string): string[] {
   return [...text.matchAll(/\bclass\s+(\w+)(?:\s*<[^>{]*>)?\s+extends\s+(?:\w+\.)*\w*Error\b/g)].map(([, name]) => name);
 }
 
+/** The longest chain of imports between files of src/, specs and the composition root (which imports every module) left out. */
+function deepestImportChain(result: Cruise): string[] {
+  const root = new Set(['src/main.ts', 'src/create-app.ts', 'src/app.module.ts', 'src/migrate.ts', 'src/reseal.ts']);
+  const inScope = (source: string) => source.startsWith('src/') && !source.endsWith('.spec.ts') && !root.has(source);
+  const imports = new Map(
+    result.modules
+      .filter((module) => inScope(module.source))
+      .map((module) => [module.source, module.dependencies.filter((d) => !d.coreModule && inScope(d.resolved)).map((d) => d.resolved)]),
+  );
+  const longest = new Map<string, string[]>();
+  const chainFrom = (file: string): string[] => {
+    const known = longest.get(file);
+    if (known) return known;
+    longest.set(file, [file]);
+    const chain = [file, ...(imports.get(file) ?? []).map(chainFrom).reduce<string[]>((a, b) => (b.length > a.length ? b : a), [])];
+    longest.set(file, chain);
+    return chain;
+  };
+  return [...imports.keys()].map(chainFrom).reduce<string[]>((a, b) => (b.length > a.length ? b : a), []);
+}
+
 function writeFiles(root: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -187,5 +208,20 @@ describe('Architecture', () => {
     expect(PATCH.test("runner.query = sent as QueryRunner['query'];")).toBe(true);
     expect(PATCH.test('driver.obtainMasterConnection = () => {')).toBe(true);
     expect(PATCH.test('const same = runner.query === sent;')).toBe(false);
+  });
+
+  it('should keep every import chain below the composition root within 10 hops', () => {
+    // At most 11 files in a row; a longer chain fails showing itself.
+    const chain = deepestImportChain(result);
+    expect(chain.slice(0, 11)).toEqual(chain);
+    // The measure does follow a chain through every file: 11 files in a row are 10 hops.
+    const planted = {
+      modules: Array.from({ length: 11 }, (_, i) => ({
+        source: `src/f${i}.ts`,
+        dependencies: i === 10 ? [] : [{ resolved: `src/f${i + 1}.ts`, coreModule: false, couldNotResolve: false }],
+      })),
+      summary: { violations: [] },
+    };
+    expect(deepestImportChain(planted)).toHaveLength(11);
   });
 });

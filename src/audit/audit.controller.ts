@@ -5,7 +5,7 @@ import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { DEFAULT_PAGE_LIMIT, cursorPosition } from '../common/pagination/page';
 import { AuditLog } from './audit.repository';
-import { AuditEventPageResponseDto, AuditEventQueryDto } from './dto/audit-event.dto';
+import { AuditEventPageResponseDto, AuditEventQueryDto, toAuditEvent } from './dto/audit-event.dto';
 
 @ApiTags('audit')
 @ApiCommonErrors()
@@ -27,6 +27,6 @@ export class AuditController {
       query.limit ?? DEFAULT_PAGE_LIMIT,
       cursorPosition(query.cursor),
     );
-    return { status: 200, results: page };
+    return { status: 200, results: { items: page.items.map(toAuditEvent), nextCursor: page.nextCursor } };
   }
 }

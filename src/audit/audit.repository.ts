@@ -8,7 +8,6 @@ import { Transactions, ScriptStatement, SqlValue } from '../database/transaction
 import { sqlTimestamp } from '../database/timestamps';
 import { AuditAction, AuditEntry, JUST_INSERTED, isPublished } from './audit-entry';
 import { AuditEvent } from './audit-event.entity';
-import { AuditEventDto } from './dto/audit-event.dto';
 
 export interface AuditFilter {
   clientId?: number;
@@ -102,7 +101,7 @@ export class AuditLog {
     return affected ?? old.length;
   }
 
-  async list(filter: AuditFilter, limit: number, before: number | undefined): Promise<Page<AuditEventDto>> {
+  async list(filter: AuditFilter, limit: number, before: number | undefined): Promise<Page<AuditEvent>> {
     const query = this.transactions.manager.getRepository(AuditEvent).createQueryBuilder('e');
     if (before !== undefined) query.andWhere('e.id < :before', { before });
     if (filter.clientId !== undefined) query.andWhere('e.clientId = :clientId', { clientId: filter.clientId });
@@ -111,21 +110,6 @@ export class AuditLog {
       .orderBy('e.id', 'DESC')
       .limit(limit + 1)
       .getMany();
-    const page = pageOf(events, limit, (event) => Number(event.id));
-    return { items: page.items.map(toAuditEvent), nextCursor: page.nextCursor };
+    return pageOf(events, limit, (event) => Number(event.id));
   }
-}
-
-export function toAuditEvent(event: AuditEvent): AuditEventDto {
-  return {
-    eventId: event.eventId,
-    occurredAt: event.occurredAt.toISOString(),
-    action: event.action as AuditAction,
-    actor: event.actor,
-    clientId: event.clientId,
-    smsConfigId: event.smsConfigId,
-    requestId: event.requestId,
-    callerRequestId: event.callerRequestId,
-    changed: JSON.parse(event.changed) as string[],
-  };
 }

@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
 import { BrokerConnectionModule } from '../broker-connection/broker-connection.module';
 import { DatabaseModule } from '../database/database.module';
 import { BrokerController } from './broker.controller';
 import { BrokerService } from './broker.service';
 
 @Module({
-  imports: [AuditModule, BrokerConnectionModule, DatabaseModule],
+  imports: [BrokerConnectionModule, DatabaseModule],
   controllers: [BrokerController],
   providers: [BrokerService],
 })

@@ -2,7 +2,6 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CLIENT_LOOKUP } from '../auth/client-lookup';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
-import { AuditModule } from '../audit/audit.module';
 import { DatabaseModule } from '../database/database.module';
 import { EdgeAnswer } from '../http/edge-answer';
 import { ClientAdminController } from './client-admin.controller';
@@ -20,7 +19,7 @@ import { Client } from './client.entity';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Client]), DatabaseModule, ClientCacheModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([Client]), DatabaseModule, ClientCacheModule],
   controllers: [ClientController, ClientAdminController, SecretKeyController],
   providers: [
     ClientService,

@@ -1,6 +1,5 @@
 import { Inject, Module } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { AuditModule } from '../audit/audit.module';
 import { DatabaseModule } from '../database/database.module';
 import { ProviderHostModule } from '../provider-host/provider-host.module';
 import { SmsConfigModule } from '../sms-config/sms-config.module';
@@ -10,7 +9,7 @@ import { DispatchService } from './dispatch.service';
 import { UNHEALTHY_SMS_CONFIGS_GAUGE, unhealthySmsConfigsGauge } from './dispatch.metrics';
 
 @Module({
-  imports: [DatabaseModule, AuditModule, SmsConfigModule, ProviderHostModule],
+  imports: [DatabaseModule, SmsConfigModule, ProviderHostModule],
   controllers: [DispatchController],
   providers: [
     DispatchService,

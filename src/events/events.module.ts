@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuditModule } from '../audit/audit.module';
 import { BrokerConnectionModule } from '../broker-connection/broker-connection.module';
 import { DatabaseModule } from '../database/database.module';
 import { AuditRetention } from './audit-retention';
@@ -10,7 +9,7 @@ import { OutboxRepository } from './outbox.repository';
 import { OutboxRelayLock } from './outbox-relay-lock.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([OutboxRelayLock]), AuditModule, BrokerConnectionModule, DatabaseModule],
+  imports: [TypeOrmModule.forFeature([OutboxRelayLock]), BrokerConnectionModule, DatabaseModule],
   providers: [EventPublisher, OutboxRepository, OutboxRelay, AuditRetention],
   exports: [OutboxRepository],
 })

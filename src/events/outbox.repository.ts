@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuditEvent } from '../audit/audit-event.entity';
-import { toAuditEvent } from '../audit/audit.repository';
-import { AuditEventDto } from '../audit/dto/audit-event.dto';
+import { AuditEventDto, toAuditEvent } from '../audit/dto/audit-event.dto';
 import { Transactions } from '../database/transactions';
 import { OutboxRelayLock } from './outbox-relay-lock.entity';
 

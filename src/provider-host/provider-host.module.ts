@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuditModule } from '../audit/audit.module';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { DatabaseModule } from '../database/database.module';
 import { ProviderHostApproval } from './provider-host-approval';
@@ -10,7 +9,7 @@ import { ProviderHostRepository } from './provider-host.repository';
 import { ProviderHostService } from './provider-host.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ProviderHost]), DatabaseModule, ClientCacheModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([ProviderHost]), DatabaseModule, ClientCacheModule],
   controllers: [ProviderHostController],
   providers: [ProviderHostRepository, ProviderHostService, ProviderHostApproval],
   exports: [ProviderHostApproval],

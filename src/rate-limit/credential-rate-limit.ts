@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { AppConfig, RateLimitConfig } from '../config/app-config';
-import { credentialTracker } from './credential';
-import { THROTTLER_NAME } from './credential-throttler.guard';
+import { THROTTLER_NAME, credentialTracker } from './credential';
 import { FixedWindowThrottlerStorage } from './fixed-window.storage';
 
 /**

@@ -15,9 +15,6 @@ import { COUNTED_WHEN_RUN_WITH, WRITE_ROUTE, WriteRateLimit } from './write-limi
 
 export const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests, retry later';
 
-/** The name @nestjs/throttler gives the one unnamed limit configured in RateLimitModule. */
-export const THROTTLER_NAME = 'default';
-
 type ThrottledRequest = RequestWithCredential & { headers: IncomingHttpHeaders };
 
 /**

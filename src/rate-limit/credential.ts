@@ -9,6 +9,9 @@ export interface RequestWithCredential {
   countWrite?: () => void;
 }
 
+/** Where the throttler's storage counts each credential's requests. */
+export const THROTTLER_NAME = 'default';
+
 /** The tracker of a valid credential, from its SHA-256 (hex): the same digest the client cache is keyed by. */
 export function credentialTracker(credentialDigest: string): string {
   return `credential:${credentialDigest}`;

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
-import { AuditModule } from '../audit/audit.module';
 import { DatabaseModule } from '../database/database.module';
 import { ProviderHostModule } from '../provider-host/provider-host.module';
 import { CredentialResolutionController } from './credential-resolution.controller';
@@ -13,7 +12,7 @@ import { SmsConfig } from './sms-config.entity';
 import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SmsConfig]), DatabaseModule, ClientCacheModule, AuditModule, ProviderHostModule],
+  imports: [TypeOrmModule.forFeature([SmsConfig]), DatabaseModule, ClientCacheModule, ProviderHostModule],
   controllers: [SmsConfigController, CredentialResolutionController, SmsConfigLifecycleController],
   providers: [SmsConfigService, SmsConfigRepository, VerifyApiKeyIssuer],
   exports: [VerifyApiKeyIssuer, SmsConfigRepository],

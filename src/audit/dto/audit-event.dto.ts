@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { IsOptionalQueryInteger, PageQueryDto } from '../../common/pagination/page';
 import { AUDIT_ACTIONS, AuditAction } from '../audit-entry';
+import { AuditEvent } from '../audit-event.entity';
 
 export class AuditEventDto {
   @ApiProperty({ format: 'uuid' })
@@ -69,4 +70,18 @@ export class AuditEventQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(AUDIT_ACTIONS)
   action?: AuditAction;
+}
+
+export function toAuditEvent(event: AuditEvent): AuditEventDto {
+  return {
+    eventId: event.eventId,
+    occurredAt: event.occurredAt.toISOString(),
+    action: event.action as AuditAction,
+    actor: event.actor,
+    clientId: event.clientId,
+    smsConfigId: event.smsConfigId,
+    requestId: event.requestId,
+    callerRequestId: event.callerRequestId,
+    changed: JSON.parse(event.changed) as string[],
+  };
 }
