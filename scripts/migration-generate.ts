@@ -2,15 +2,15 @@
  * `npm run migration:generate -- <Name>`: writes, for each dialect, the migration that takes a database built by the
  * existing migrations to what the entities say (TypeORM's schema builder on a new, migrated database), as
  * src/database/migrations/<dialect>/<timestamp>-<Name>.ts, formatted, and lists it in MYSQL_MIGRATIONS /
- * SQLITE_MIGRATIONS (src/database/database-options.ts). When the entities only add (tables, columns, indexes), the SQLite
- * one is written as the hand-written ones are, each step able to run again: `addColumn()`, `CREATE TABLE IF NOT
- * EXISTS`, `CREATE INDEX IF NOT EXISTS`, not TypeORM's copy of the table. Anything else keeps TypeORM's statements and
- * is reported for review: a migration only adds. `--dialect mysql|sqlite` writes one.
+ * SQLITE_MIGRATIONS (src/database/database-options.ts). When the entities only add (tables, columns, indexes), each
+ * is written as the hand-written ones are, each step able to run again: `addColumn()` of its schema-probes.ts, `CREATE
+ * TABLE IF NOT EXISTS`, an index made unless it exists; not TypeORM's copy of an SQLite table. Anything else keeps
+ * TypeORM's statements and is reported for review: a migration only adds. `--dialect mysql|sqlite` writes one.
  */
 import 'reflect-metadata';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DataSource, Table, TableColumn, TableForeignKey, TableIndex } from 'typeorm';
+import { DataSource, EntityMetadata, Table, TableColumn, TableForeignKey, TableIndex } from 'typeorm';
 import { Query } from 'typeorm/driver/Query';
 import { dialectsAsked, withMigratedDatabase } from './schema-databases';
 import { runScript } from './script-io';
@@ -51,14 +51,13 @@ export async function generateMigration(dataSource: DataSource): Promise<Generat
   if (log.upQueries.length === 0) return undefined;
   const typeorm = { up: log.upQueries, down: [...log.downQueries].reverse() };
   const review = (reason: string) => ({ ...typeorm, review: `${reason}. ${NOT_ONLY_ADDITIONS}` });
-  if (dataSource.options.type !== 'better-sqlite3') return addsOnMysql(typeorm.up.map(({ query }) => query)) ? typeorm : review(CHANGES);
-  const additions = await sqliteAdditions(dataSource);
-  const columns = additions.up.map(({ query }) => /^ALTER TABLE "[^"]+" ADD COLUMN (.*)$/.exec(query)?.[1]);
+  const additions = await additionsOnly(dataSource);
+  const columns = additions.up.map(({ query }) => /^ALTER TABLE \S+ ADD COLUMN (.*)$/.exec(query)?.[1]);
   if (columns.some((column) => column !== undefined && !fitsPresentRows(column))) return review(CHANGES);
   try {
     for (const { query } of additions.up) await dataSource.query(query);
   } catch (error) {
-    return review(`SQLite refuses to add it so (${(error as Error).message})`);
+    return review(`The database refuses to add it so (${(error as Error).message})`);
   }
   const rest = await dataSource.driver.createSchemaBuilder().log();
   return rest.upQueries.length === 0 ? additions : review(CHANGES);
@@ -70,54 +69,66 @@ const NOT_ONLY_ADDITIONS =
   "These are TypeORM's statements: a migration only adds (tables, nullable or defaulted columns, indexes) so that the " +
   'previous release keeps serving; rewrite it so, or leave the rest to a later release (docs/architecture.md, "Where to add")';
 
-/** TypeORM's builders of SQLite statements (protected): what it writes, without its copy of the table. */
-interface SqliteStatements {
+/** TypeORM's builders of statements (protected, the same on both dialects): what it writes, without its copy of a table. */
+interface Statements {
   createTableSql(table: Table, createForeignKeys: boolean): Query;
   createIndexSql(table: Table, index: TableIndex): Query;
   buildCreateColumnSql(column: TableColumn, skipPrimary: boolean): string;
 }
 
-/** The tables, columns and indexes of the entities that the SQLite database lacks, each step able to run again. */
-async function sqliteAdditions(dataSource: DataSource): Promise<GeneratedMigration> {
+/**
+ * The tables, columns and indexes of the entities that the database lacks. Each step may run again as it is, but MySQL's
+ * CREATE INDEX, which migrationSource() writes behind `indexExists()`.
+ */
+async function additionsOnly(dataSource: DataSource): Promise<GeneratedMigration> {
+  const sqlite = dataSource.options.type === 'better-sqlite3';
   const queryRunner = dataSource.createQueryRunner();
-  const sql = queryRunner as unknown as SqliteStatements;
+  const sql = queryRunner as unknown as Statements;
+  const name = (identifier: string) => dataSource.driver.escape(identifier);
   const up: string[] = [];
   const down: string[] = [];
   const add = (step: string, undo: string) => {
     up.push(step);
     down.unshift(undo);
   };
-  for (const metadata of dataSource.entityMetadatas) {
+  for (const metadata of referencedFirst(dataSource.entityMetadatas)) {
     if (!metadata.synchronize || metadata.tableType === 'view' || metadata.tableType === 'entity-child') continue;
     const table = Table.create(metadata, dataSource.driver);
     const present = await queryRunner.getTable(table.name);
     if (!present) {
       metadata.foreignKeys.forEach((foreignKey) => table.addForeignKey(TableForeignKey.create(foreignKey, dataSource.driver)));
-      add(sql.createTableSql(table, true).query.replace(/^CREATE TABLE/, 'CREATE TABLE IF NOT EXISTS'), `DROP TABLE "${table.name}"`);
+      add(sql.createTableSql(table, true).query.replace(/^CREATE TABLE/, 'CREATE TABLE IF NOT EXISTS'), `DROP TABLE ${name(table.name)}`);
     }
     for (const column of present ? table.columns.filter((column) => !present.findColumnByName(column.name)) : []) {
       add(
-        `ALTER TABLE "${table.name}" ADD COLUMN ${sql.buildCreateColumnSql(column, false)}`,
-        `ALTER TABLE "${table.name}" DROP COLUMN "${column.name}"`,
+        `ALTER TABLE ${name(table.name)} ADD COLUMN ${sql.buildCreateColumnSql(column, false)}`,
+        `ALTER TABLE ${name(table.name)} DROP COLUMN ${name(column.name)}`,
       );
     }
-    for (const index of table.indices.filter((index) => !present?.indices.some(({ name }) => name === index.name))) {
+    // A new table's indexes: MySQL's CREATE TABLE above makes them, SQLite's does not.
+    for (const index of table.indices.filter((index) => (present ? !present.indices.some(({ name }) => name === index.name) : sqlite))) {
       const create = sql.createIndexSql(table, index).query.trim();
-      add(create.replace(/^CREATE (UNIQUE )?INDEX/, 'CREATE $1INDEX IF NOT EXISTS'), `DROP INDEX "${index.name}"`);
+      add(
+        create.replace(/^CREATE (UNIQUE )?INDEX "/, 'CREATE $1INDEX IF NOT EXISTS "'),
+        `DROP INDEX ${name(index.name ?? '')}${sqlite ? '' : ` ON ${name(table.name)}`}`,
+      );
     }
   }
   return { up: up.map((query) => new Query(query)), down: down.map((query) => new Query(query)) };
 }
 
-/** TypeORM's MySQL statements add tables, indexes, nullable or defaulted columns, and the keys of the tables they add. */
-function addsOnMysql(statements: string[]): boolean {
-  const created = statements.map((statement) => /^CREATE TABLE `([^`]+)`/.exec(statement)?.[1]);
-  return statements.every((statement) => {
-    if (/^CREATE (TABLE|(UNIQUE )?INDEX) /.test(statement)) return true;
-    const [, table, added] = /^ALTER TABLE `([^`]+)` ADD (.*)$/.exec(statement) ?? [];
-    if (added?.startsWith('CONSTRAINT ')) return created.includes(table);
-    return added?.startsWith('`') === true && fitsPresentRows(added);
-  });
+/** The entities, each after those it references: MySQL makes a foreign key only to a table that exists. */
+function referencedFirst(metadatas: EntityMetadata[]): EntityMetadata[] {
+  const ordered = new Set<EntityMetadata>();
+  const seen = new Set<EntityMetadata>();
+  const visit = (metadata: EntityMetadata): void => {
+    if (seen.has(metadata)) return;
+    seen.add(metadata);
+    metadata.foreignKeys.forEach(({ referencedEntityMetadata }) => visit(referencedEntityMetadata));
+    ordered.add(metadata);
+  };
+  metadatas.forEach(visit);
+  return [...ordered];
 }
 
 /** A column's definition that the rows already there can have: nullable, or with a default. */
@@ -150,21 +161,26 @@ function listMigration(dialect: 'mysql' | 'sqlite', className: string, fileName:
   writeFileSync(path, `${source.slice(0, listEnd)}\n  ${alias},${source.slice(listEnd)}`);
 }
 
-/** The migration's file: an SQLite column through `addColumn()` of schema-probes.ts. */
+/** The migration's file: a column through `addColumn()` of schema-probes.ts, a MySQL index made unless it exists. */
 export function migrationSource(className: string, { up, down, review }: GeneratedMigration): string {
   const literal = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  const addColumn = (query: string) => /^ALTER TABLE "([^"]+)" ADD COLUMN "([^"]+)" (.+)$/.exec(query)?.slice(1);
+  const addColumn = (query: string) => /^ALTER TABLE [`"]([^`"]+)[`"] ADD COLUMN [`"]([^`"]+)[`"] (.+)$/.exec(query)?.slice(1);
+  const mysqlIndex = (query: string) => /^CREATE (?:\w+ )?INDEX `([^`]+)` ON `([^`]+)`/.exec(query)?.slice(1).reverse();
   const statements = (queries: Query[]) =>
     queries
       .map(({ query, parameters }) => {
         const column = addColumn(query);
         if (column) return `    await addColumn(queryRunner, ${column.map(literal).join(', ')});`;
-        return `    await queryRunner.query(${literal(query)}${parameters?.length ? `, ${JSON.stringify(parameters)}` : ''});`;
+        const run = `await queryRunner.query(${literal(query)}${parameters?.length ? `, ${JSON.stringify(parameters)}` : ''});`;
+        const index = mysqlIndex(query);
+        if (index) return `    if (!(await indexExists(queryRunner, ${index.map(literal).join(', ')}))) {\n      ${run}\n    }`;
+        return `    ${run}`;
       })
       .join('\n');
-  const usesAddColumn = up.some(({ query }) => addColumn(query));
+  const probes = [up.some(({ query }) => addColumn(query)) && 'addColumn', up.some(({ query }) => mysqlIndex(query)) && 'indexExists'];
+  const used = probes.filter(Boolean).join(', ');
   return `import { MigrationInterface, QueryRunner } from 'typeorm';
-${usesAddColumn ? "import { addColumn } from './schema-probes';\n" : ''}
+${used ? `import { ${used} } from './schema-probes';\n` : ''}
 /** Generated from the entities by npm run migration:generate: say here what it adds and why.${review ? ` REVIEW: ${review}.` : ''} */
 export class ${className} implements MigrationInterface {
   name = '${className}';

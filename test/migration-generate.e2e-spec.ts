@@ -4,11 +4,12 @@ import { Script } from 'node:vm';
 import type { RowDataPacket } from 'mysql2';
 import { createConnection } from 'mysql2/promise';
 import * as typeorm from 'typeorm';
-import { Column, DataSource, Entity, Index, JoinColumn, ManyToOne, MigrationInterface, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, DataSource, Entity, Index, JoinColumn, ManyToOne, MigrationInterface, PrimaryGeneratedColumn, Relation } from 'typeorm';
 import { ModuleKind, transpileModule } from 'typescript';
 import { GeneratedMigration, generateMigration, migrationSource } from '../scripts/migration-generate';
 import { SCHEMA_MYSQL_SERVER_URL, withMigratedDatabase } from '../scripts/schema-databases';
 import { EntityList } from '../src/database/database-options';
+import * as mysqlSchemaProbes from '../src/database/migrations/mysql/schema-probes';
 import * as sqliteSchemaProbes from '../src/database/migrations/sqlite/schema-probes';
 import { schemaDrift } from '../src/database/schema-drift';
 import { ENTITIES } from '../src/entities';
@@ -21,6 +22,17 @@ import { TEST_DATABASE_PREFIX } from './helpers/test-app';
 class ProviderHostWithPriority extends ProviderHost {
   @Column({ name: 'priority', type: 'int', nullable: true })
   priority!: number | null;
+}
+
+/** A new table whose key names another new one, declared (so listed by TypeORM) before it. */
+@Entity('provider_host_note_tag')
+class ProviderHostNoteTag {
+  @PrimaryGeneratedColumn({ type: 'int' })
+  id!: number;
+
+  @ManyToOne(() => ProviderHostNote, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'note_id' })
+  note!: Relation<ProviderHostNote>;
 }
 
 /** A table no migration makes, with an index and a key to a table that exists. */
@@ -60,17 +72,17 @@ class Unopenable {
 
 const DIALECT = process.env.TEST_DATABASE === 'mysql' ? 'mysql' : 'sqlite';
 const WITH_ADDITIONS: EntityList = [...ENTITIES.filter((entity) => entity !== ProviderHost), ProviderHostWithPriority, ProviderHostNote];
-/** What a migration that only adds runs: TypeORM writes MySQL's so; SQLite's are the generator's own. */
+/** What a migration that only adds runs; MySQL's CREATE INDEX is written behind indexExists(). */
 const ONLY_ADDS = {
   sqlite: /^(ALTER TABLE "\w+" ADD COLUMN |CREATE TABLE IF NOT EXISTS |CREATE INDEX IF NOT EXISTS )/,
-  mysql: /^(ALTER TABLE `\w+` ADD |CREATE TABLE |CREATE INDEX )/,
+  mysql: /^(ALTER TABLE `\w+` ADD COLUMN |CREATE TABLE IF NOT EXISTS |CREATE INDEX )/,
 };
 const CLASS_NAME = 'AddProviderHostPriority1900000000000';
 
 /** Runs up() of a generated migration's source (TypeScript), as TypeORM would run the file. */
 async function runUp(source: string, dataSource: DataSource): Promise<void> {
   const exports: Record<string, new () => MigrationInterface> = {};
-  const modules: Record<string, unknown> = { typeorm, './schema-probes': sqliteSchemaProbes };
+  const modules: Record<string, unknown> = { typeorm, './schema-probes': DIALECT === 'mysql' ? mysqlSchemaProbes : sqliteSchemaProbes };
   const { outputText } = transpileModule(source, { compilerOptions: { module: ModuleKind.CommonJS } });
   new Script(`(function (require, exports) {\n${outputText}\n})`).runInThisContext()((id: string) => modules[id], exports);
   const queryRunner = dataSource.createQueryRunner();
@@ -108,17 +120,38 @@ describe('npm run migration:generate', () => {
         expect.stringMatching(/^CREATE TABLE IF NOT EXISTS "provider_host_note" \(.*FOREIGN KEY \("host_id"\) REFERENCES "provider_host"/),
         'CREATE INDEX IF NOT EXISTS "IDX_provider_host_note_host_id" ON "provider_host_note" ("host_id")',
       ]);
+    } else {
+      expect(statements).toEqual([
+        'ALTER TABLE `provider_host` ADD COLUMN `priority` int NULL',
+        'CREATE INDEX `IDX_provider_host_priority` ON `provider_host` (`priority`)',
+        expect.stringMatching(
+          /^CREATE TABLE IF NOT EXISTS `provider_host_note` \(.*INDEX `IDX_provider_host_note_host_id` \(`host_id`\).*FOREIGN KEY \(`host_id`\) REFERENCES `provider_host`/,
+        ),
+      ]);
+      expect(migration.down.map(({ query }) => query)).toEqual([
+        'DROP TABLE `provider_host_note`',
+        'DROP INDEX `IDX_provider_host_priority` ON `provider_host`',
+        'ALTER TABLE `provider_host` DROP COLUMN `priority`',
+      ]);
     }
 
     const source = migrationSource(CLASS_NAME, migration);
     if (DIALECT === 'sqlite') expect(source).toContain(`await addColumn(queryRunner, 'provider_host', 'priority', 'integer');`);
-    expect(source).not.toMatch(/temporary_|REVIEW/);
+    if (DIALECT === 'mysql') {
+      expect(source).toContain("import { addColumn, indexExists } from './schema-probes';");
+      expect(source).toContain(`await addColumn(queryRunner, 'provider_host', 'priority', 'int NULL');`);
+      expect(source).toContain(
+        "    if (!(await indexExists(queryRunner, 'provider_host', 'IDX_provider_host_priority'))) {\n" +
+          "      await queryRunner.query('CREATE INDEX `IDX_provider_host_priority` ON `provider_host` (`priority`)');\n    }",
+      );
+    }
+    expect(source).not.toMatch(/temporary_|REVIEW|ALTER TABLE \S+ ADD/);
     const drift = await withMigratedDatabase(
       DIALECT,
       async (dataSource) => {
         await runUp(source, dataSource);
-        // As the hand-written SQLite migrations, each step may run again after a failure.
-        if (DIALECT === 'sqlite') await runUp(source, dataSource);
+        // As the hand-written migrations, each step may run again after a failure.
+        await runUp(source, dataSource);
         return schemaDrift(dataSource);
       },
       WITH_ADDITIONS,
@@ -131,9 +164,23 @@ describe('npm run migration:generate', () => {
     const migration = (await withMigratedDatabase(DIALECT, generateMigration, entities)) as GeneratedMigration;
 
     expect(migration.review).toContain('a migration only adds (tables, nullable or defaulted columns, indexes)');
-    if (DIALECT === 'sqlite')
-      expect(migration.up.map(({ query }) => query)).toContainEqual(expect.stringMatching(/^CREATE TABLE "temporary_provider_host"/));
+    const typeormStatement = {
+      sqlite: /^CREATE TABLE "temporary_provider_host"/,
+      mysql: /^ALTER TABLE `provider_host` ADD `weight` int NOT NULL/,
+    };
+    expect(migration.up.map(({ query }) => query)).toContainEqual(expect.stringMatching(typeormStatement[DIALECT]));
     expect(migrationSource(CLASS_NAME, migration)).toContain(`REVIEW: ${migration.review}`);
+  });
+
+  it('should make a new table after the new tables it references', async () => {
+    const migration = (await withMigratedDatabase(DIALECT, generateMigration, [
+      ProviderHostNoteTag,
+      ...WITH_ADDITIONS,
+    ])) as GeneratedMigration;
+
+    expect(migration.review).toBeUndefined();
+    const created = migration.up.map(({ query }) => /^CREATE TABLE IF NOT EXISTS [`"](\w+)/.exec(query)?.[1]).filter(Boolean);
+    expect(created).toEqual(['provider_host_note', 'provider_host_note_tag']);
   });
 
   it('should find nothing to write when the entities and the migrations agree', async () => {
