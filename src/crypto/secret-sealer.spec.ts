@@ -1,8 +1,7 @@
 import nodeCrypto, { createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { keylessVerifyApiKey } from '../../test/helpers/keyless-token';
 import { EncryptionKey } from '../config/encryption-keys';
-import { sealedFieldAad } from './seal-context';
-import { SealContext, SecretSealer, UnsealError, VerifyApiKeyClaims, VerifyApiKeyIssue } from './secret-sealer';
+import { sealedFieldAad, SealContext, SecretSealer, UnsealError, VerifyApiKeyClaims, VerifyApiKeyIssue } from './secret-sealer';
 
 const keyA: EncryptionKey = { id: 'kidA', key: randomBytes(32) };
 const keyB: EncryptionKey = { id: 'kidB', key: randomBytes(32) };

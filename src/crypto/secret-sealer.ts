@@ -2,9 +2,6 @@ import { createCipheriv, createDecipheriv, createHmac } from 'node:crypto';
 import { EncryptionKey } from '../config/encryption-keys';
 import { DerivedKeys, deriveKeys } from './derived-keys';
 import { pooledRandomBytes } from './random-pool';
-import { SealContext, sealedFieldAad } from './seal-context';
-
-export type { SealContext } from './seal-context';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -133,4 +130,18 @@ function decrypt(key: Buffer, sealed: Buffer, aad: Buffer): Buffer {
   } catch {
     throw new UnsealError('sealed value was altered, sealed under another key or for another place');
   }
+}
+
+// A number and its decimal string are one owner: drivers return ids either way.
+export interface SealContext {
+  table: string;
+  column: string;
+  owner: string | number;
+}
+
+const FIELD_AAD_V2 = 'registry:field:v2';
+
+// NUL-separated, owner last: no name holds a NUL, so no two contexts collide.
+export function sealedFieldAad(keyId: string, context: SealContext): Buffer {
+  return Buffer.from(`${FIELD_AAD_V2}\0${keyId}\0${context.table}\0${context.column}\0${context.owner}`);
 }

@@ -1,8 +1,7 @@
-import type { onResponseHookHandler } from 'fastify';
+import type { FastifyRequest, onResponseHookHandler } from 'fastify';
 import type pino from 'pino';
 import { loggedUrl } from './logged-url';
 import { callerRequestIdOf } from '../common/request-id';
-import { routeLabel } from './route-label';
 
 // No redaction paths and a flat line, for their cost (BENCHMARKS.md): no field here holds a credential.
 export function logAnswer(logger: pino.Logger, isDraining: () => boolean): onResponseHookHandler {
@@ -26,4 +25,10 @@ export function logAnswer(logger: pino.Logger, isDraining: () => boolean): onRes
     }
     done();
   };
+}
+
+export const UNMATCHED_ROUTE = 'unmatched';
+
+export function routeLabel(request: FastifyRequest): string {
+  return request.routeOptions.url ?? UNMATCHED_ROUTE;
 }

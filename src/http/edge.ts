@@ -1,18 +1,16 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { Server } from 'node:http';
-import type { FastifyHttpOptions, FastifyInstance, preHandlerHookHandler } from 'fastify';
+import type { FastifyHttpOptions, FastifyInstance, onRequestHookHandler, onResponseHookHandler, preHandlerHookHandler } from 'fastify';
 import type pino from 'pino';
-import type { AppConfig } from '../config/app-config';
 import type { Histogram } from 'prom-client';
 import { exactJson } from '../common/exact-amount';
-import { logAnswer } from './access-log';
-import { addAnswerHeaders } from './answer-headers';
-import { BODY_LIMIT_BYTES } from './body-limit';
-import { acceptJsonBodiesOnly } from './json-body';
+import { REQUEST_ID_HEADER, createRequestId } from '../common/request-id';
+import type { AppConfig } from '../config/app-config';
+import { logAnswer, routeLabel } from './access-log';
+import { BODY_LIMIT_BYTES, acceptJsonBodiesOnly } from './json-body';
 import { answerMalformedRequest } from './malformed-request';
 import { enforceRequestDeadline } from './request-deadline';
-import { createRequestId } from '../common/request-id';
-import { timeAnswer } from './request-timing';
+import { securityHeadersFor } from './security-headers';
 
 export function createFastifyAdapter({ http, trustProxy }: Pick<AppConfig, 'http' | 'trustProxy'>): FastifyAdapter {
   const options: FastifyHttpOptions<Server> = {
@@ -50,4 +48,18 @@ export function registerEdge(fastify: FastifyInstance, parts: EdgeParts): void {
   fastify.addHook('preHandler', parts.edgeAnswer);
   fastify.addHook('onResponse', logAnswer(parts.accessLogger, parts.isDraining));
   fastify.addHook('onResponse', timeAnswer(parts.requestDuration));
+}
+
+// One hook for both: two measured 0.96x-0.98x on get-client (BENCHMARKS.md).
+export const addAnswerHeaders: onRequestHookHandler = (request, reply, done) => {
+  reply.headers(securityHeadersFor(request.url)).header(REQUEST_ID_HEADER, request.id);
+  done();
+};
+
+// A hook, because no interceptor sees 404s and guard refusals.
+export function timeAnswer(duration: Histogram<string>): onResponseHookHandler {
+  return (request, reply, done) => {
+    duration.observe({ method: request.method, route: routeLabel(request), status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
+  };
 }

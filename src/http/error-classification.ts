@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { isUnavailableError } from '../common/errors/unavailable';
-import { BODY_LIMIT_KIB } from './body-limit';
+import { BODY_LIMIT_KIB } from './json-body';
 
 export interface ClassifiedError {
   status: number;

@@ -3,6 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { checkNumbersAfterAuthentication } from '../common/validation/exact-numbers';
 
+export const BODY_LIMIT_KIB = 32;
+export const BODY_LIMIT_BYTES = BODY_LIMIT_KIB * 1024;
+
 const MAX_JSON_DEPTH = 32;
 const MAX_OBJECT_KEYS = 64;
 
