@@ -5,7 +5,7 @@
  * after, on the server of SCHEMA_MYSQL_URL (default mysql://root@127.0.0.1:3306). `--dialect mysql|sqlite` checks one.
  */
 import 'reflect-metadata';
-import { schemaDrift } from '../src/database/schema-drift';
+import { schemaDrift } from './schema-drift';
 import { dialectsAsked, withMigratedDatabase } from './schema-databases';
 import { runScript } from './script-io';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { EntityList } from '../src/database/database-options';
 import { ENTITIES } from '../src/entities';
-import { SchemaDialect, discardScratchDatabase, migratedScratchDatabase } from '../src/database/schema-drift';
+import { SchemaDialect, discardScratchDatabase, migratedScratchDatabase } from './schema-drift';
 
 /** The MySQL or MariaDB server the schema scripts make their scratch databases on. */
 export const SCHEMA_MYSQL_SERVER_URL = process.env.SCHEMA_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';

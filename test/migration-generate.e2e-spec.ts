@@ -11,7 +11,7 @@ import { SCHEMA_MYSQL_SERVER_URL, withMigratedDatabase } from '../scripts/schema
 import { EntityList } from '../src/database/database-options';
 import * as mysqlSchemaProbes from '../src/database/migrations/mysql/schema-probes';
 import * as sqliteSchemaProbes from '../src/database/migrations/sqlite/schema-probes';
-import { schemaDrift } from '../src/database/schema-drift';
+import { schemaDrift } from '../scripts/schema-drift';
 import { ENTITIES } from '../src/entities';
 import { ProviderHost } from '../src/provider-host/provider-host.entity';
 import { TEST_DATABASE_PREFIX } from './helpers/test-app';

@@ -1,7 +1,7 @@
 import { Column, DataSource, Entity, Index, PrimaryColumn } from 'typeorm';
 import { IdempotentRequest } from '../src/idempotency/idempotent-request.entity';
 import { EntityList } from '../src/database/database-options';
-import { SchemaDialect, migratedScratchDatabase, schemaDrift } from '../src/database/schema-drift';
+import { SchemaDialect, migratedScratchDatabase, schemaDrift } from '../scripts/schema-drift';
 import { ENTITIES } from '../src/entities';
 import { MYSQL_SERVER_URL, TEST_DATABASE_PREFIX, TestApp, startTestApp } from './helpers/test-app';
 

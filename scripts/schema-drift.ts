@@ -4,10 +4,10 @@ import { dirname, join } from 'node:path';
 import type { RowDataPacket } from 'mysql2';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
-import { DatabaseConfig } from '../config/app-config';
-import { EntityList, buildDataSourceOptions } from './database-options';
-import { RegistryDataSource } from './registry-data-source';
-import { runMigrationsUnderLock } from './run-migrations';
+import { DatabaseConfig } from '../src/config/app-config';
+import { EntityList, buildDataSourceOptions } from '../src/database/database-options';
+import { RegistryDataSource } from '../src/database/registry-data-source';
+import { runMigrationsUnderLock } from '../src/database/run-migrations';
 
 export type SchemaDialect = 'mysql' | 'sqlite';
 
