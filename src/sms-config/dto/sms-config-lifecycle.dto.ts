@@ -8,7 +8,7 @@ import {
   IsText,
   NullClears,
 } from '../../common/validation/decorators';
-import { SmsConfigViewDto } from './sms-config-response.dto';
+import { SMS_CONFIG_VIEW_FIELDS, SmsConfigViewDto } from './sms-config-response.dto';
 
 export const LOW_BALANCE_THRESHOLD_RULE =
   'A dispatch report that takes the balance below it publishes sms-config.balance-low, once until the balance is back at it or above; null: none';
@@ -83,22 +83,9 @@ export class UpdatedSmsConfigDto extends SmsConfigViewDto {
   verifyApiKey: string;
 }
 
-export const UPDATED_SMS_CONFIG_FIELDS = [
-  'smsConfigId',
-  'providerName',
-  'providerUrl',
-  'username',
-  'senderId',
-  'smsType',
-  'smsApi',
-  'balanceUrl',
-  'balance',
-  'perSmsCost',
-  'isActive',
-  'lowBalanceThreshold',
-  'destinationApproved',
-  'verifyApiKey',
-] as const satisfies ReadonlyArray<keyof UpdatedSmsConfigDto>;
+export const UPDATED_SMS_CONFIG_FIELDS = [...SMS_CONFIG_VIEW_FIELDS, 'verifyApiKey'] as const satisfies ReadonlyArray<
+  keyof UpdatedSmsConfigDto
+>;
 
 export class UpdatedSmsConfigResponseDto {
   @ApiProperty({ example: 200 })

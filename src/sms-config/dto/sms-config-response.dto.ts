@@ -52,20 +52,7 @@ export class SmsConfigDto extends SmsConfigSummaryDto {
   smsConfigId: number;
 }
 
-// The seed's fields only, as GET_CLIENT_SMS_CONFIG_FIELDS.
-export const SMS_CONFIG_LIST_FIELDS = [
-  'smsConfigId',
-  'providerName',
-  'providerUrl',
-  'username',
-  'senderId',
-  'smsType',
-  'smsApi',
-  'balanceUrl',
-  'balance',
-  'perSmsCost',
-  'isActive',
-] as const satisfies ReadonlyArray<keyof SmsConfigDto>;
+export const SMS_CONFIG_LIST_FIELDS = ['smsConfigId', ...GET_CLIENT_SMS_CONFIG_FIELDS] as const satisfies ReadonlyArray<keyof SmsConfigDto>;
 
 export class SmsConfigViewDto extends SmsConfigDto {
   @ApiProperty({
@@ -85,17 +72,7 @@ export class SmsConfigViewDto extends SmsConfigDto {
 }
 
 export const SMS_CONFIG_VIEW_FIELDS = [
-  'smsConfigId',
-  'providerName',
-  'providerUrl',
-  'username',
-  'senderId',
-  'smsType',
-  'smsApi',
-  'balanceUrl',
-  'balance',
-  'perSmsCost',
-  'isActive',
+  ...SMS_CONFIG_LIST_FIELDS,
   'lowBalanceThreshold',
   'destinationApproved',
 ] as const satisfies ReadonlyArray<keyof SmsConfigViewDto>;
