@@ -6,6 +6,7 @@ import { withTimeout } from '../common/errors/unavailable';
 import { EVENT_CONTENT_TYPE, EVENTS_EXCHANGE } from './domain-events';
 
 export const PUBLISH_TIMEOUT_MS = 5000;
+const CHANNEL_CLOSE_WAIT_MS = 2000;
 
 // A batch's confirms are awaited together, not a promise and a timer per message (BENCHMARKS.md, domain events).
 @Injectable()
@@ -39,7 +40,8 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     this.amqp.managedConnection?.removeListener('disconnect', this.onDisconnect);
     const channel = this.channel;
     this.channel = undefined;
-    await channel?.close().catch(() => undefined);
+    // amqplib waits for the broker's CloseOk without end; on a starved CPU it never came, and app.close() hung with it.
+    if (channel) await withTimeout(channel.close(), CHANNEL_CLOSE_WAIT_MS, 'broker').catch(() => undefined);
   }
 
   async publish(events: AuditEventDto[]): Promise<void> {
