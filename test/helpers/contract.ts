@@ -36,6 +36,8 @@ function contract() {
   withNumericExclusiveBounds(strict);
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
+  // The document says `uri` (RFC 3986, ASCII only) of the request URL fields, which take any absolute URL, IRIs included.
+  ajv.addFormat('uri', (text: string) => URL.canParse(text));
   ajv.addSchema(strict, DOCUMENT_ID);
   loaded = { document, ajv, validators: new Map() };
   return loaded;
