@@ -1173,7 +1173,8 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    /** @description May be absent: no body is taken as {} */
+    requestBody?: {
       content: {
         'application/json': components['schemas']['EmptyBodyDto'];
       };
@@ -1655,7 +1656,8 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    /** @description May be absent: no body is taken as {} */
+    requestBody?: {
       content: {
         'application/json': components['schemas']['RotateSecretKeyDto'];
       };
@@ -1771,7 +1773,8 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    /** @description May be absent: no body is taken as {} */
+    requestBody?: {
       content: {
         'application/json': components['schemas']['RotateSecretKeyDto'];
       };
@@ -2000,7 +2003,8 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    /** @description May be absent: no body is taken as {} */
+    requestBody?: {
       content: {
         'application/json': components['schemas']['ClientIdDto'];
       };
@@ -2904,7 +2908,8 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    /** @description May be absent: no body is taken as {} */
+    requestBody?: {
       content: {
         'application/json': components['schemas']['RouteRequestDto'];
       };

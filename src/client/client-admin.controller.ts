@@ -4,6 +4,7 @@ import { ChangeOrigin } from '../auth/actor';
 import { AdminOnly, Origin } from '../auth/auth.decorators';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { OptionalBody } from '../common/validation/optional-body.decorator';
 import { PositiveIdPipe } from '../common/validation/positive-id.pipe';
 import { IdempotentHoldingSecretKey } from '../idempotency/idempotency.decorator';
 import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
@@ -78,7 +79,7 @@ export class ClientAdminController {
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such client' })
   async rotate(
     @Param('clientId', PositiveIdPipe) clientId: number,
-    @Body() request: RotateSecretKeyDto,
+    @OptionalBody() request: RotateSecretKeyDto,
     @Origin() origin: ChangeOrigin,
     @IdempotencyOf() call?: IdempotentCall,
   ): Promise<RotatedSecretKeyResponseDto | ReplayedAnswer> {

@@ -6,6 +6,7 @@ import { UnknownSecretKeyException } from '../auth/credential-refusals';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { EmptyBodyDto } from '../common/validation/empty-body.dto';
+import { OptionalBody } from '../common/validation/optional-body.decorator';
 import { IdempotentHoldingSecretKey } from '../idempotency/idempotency.decorator';
 import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
 import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
@@ -51,7 +52,7 @@ export class ClientController {
   @ApiOperation({ summary: 'Get client by secret key', description: 'The client owning the key, with its SMS configurations.' })
   @ApiOkResponse({ type: ClientResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A body other than none or {}' })
-  async getBySecretKey(@PresentedSecretKey() secretKey: string, @Body() _body: EmptyBodyDto): Promise<string> {
+  async getBySecretKey(@PresentedSecretKey() secretKey: string, @OptionalBody() _body: EmptyBodyDto): Promise<string> {
     const answer = await this.clients.getAnswer(secretKey);
     // The guard found the client; null only if it went in between.
     if (answer === null) throw new UnknownSecretKeyException();

@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
+import { Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChangeOrigin } from '../auth/actor';
 import { ClientAuthenticated, CurrentClient, Origin } from '../auth/auth.decorators';
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { OptionalBody } from '../common/validation/optional-body.decorator';
 import { IdempotentHoldingSecretKey } from '../idempotency/idempotency.decorator';
 import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
 import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
@@ -37,7 +38,7 @@ export class SecretKeyController {
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'The key presented is the previous one, or the client is disabled' })
   async rotate(
     @CurrentClient() client: AuthenticatedClient,
-    @Body() request: RotateSecretKeyDto,
+    @OptionalBody() request: RotateSecretKeyDto,
     @Origin() origin: ChangeOrigin,
     @IdempotencyOf() call?: IdempotentCall,
   ): Promise<RotatedSecretKeyResponseDto | ReplayedAnswer> {

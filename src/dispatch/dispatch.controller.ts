@@ -6,6 +6,7 @@ import { CurrentClient, DispatchForClient, DispatcherOnly, Origin } from '../aut
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { OptionalBody } from '../common/validation/optional-body.decorator';
 import { Idempotent } from '../idempotency/idempotency.decorator';
 import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
 import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
@@ -36,7 +37,7 @@ export class DispatchController {
   @ApiOkResponse({ type: RouteResponseDto, headers: { 'cache-control': { schema: { type: 'string', example: 'no-store' } } } })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'smsType or count is not valid, or the body has other fields' })
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: "An admin key as x-api-key, or the secretKey's client is disabled" })
-  async route(@CurrentClient() client: AuthenticatedClient, @Body() request: RouteRequestDto): Promise<RouteResponseDto> {
+  async route(@CurrentClient() client: AuthenticatedClient, @OptionalBody() request: RouteRequestDto): Promise<RouteResponseDto> {
     return { status: 200, results: await this.dispatch.route(client, request) };
   }
 

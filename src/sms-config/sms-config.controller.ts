@@ -5,6 +5,7 @@ import { ClientAuthenticated, CurrentClient, Origin } from '../auth/auth.decorat
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { OptionalBody } from '../common/validation/optional-body.decorator';
 import { Idempotent } from '../idempotency/idempotency.decorator';
 import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
 import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
@@ -56,7 +57,7 @@ export class SmsConfigController {
   })
   @ApiOkResponse({ type: SmsConfigListResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request' })
-  async list(@CurrentClient() client: AuthenticatedClient, @Body() request: ClientIdDto): Promise<SmsConfigListResponseDto> {
+  async list(@CurrentClient() client: AuthenticatedClient, @OptionalBody() request: ClientIdDto): Promise<SmsConfigListResponseDto> {
     return { status: 200, results: await this.smsConfigs.listForClient(client.id, request.clientId) };
   }
 }

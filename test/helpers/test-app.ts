@@ -8,7 +8,7 @@ import { ClientCache } from '../../src/client-cache/client-cache';
 import { createApp } from '../../src/create-app';
 import CLIENT from '../fixtures/client.json';
 import SMS_CONFIG from '../fixtures/sms-config.json';
-import { assertAnswerMatchesContract } from './contract';
+import { assertAnswerMatchesContract, assertRequestMatchesContract } from './contract';
 
 /** As long as production requires (32 characters), so a test may start the service with NODE_ENV=production. */
 export const ADMIN_API_KEY = 'test-admin-key-3f9a1c-5e8b20d7a64f19';
@@ -36,13 +36,13 @@ export interface Answer {
 export interface TestApp {
   app: NestFastifyApplication;
   dataSource: DataSource;
-  /** POSTs JSON (or a raw payload) through Fastify's inject: the whole pipeline, no socket; the answer must match openapi.json. */
+  /** POSTs JSON (or a raw payload) through Fastify's inject: the whole pipeline, no socket; request and answer must match openapi.json. */
   post(
     url: string,
     options?: { headers?: Record<string, string>; body?: unknown; payload?: string; remoteAddress?: string },
   ): Promise<Answer>;
   get(url: string, headers?: Record<string, string>): Promise<Answer>;
-  /** Any method, JSON body optional; the answer must match openapi.json. */
+  /** Any method, JSON body optional; an accepted request and the answer must match openapi.json. */
   send(
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
@@ -116,6 +116,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
         headers['content-type'] ??= 'application/json';
       }
       const answer = toAnswer(await fastify.inject({ method, url, headers, payload, remoteAddress: options.remoteAddress }));
+      assertRequestMatchesContract(method, url, payload, answer.status);
       assertAnswerMatchesContract(method, url, answer);
       return answer;
     },
