@@ -11,18 +11,12 @@ import { runMigrationsUnderLock } from '../src/database/run-migrations';
 
 export type SchemaDialect = 'mysql' | 'sqlite';
 
-/** The statements TypeORM's schema builder would run to make the database match the entities: none when they agree. */
 export async function schemaDrift(dataSource: DataSource): Promise<string[]> {
   const log = await dataSource.driver.createSchemaBuilder().log();
   return log.upQueries.map((query) => query.query);
 }
 
-/**
- * A new, empty database of the dialect with every migration applied, opened with these entities: a SQLite file in a
- * temporary folder named after `name`, or a database `name` on the MySQL server of `mysqlServerUrl` (dropped and made
- * again). A MariaDB server is opened as `mariadb`: TypeORM's `mysql` dialect misreads MariaDB's column defaults.
- * Removed again when it cannot be made; else the caller removes it with discardScratchDatabase.
- */
+// Opened as mariadb on a MariaDB server: TypeORM's mysql dialect misreads MariaDB's column defaults.
 export async function migratedScratchDatabase(
   dialect: SchemaDialect,
   entities: EntityList,
@@ -40,7 +34,6 @@ export async function migratedScratchDatabase(
   }
 }
 
-/** Closes a database of migratedScratchDatabase and removes it: its SQLite folder, or its MySQL database. */
 export async function discardScratchDatabase(dataSource: DataSource): Promise<void> {
   if (dataSource.isInitialized) await dataSource.destroy();
   const { options } = dataSource;

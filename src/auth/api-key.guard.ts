@@ -11,10 +11,6 @@ import { KeySet } from './key-set';
 
 type KeyedRequest = RequestWithActor & RequestWithCredential;
 
-/**
- * The `x-api-key` presented, as a digest, once the address is found not blocked; a missing or unknown key is refused and
- * counted against the address.
- */
 function presentedKeyDigest(context: ExecutionContext, addresses: AddressAllowance, isKnown: (digest: Buffer) => boolean): Buffer {
   const request = context.switchToHttp().getRequest<KeyedRequest>();
   addresses.refuseIfBlocked(request.ip);
@@ -26,7 +22,6 @@ function presentedKeyDigest(context: ExecutionContext, addresses: AddressAllowan
   return digest;
 }
 
-/** Admin routes: `x-api-key` must be one of ADMIN_API_KEYS. An address blocked for its refusals is refused first. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   private readonly adminKeys: KeySet;
@@ -45,10 +40,7 @@ export class ApiKeyGuard implements CanActivate {
   }
 }
 
-/**
- * The dispatcher's route: `x-api-key` must be one of DISPATCHER_API_KEYS. An admin key is known but not allowed (403);
- * with no dispatcher configured, every key is refused (401).
- */
+// An admin key is known but not allowed (403); with no dispatcher configured, every key is refused (401).
 @Injectable()
 export class DispatcherKeyGuard implements CanActivate {
   private readonly adminKeys: KeySet;
@@ -74,11 +66,9 @@ export class DispatcherKeyGuard implements CanActivate {
     return true;
   }
 
-  /** What an admin key is refused, in its 403. */
   protected readonly dispatcherTask: string = 'resolve credentials';
 }
 
-/** Dispatch routing and outcome reports: the same check. */
 @Injectable()
 export class DispatchKeyGuard extends DispatcherKeyGuard {
   protected override readonly dispatcherTask = 'dispatch';

@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/**
- * SHA-256 of a credential. A secret key is stored, cached and rate-limited only under its digest (hex); admin keys are
- * compared as digests (bytes), so comparisons take the same time whatever the key's length.
- */
+// Admin keys are compared as digests, so comparisons take the same time whatever the key's length.
 export function sha256(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }

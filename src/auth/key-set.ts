@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { sha256 } from './digest';
 
-/** Configured keys, kept as SHA-256 digests and compared in constant time. */
 export class KeySet {
   private readonly digests: Buffer[];
 
@@ -13,7 +12,7 @@ export class KeySet {
     return this.digests.length === 0;
   }
 
-  /** Every key is compared, so the time taken does not tell which one (or whether any) matched. */
+  // Every key is compared, so the time taken does not tell which one (or whether any) matched.
   has(presentedDigest: Buffer): boolean {
     let matched = false;
     for (const digest of this.digests) matched = timingSafeEqual(digest, presentedDigest) || matched;

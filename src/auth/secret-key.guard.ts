@@ -10,12 +10,6 @@ import { SECRET_KEY_HEADER } from './credential-headers';
 import { ClientDisabledException, UnknownSecretKeyException, invalidCredential, missingCredential } from './credential-refusals';
 import { KeyNotAdmitted, SecretKeyAdmission } from './secret-key-admission';
 
-/**
- * secretKey routes: the `secretKey` header must belong to a client; that client becomes the request's owner. Admitted
- * as at the edge (SecretKeyAdmission): an address blocked for its refusals is refused first, whatever key it sends; a
- * missing or malformed key is refused without a lookup; a disabled client's key is refused (403) without counting as
- * a wrong key; a key over its limit is refused (429) once its use is noted.
- */
 @Injectable()
 export class SecretKeyGuard implements CanActivate {
   constructor(
@@ -30,7 +24,7 @@ export class SecretKeyGuard implements CanActivate {
     if (secretKey === KeyNotAdmitted.AddressBlocked) throw this.addresses.blockedRefusal(request.ip);
     if (secretKey === KeyNotAdmitted.Missing) throw this.counted(request.ip, missingCredential(SECRET_KEY_HEADER));
     if (secretKey === KeyNotAdmitted.Malformed) throw this.counted(request.ip, this.unknownKeyRefusal());
-    // The request deadline answers the caller; this bounds the lookup itself, so a hung database frees the guard too.
+    // The request deadline replies to the caller; this bounds the lookup itself, so a hung database frees the guard too.
     const client = await withTimeout(this.clients.authenticate(secretKey), DATABASE_TIMEOUT_MS, 'database');
     if (client === null) throw this.counted(request.ip, this.unknownKeyRefusal());
     if (!client.isActive) throw new ClientDisabledException();
@@ -44,22 +38,16 @@ export class SecretKeyGuard implements CanActivate {
     return true;
   }
 
-  /** How a key no client has is refused. */
   protected unknownKeyRefusal(): HttpException {
     return invalidCredential(SECRET_KEY_HEADER);
   }
 
-  /** A missing or unknown key, counted against the address that sent it (past its limit, the 429 instead). */
   protected counted(ip: string, refusal: HttpException): HttpException {
     return this.addresses.refuse(ip, refusal);
   }
 }
 
-/**
- * Dispatch routing: a client's key relayed by a dispatcher whose own key has just been found valid. Its refusals are
- * answered alike but not counted against the address: one client's expired key would otherwise block the dispatcher,
- * and every client with it. A refused dispatcher key is counted, by the guard before this one.
- */
+// Not counted against the address: one client's expired key would otherwise block the dispatcher, and every client with it.
 @Injectable()
 export class RelayedSecretKeyGuard extends SecretKeyGuard {
   protected override counted(_ip: string, refusal: HttpException): HttpException {
@@ -67,7 +55,6 @@ export class RelayedSecretKeyGuard extends SecretKeyGuard {
   }
 }
 
-/** get-client: the same check, with the interface's 404 for a key no client has. */
 @Injectable()
 export class GetClientKeyGuard extends SecretKeyGuard {
   protected override unknownKeyRefusal(): HttpException {

@@ -2,39 +2,25 @@ import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Channel, ConsumeMessage, Options } from 'amqplib';
 
-/** Every instance binds its own exclusive, auto-delete queue to this fanout exchange. */
 export const CACHE_INVALIDATION_EXCHANGE = 'client-registry.cache-invalidation';
-/** An invalidation the broker cannot take within this time is dropped: the cache's age limits take over. */
+// Dropped past this: the cache's age limits take over.
 const PUBLISH_TIMEOUT_MS = 2000;
-/**
- * Invalidations published within this window travel as one message, one digest per line: a message per write cost
- * the broker and both ends of it a quarter of add-sms-config's throughput. Far under the promised second.
- */
+// One message per write cost a quarter of add-sms-config's throughput; 5 ms is far under the promised second.
 export const BATCH_WINDOW_MS = 5;
-/** A batch goes out at once when it reaches this many digests (65 to 69 bytes each). */
 export const MAX_BATCH_DIGESTS = 1000;
 
-/** What changed about a key: its client's answer only, or who may use the key (disabled, deleted, rotated). */
 export type InvalidationScope = 'answer' | 'key';
-/** A line `key:<digest>` drops everything about the key; a bare digest, the answer only (the format before scopes). */
+// A bare digest drops the answer only: the format before scopes, still sent by instances of the older build.
 const KEY_SCOPE_PREFIX = 'key:';
-/** A line that is no digest: the approved provider hosts changed (src/provider-host). */
 const PROVIDER_HOSTS_LINE = 'provider-hosts';
 
 export interface InvalidationListener {
-  /** A client's answer changed in some instance (this one included). */
   dropAnswer(digest: string): void;
-  /** Who may use this key changed in some instance (this one included). */
   drop(digest: string): void;
-  /** Whether this instance hears every invalidation from now on (true) or may miss some (false). */
   setLive(live: boolean): void;
 }
 
-/**
- * Carries cache invalidations between instances over RabbitMQ, on the golevelup connection. The subscription is a
- * setup of the managed channel, so it is made again on every reconnect; the listener is told it is live only
- * once the queue is bound and consumed, and not live as soon as the channel or connection goes.
- */
+// The subscription is a setup of the managed channel, so it is made again on every reconnect.
 export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('CacheInvalidation');
   private batch: string[] = [];
@@ -63,20 +49,14 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
     this.setLive(false);
   }
 
-  /**
-   * Called when any instance (this one included) says the approved provider hosts changed, and when this instance starts
-   * hearing again after it may have missed some.
-   */
   onProviderHostsChanged(listener: () => void): void {
     this.providerHostListeners.push(listener);
   }
 
-  /** Tells every instance that the approved provider hosts changed; like publish(), never throws or waits. */
   publishProviderHostsChanged(): void {
     this.enqueue(PROVIDER_HOSTS_LINE);
   }
 
-  /** Whether this instance hears every message from now on. */
   get live(): boolean {
     return this.hearing;
   }
@@ -88,7 +68,6 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
     if (resumed) this.providerHostListeners.forEach((listener) => listener());
   }
 
-  /** Tells the other instances within BATCH_WINDOW_MS; never throws or waits for a broker that is down. */
   publish(digest: string, scope: InvalidationScope): void {
     this.enqueue(scope === 'key' ? KEY_SCOPE_PREFIX + digest : digest);
   }

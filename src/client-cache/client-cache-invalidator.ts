@@ -3,11 +3,8 @@ import { Transactions } from '../database/transactions';
 import { CacheInvalidationBus, InvalidationScope } from './cache-invalidation.bus';
 import { ClientCache } from './client-cache';
 
-/** What a write that changes a client needs of the cache, and nothing more. */
 export abstract class ClientCacheInvalidation {
-  /** The client's get-client answer changed: forgotten here before the write is answered, and on every instance. */
   abstract answerChanged(secretKeyDigests: string[]): void;
-  /** Who may use these keys changed (disabled, enabled, deleted, rotated): everything about them is forgotten. */
   abstract keyChanged(secretKeyDigests: string[]): void;
 }
 
@@ -27,10 +24,7 @@ export class ClientCacheInvalidator implements ClientCacheInvalidation {
     this.invalidate(secretKeyDigests, 'key');
   }
 
-  /**
-   * Once the write is committed (inside a transaction, nothing earlier: a read in between would cache the old row again).
-   * Other instances hear it within milliseconds; with the broker down they serve nothing older than a second anyway.
-   */
+  // After commit, not before: a read in between would cache the old row again.
   private invalidate(secretKeyDigests: string[], scope: InvalidationScope): void {
     this.transactions.afterCommit(() => {
       for (const digest of secretKeyDigests) {

@@ -5,6 +5,5 @@ function counter(name: string, help: string, labelNames: string[] = []): Counter
   return registeredMetric(name, () => new Counter({ name, help, labelNames }));
 }
 
-/** kind: `found` (a client's answer) or `unknown` (a key known to belong to no client). */
 export const clientCacheHits = counter('client_cache_hits_total', 'get-client and secretKey lookups answered from the cache', ['kind']);
 export const clientCacheMisses = counter('client_cache_misses_total', 'get-client and secretKey lookups that went to the database');

@@ -8,10 +8,6 @@ import { CacheInvalidationBus } from './cache-invalidation.bus';
 import { ClientCache } from './client-cache';
 import { ClientCacheInvalidation, ClientCacheInvalidator } from './client-cache-invalidator';
 
-/**
- * The get-client cache of this instance, kept consistent across instances: the cache itself (which fills itself), the
- * bus that carries invalidations between instances, and the narrow interface writers invalidate through.
- */
 @Module({
   imports: [BrokerConnectionModule, DatabaseModule],
   providers: [

@@ -3,85 +3,61 @@ import type { InvalidationListener } from './cache-invalidation.bus';
 import { clientCacheHits, clientCacheMisses } from './client-cache.metrics';
 import { WeightedTinyLfuCache } from './weighted-cache';
 
-/** Who a key belongs to, and on what terms: what every secretKey route checks before it does anything. */
 export interface KeyOwner {
   clientId: number;
   isActive: boolean;
-  /** The key is the client's previous one (after a rotation): it may not rotate, and it stops working at keyExpiresAt. */
+  // A previous key may not rotate, and stops working at keyExpiresAt (wall-clock ms).
   isPreviousKey: boolean;
-  /** Wall-clock ms after which the key is unknown; null for a current key. */
   keyExpiresAt: number | null;
-  /** The digests of all the client's keys (current, and previous if any): a change to the client invalidates each. */
   keyDigests: string[];
 }
 
-/** A known client as the hot path needs it: who owns the key, and the answer around the echoed key. */
 export interface CachedClient extends KeyOwner {
-  /** The serialized get-client answer is `prefix + secretKey + suffix`: the key itself is never cached. */
+  // The answer is prefix + secretKey + suffix: the key itself is never cached.
   prefix: string;
   suffix: string;
 }
 
-/** The get-client answer for the key presented. Only well-formed keys (base64url characters) get here: no escaping needed. */
+// Only well-formed keys (base64url characters) get here: no escaping needed.
 export function answerOf(client: CachedClient, secretKey: string): string {
   return client.prefix + secretKey + client.suffix;
 }
 
 export type CacheLookup = { found: true; client: CachedClient } | { found: false } | undefined;
 
-/** How a miss is filled: the key's client read from the database, as the cache keeps it (null: no client has the key). */
 export type ClientRead = (digest: string) => Promise<CachedClient | null>;
 
-/** A read under way: when it started (readToken) and what it will find. */
 interface Load {
   token: number;
   client: Promise<CachedClient | null>;
 }
 
 export interface ClientCacheOptions {
-  /** Bound on the bytes the cache holds (answers, owners and unknown keys, each weighed by entryBytes); 0 keeps nothing. */
   maxBytes: number;
-  /** Age limit while invalidations from other instances are heard: bounds staleness should one ever be lost. */
   liveMaxAgeMs?: number;
-  /**
-   * Share of liveMaxAgeMs over which each entry's own limit is drawn (0.25: between 45 and 60 s), so that entries read
-   * together (a fleet's first minute, after a restart or a reconnect) do not all expire, and all miss, together.
-   */
   liveAgeSpread?: number;
-  /** Draws in [0, 1) for the spread. */
   random?: () => number;
-  /** Age limit while they cannot be heard (broker down, or not yet subscribed): under the promised 1 s, with room for the request itself. */
+  // Under the promised 1 s, with room for the request itself.
   degradedMaxAgeMs?: number;
-  /** How long an unknown key is answered from memory. */
   unknownTtlMs?: number;
   now?: () => number;
-  /** The clock key expiries are read on (they come from the database, so they are wall-clock times). */
   wallClock?: () => number;
 }
 
-/**
- * What the cache holds for one key: who owns it and, unless only the answer was dropped, the answer (then `owner` is
- * that CachedClient); or, with `owner` null, that no client has the key.
- */
 interface Entry {
   owner: KeyOwner | CachedClient | null;
   hasAnswer: boolean;
   storedAt: number;
-  /** When it stops being served while invalidations are heard: storedAt plus its share of liveMaxAgeMs. */
   liveUntil: number;
 }
 
-/** Keys whose last change is remembered; more changes in flight than this only make reads older than the oldest one wait. */
+// More changes in flight than this only make reads older than the oldest one wait.
 const CHANGE_RECORDS = 10_000;
 
-/**
- * What one entry takes beyond the text of its answer: the digest it is filed under, the entry and owner objects, the
- * digests of the client's keys, and the policy's node and map slot: 555 bytes measured for answers of one or two SMS
- * configurations (`npm run bench:cache-memory`: 1,200 bytes of heap per entry for 1,245 of weight).
- */
+// 555 bytes measured for responses with one or two configurations (npm run bench:cache-memory), rounded up.
 export const ENTRY_OVERHEAD_BYTES = 600;
 
-/** The memory an entry takes, as its weight against maxBytes: V8 keeps Latin-1 text at one byte a character, other text at two. */
+// V8 keeps Latin-1 text at one byte a character, other text at two.
 export function entryBytes(entry: { owner: KeyOwner | CachedClient | null; hasAnswer: boolean }): number {
   if (!entry.hasAnswer) return ENTRY_OVERHEAD_BYTES;
   const { prefix, suffix } = entry.owner as CachedClient;
@@ -93,21 +69,7 @@ function textBytes(text: string): number {
   return /[^\u0000-\u00ff]/.test(text) ? 2 * text.length : text.length;
 }
 
-/**
- * The hot path's cache, keyed by the SHA-256 digest of the secret key, bounded in bytes with a frequency-aware policy
- * (W-TinyLFU: a key read once, as in a scan of the fleet's tail, does not push out the busy ones).
- * Entries are served at most `liveMaxAgeMs` old (each its own limit, in the last quarter) while the instance hears other
- * instances' invalidations,
- * and at most `degradedMaxAgeMs` old otherwise. It fills itself (getOrLoad, load): the caller says only how to read a
- * key; concurrent misses of one key share one read, and a read that started before an invalidation is never stored,
- * so a slow query cannot put back what a write just removed.
- */
 export class ClientCache implements InvalidationListener {
-  /**
-   * One entry per key: its answer and who owns it, for the guards of the secretKey routes, under the same age limits.
-   * A change of a client's answer alone (a configuration added) keeps who owns the key; a change of who may use the
-   * key (disabled, deleted, rotated) drops both (drop()).
-   */
   private readonly entries: WeightedTinyLfuCache<string, Entry>;
   private readonly maxBytesGiven: number;
   private readonly liveMaxAgeMs: number;
@@ -118,18 +80,11 @@ export class ClientCache implements InvalidationListener {
   private readonly now: () => number;
   private readonly wallClock: () => number;
   private live = false;
-  /** Counts the invalidations; a read notes it when it starts (readToken) and is stored only if nothing it read changed since. */
   private generation = 0;
-  /**
-   * When each recently changed key last changed: its answer (any write to its client) or who may use it. So a read of
-   * one key is refused only for a change to that key, not for every write elsewhere, which under a steady stream of
-   * writes would keep every key from being cached.
-   */
   private readonly answerChangedAt: LRUCache<string, number>;
   private readonly keyChangedAt: LRUCache<string, number>;
-  /** Reads started before this are never stored: everything was cleared, or a change record was evicted. */
+  // Reads started before this are never stored: everything was cleared, or a change record was evicted.
   private floor = 0;
-  /** The database reads under way, by key digest. */
   private readonly loading = new Map<string, Load>();
 
   constructor(options: ClientCacheOptions) {
@@ -154,7 +109,7 @@ export class ClientCache implements InvalidationListener {
     this.keyChangedAt = changeRecords();
   }
 
-  /** undefined: not cached (ask the database); found false: a key known to belong to no client. */
+  // undefined: not cached; found false: a key known to belong to no client.
   lookup(digest: string): CacheLookup {
     const entry = this.entries.get(digest);
     if (entry === undefined) return undefined;
@@ -167,7 +122,6 @@ export class ClientCache implements InvalidationListener {
     return { found: true, client: entry.owner as CachedClient };
   }
 
-  /** What is known of this key (null: no client has it): from memory, else as load() finds it. */
   async getOrLoad(digest: string, read: ClientRead): Promise<CachedClient | null> {
     const cached = this.lookup(digest);
     if (cached !== undefined) {
@@ -177,12 +131,7 @@ export class ClientCache implements InvalidationListener {
     return this.load(digest, read);
   }
 
-  /**
-   * A key lookup() did not find, counted as a miss and read through `read`, whose finding is stored. One read per key at
-   * a time: the requests that miss while it runs share its answer, so a busy key whose entry was just invalidated costs
-   * the database one read, not one per caller. A request never joins a read that started before the key last changed:
-   * it could predate a write already answered.
-   */
+  // A request never joins a read that started before the key last changed: it could predate a write already answered.
   load(digest: string, read: ClientRead): Promise<CachedClient | null> {
     clientCacheMisses.inc();
     const underWay = this.loading.get(digest);
@@ -203,14 +152,12 @@ export class ClientCache implements InvalidationListener {
     return client;
   }
 
-  /** Who owns this digest, when known: stored with every answer, and kept while only the answer changes. */
   lookupOwner(digest: string): KeyOwner | undefined {
     const entry = this.entries.get(digest);
     if (entry === undefined || entry.owner === null || !this.isFresh(digest, entry)) return undefined;
     return entry.owner;
   }
 
-  /** Whether an entry is young enough to serve, for a key that has not expired; anything else is deleted. */
   private isFresh(digest: string, entry: Entry): boolean {
     const now = this.now();
     const young = this.live ? now <= entry.liveUntil : now - entry.storedAt <= this.degradedMaxAgeMs;
@@ -220,12 +167,10 @@ export class ClientCache implements InvalidationListener {
     return false;
   }
 
-  /** Taken as a read starts (load() does); store() only keeps what was read after the last invalidation. */
   readToken(): number {
     return this.generation;
   }
 
-  /** Keeps what a read that started at `token` found, unless the key changed since (then the read may predate the write). */
   store(digest: string, client: CachedClient | null, token: number): void {
     const answerCurrent = this.unchangedSince(digest, token);
     const storedAt = this.now();
@@ -250,7 +195,6 @@ export class ClientCache implements InvalidationListener {
     if (!this.entries.set(digest, entry, entryBytes(entry))) this.entries.delete(digest);
   }
 
-  /** Whether nothing about this key changed since `token` was taken: a read started then is still current. */
   private unchangedSince(digest: string, token: number): boolean {
     return this.recordsNoChange(this.answerChangedAt, digest, token);
   }
@@ -259,7 +203,6 @@ export class ClientCache implements InvalidationListener {
     return token >= this.floor && token >= (changes.peek(digest) ?? 0);
   }
 
-  /** Forgets this key's answer in this instance; who owns the key is kept (ClientCacheInvalidator tells the others). */
   dropAnswer(digest: string): void {
     this.answerChangedAt.set(digest, ++this.generation);
     const entry = this.entries.peek(digest);
@@ -270,7 +213,6 @@ export class ClientCache implements InvalidationListener {
     this.put(digest, { ...entry, owner: ownerOf(entry.owner as CachedClient), hasAnswer: false });
   }
 
-  /** Forgets everything about this key in this instance: its answer and who owns it. */
   drop(digest: string): void {
     this.answerChangedAt.set(digest, ++this.generation);
     this.keyChangedAt.set(digest, this.generation);
@@ -282,10 +224,6 @@ export class ClientCache implements InvalidationListener {
     this.entries.clear();
   }
 
-  /**
-   * Whether invalidations from other instances are being heard. Going live clears everything, since
-   * invalidations sent while this instance was not listening are lost.
-   */
   setLive(live: boolean): void {
     if (live && !this.live) this.clear();
     this.live = live;
@@ -295,7 +233,6 @@ export class ClientCache implements InvalidationListener {
     return this.live;
   }
 
-  /** Keys held: answers, owners whose answer was dropped, and unknown keys. */
   get size(): number {
     return this.entries.size;
   }

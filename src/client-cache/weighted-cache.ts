@@ -1,31 +1,22 @@
-/** Share of the byte budget given to the admission window (Caffeine's default). */
+// Caffeine's defaults.
 const WINDOW_SHARE = 0.01;
-/** Share of the main space (budget less the window) kept for entries hit again after admission. */
 const PROTECTED_SHARE = 0.8;
-/**
- * The sketch is sized for `maxBytes / minAverageEntryBytes` entries. The service's answers weigh about 1.4–3 KB as it
- * counts them (2 bytes a character plus overhead), so 1 KB errs on a wider sketch, never a crowded one.
- */
+// Responses weigh 1.4–3 KB as counted (2 bytes a character plus overhead): 1 KB errs on a wider sketch, never a crowded one.
 const DEFAULT_MIN_AVERAGE_ENTRY_BYTES = 1024;
-/** Counters a row for each expected entry, as dense as Caffeine's sketch (16 four-bit counters an entry, over 4 rows). */
 const COUNTERS_PER_ENTRY = 4;
 const MIN_SKETCH_WIDTH = 256;
-/** 4 rows of 1 Mi one-byte counters: 4 MiB at most, reached with a budget of 256 MB of 1 KB entries. */
 const MAX_SKETCH_WIDTH = 1 << 20;
-/** Accesses recorded, per expected entry, before all counters are halved (Caffeine's sample). */
 const SAMPLE_PER_ENTRY = 10;
-/** Counters saturate as 4-bit ones do: beyond this, "frequent" is all admission needs to know. */
 const MAX_COUNT = 15;
 const HEX_DIGEST_LENGTH = 64;
 
 const WINDOW = 0;
 const PROBATION = 1;
 const PROTECTED = 2;
-/** In no list: a candidate being decided on, or an entry gone from the cache. */
 const DETACHED = 3;
 type Segment = typeof WINDOW | typeof PROBATION | typeof PROTECTED | typeof DETACHED;
 
-/** An entry, linked into the list of its segment; each list is circular around a sentinel node (next: least recent). */
+// Each list is circular around a sentinel node; its next is the least recent.
 class CacheNode<K, V> {
   prev: CacheNode<K, V> = this;
   next: CacheNode<K, V> = this;
@@ -49,7 +40,6 @@ function unlink<K, V>(node: CacheNode<K, V>): void {
   node.next.prev = node.prev;
 }
 
-/** Makes `node` the most recent of `list`. */
 function append<K, V>(list: CacheNode<K, V>, node: CacheNode<K, V>): void {
   const last = list.prev;
   node.prev = last;
@@ -64,7 +54,7 @@ function hexDigit(code: number): number {
   return lower >= 97 && lower <= 102 ? lower - 87 : -1;
 }
 
-/** The 28 bits of 7 hex digits from `offset`, or -1. 28 bits keep every hash a small integer (no boxed number). */
+// 28 bits keep every hash a small integer (no boxed number).
 function hexBits(key: string, offset: number): number {
   let bits = 0;
   for (let i = offset; i < offset + 7; i++) {
@@ -75,20 +65,15 @@ function hexBits(key: string, offset: number): number {
   return bits;
 }
 
-/** Murmur3's finaliser: spreads FNV's weak low bits, which the sketch's masks keep. */
+// Murmur3's finaliser: spreads FNV's weak low bits, which the sketch's masks keep.
 function mix(hash: number): number {
   hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
   hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
   return (hash ^ (hash >>> 16)) >>> 4;
 }
 
-/**
- * A count-min sketch of recent accesses: 4 rows of saturating counters (0–15), each row indexed by `a + i·b` (double
- * hashing). Every `sampleSize` recorded accesses, all counters are halved, so past popularity fades.
- */
 class FrequencySketch {
   private readonly counters: Uint8Array;
-  /** The same counters, four at a time, for halving. */
   private readonly words: Uint32Array;
   private readonly width: number;
   private readonly mask: number;
@@ -147,40 +132,14 @@ class FrequencySketch {
   }
 }
 
-/** Options of {@link WeightedTinyLfuCache}. */
 export interface WeightedTinyLfuCacheOptions<K extends string, V> {
-  /** The budget: the sum of the weights of the entries held never exceeds it. A positive integer. */
   maxBytes: number;
-  /**
-   * Called for each entry the policy removes to keep within the budget, including one just set and refused admission
-   * (its `set` then returns false); not for `delete`, `clear`, a replacement, or a `set` refused for its size alone.
-   * Called once the cache is consistent again (never in the middle of an eviction); it must not throw.
-   */
+  // Called after the cache is consistent again, for the policy's evictions only; it must not throw.
   onEvict?: (key: K, value: V) => void;
-  /**
-   * The smallest average entry weight expected (default 1024): the frequency sketch is sized for
-   * `maxBytes / minAverageEntryBytes` entries, and aged every 10 accesses per such entry. Smaller: a wider sketch,
-   * aged less often.
-   */
   minAverageEntryBytes?: number;
 }
 
-/**
- * A cache bounded in bytes, each entry weighed by the caller, under Window TinyLFU as Caffeine does it: new entries
- * enter a small LRU window (1% of the budget); out of it, an entry is admitted to the main space (a segmented LRU:
- * probation, and protected for the entries hit again, 80% of it) only if a frequency sketch of recent accesses counts it
- * more often than each of the least recent main entries it would displace. So a scan of one-time keys cycles through
- * the window and probation, and never pushes out the keys asked for often.
- *
- * Accesses are counted by {@link WeightedTinyLfuCache.get} (hits and misses alike), not by `set`: a caller that sets
- * after a missed get has counted that request once. An entry heavier than the main space (99% of the budget) is never
- * held.
- *
- * The sketch hashes a key of 64 hex digits (a SHA-256 digest) by reading two 28-bit numbers from its first 14
- * characters; any other string by FNV-1a. A poor hash would only lower the hit ratio, never give a wrong answer.
- */
 export class WeightedTinyLfuCache<K extends string, V> {
-  /** The budget the entries' weights never exceed together. */
   readonly maxBytes: number;
   private readonly windowMaxBytes: number;
   private readonly mainMaxBytes: number;
@@ -189,20 +148,17 @@ export class WeightedTinyLfuCache<K extends string, V> {
   private readonly windowList = sentinel<K, V>();
   private readonly probationList = sentinel<K, V>();
   private readonly protectedList = sentinel<K, V>();
-  /** Window overflow waiting for admission, oldest first. */
   private readonly candidates = sentinel<K, V>();
-  /** Evicted entries whose onEvict is still to be called. */
   private readonly evicted = sentinel<K, V>();
   private windowBytes = 0;
   private probationBytes = 0;
   private protectedBytes = 0;
   private readonly sketch: FrequencySketch;
   private readonly onEvict: ((key: K, value: V) => void) | undefined;
-  /** The two hashes of the key hashKey() was last given: two results without allocating. */
+  // Set by hashKey(): two results without allocating.
   private hashA = 0;
   private hashB = 0;
 
-  /** @throws RangeError if `maxBytes` is not a positive integer, or `minAverageEntryBytes` not positive. */
   constructor(options: WeightedTinyLfuCacheOptions<K, V>) {
     const { maxBytes, minAverageEntryBytes = DEFAULT_MIN_AVERAGE_ENTRY_BYTES } = options;
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`maxBytes must be a positive integer: ${maxBytes}`);
@@ -215,17 +171,14 @@ export class WeightedTinyLfuCache<K extends string, V> {
     this.onEvict = options.onEvict;
   }
 
-  /** The number of entries held. */
   get size(): number {
     return this.entries.size;
   }
 
-  /** The sum of the weights of the entries held. */
   get bytes(): number {
     return this.windowBytes + this.probationBytes + this.protectedBytes;
   }
 
-  /** The value held for `key`, recording the access (also when absent, for admission later). */
   get(key: K): V | undefined {
     const node = this.entries.get(key);
     if (node === undefined) {
@@ -250,22 +203,14 @@ export class WeightedTinyLfuCache<K extends string, V> {
     return node.value;
   }
 
-  /** The value held for `key`, recording nothing. */
   peek(key: K): V | undefined {
     return this.entries.get(key)?.value;
   }
 
-  /** Whether `key` is held, recording nothing. */
   has(key: K): boolean {
     return this.entries.has(key);
   }
 
-  /**
-   * Holds `value` for `key`, weighing `bytes` (a positive integer), in place of any value held. Evicts what the budget
-   * requires before returning. Does not count as an access.
-   * @returns whether `key` is held after the call: false if the entry is heavier than the main space (any value held
-   *   before is dropped), or was refused admission as less frequent than the entries it would have displaced.
-   */
   set(key: K, value: V, bytes: number): boolean {
     if (!Number.isSafeInteger(bytes) || bytes < 1) throw new RangeError(`bytes must be a positive integer: ${bytes}`);
     const existing = this.entries.get(key);
@@ -292,10 +237,6 @@ export class WeightedTinyLfuCache<K extends string, V> {
     return held;
   }
 
-  /**
-   * Drops `key`.
-   * @returns whether it was held.
-   */
   delete(key: K): boolean {
     const node = this.entries.get(key);
     if (node === undefined) return false;
@@ -303,7 +244,7 @@ export class WeightedTinyLfuCache<K extends string, V> {
     return true;
   }
 
-  /** Drops every entry. The access frequencies are kept: they describe demand, not what was held. */
+  // The frequencies are kept: they describe demand, not what was held.
   clear(): void {
     this.entries.clear();
     for (const list of [this.windowList, this.probationList, this.protectedList]) list.prev = list.next = list;
@@ -324,7 +265,6 @@ export class WeightedTinyLfuCache<K extends string, V> {
     }
   }
 
-  /** Takes `node` out of its segment's list and weight (it stays in the map). */
   private detach(node: CacheNode<K, V>): void {
     if (node.segment === DETACHED) return;
     unlink(node);
@@ -355,7 +295,6 @@ export class WeightedTinyLfuCache<K extends string, V> {
     }
   }
 
-  /** Makes `node` the most recent of `list`, where it is. */
   private touch(list: CacheNode<K, V>, node: CacheNode<K, V>): void {
     if (list.prev === node) return;
     unlink(node);
@@ -382,7 +321,6 @@ export class WeightedTinyLfuCache<K extends string, V> {
     }
   }
 
-  /** Brings the window back to its share, then the whole back within the budget. */
   private enforceBudget(): void {
     if (this.windowBytes > this.windowMaxBytes) {
       // All the overflow out first: each candidate then competes for the room it needs itself, not its followers'.
@@ -409,10 +347,6 @@ export class WeightedTinyLfuCache<K extends string, V> {
     }
   }
 
-  /**
-   * Admits a detached candidate to probation if it is more frequent than each of the least recent main entries whose room
-   * it needs, evicting them; else evicts the candidate.
-   */
   private admitOrEvict(candidate: CacheNode<K, V>): void {
     const excess = this.bytes + candidate.weight - this.maxBytes;
     if (excess > 0 && !this.outweighs(candidate, excess)) {
@@ -428,7 +362,6 @@ export class WeightedTinyLfuCache<K extends string, V> {
     this.addTo(PROBATION, candidate);
   }
 
-  /** Whether the least recent main entries weighing at least `excess` are each less frequent than `candidate`. */
   private outweighs(candidate: CacheNode<K, V>, excess: number): boolean {
     const candidateFrequency = this.sketch.frequency(candidate.hashA, candidate.hashB);
     let freed = 0;
@@ -439,13 +372,11 @@ export class WeightedTinyLfuCache<K extends string, V> {
     return true;
   }
 
-  /** Probation's least recent entry, else protected's, else none. */
   private leastRecentOfMain(): CacheNode<K, V> | undefined {
     if (this.probationList.next !== this.probationList) return this.probationList.next;
     return this.protectedList.next !== this.protectedList ? this.protectedList.next : undefined;
   }
 
-  /** The main entry evicted after `node`: probation from least recent to most, then protected likewise. */
   private nextOfMain(node: CacheNode<K, V>): CacheNode<K, V> | undefined {
     const next = node.next;
     if (next === this.probationList) return this.protectedList.next !== this.protectedList ? this.protectedList.next : undefined;

@@ -18,7 +18,6 @@ export class ClientNotFoundException extends NotFoundException {
   }
 }
 
-/** Client administration and key rotation: each change in one transaction with its audit entry, then the caches told. */
 @Injectable()
 export class ClientAdminService {
   constructor(
@@ -32,7 +31,7 @@ export class ClientAdminService {
 
   private readonly keyUsageFlushMs: number;
 
-  /** `previousKeyInUse`: used within two flush intervals, the last one written and the one being noted. */
+  // previousKeyInUse: used within two flush intervals, the last one written and the one being noted.
   async list(query: ClientListQueryDto): Promise<Page<AdminClientView>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const previousKeyUsedSince =
@@ -47,7 +46,6 @@ export class ClientAdminService {
     return (await this.clients.findById(clientId)) ?? throwNotFound();
   }
 
-  /** Changes what differs from the stored client; disabling or enabling takes effect on every instance within 1 s. */
   async update(clientId: number, request: UpdateClientDto, origin: ChangeOrigin): Promise<AdminClientView> {
     const sent = sentChanges(request);
     if (Object.keys(sent).length === 0) {
@@ -69,7 +67,6 @@ export class ClientAdminService {
     });
   }
 
-  /** Removes the client and its configurations; its keys are unknown on every instance within 1 s. */
   async delete(clientId: number, origin: ChangeOrigin): Promise<DeletedClientDto> {
     return this.transactions.run(async () => {
       const keys = (await this.clients.lockKeys(clientId)) ?? throwNotFound();
@@ -79,8 +76,6 @@ export class ClientAdminService {
     });
   }
 
-  /** An admin acting on a leaked key: rotates whichever key is current. */
-  /** Records a replay of a rotation's kept answer (Idempotency-Key): the new key was handed out once more. */
   async recordRotationReplay(clientId: number, origin: ChangeOrigin): Promise<void> {
     await this.clients.recordSecretKeyReplay(clientId, origin);
   }
@@ -92,7 +87,6 @@ export class ClientAdminService {
     });
   }
 
-  /** A client rotating its own key: only with its current key (its previous one is refused). */
   async rotateOwnKey(
     clientId: number,
     presentedDigest: string,
@@ -127,13 +121,12 @@ function digestsOf(keys: ClientKeys): string[] {
   return keys.previousSecretKeyDigest === null ? [keys.secretKeyDigest] : [keys.secretKeyDigest, keys.previousSecretKeyDigest];
 }
 
-/** The fields the request sets (class-transformer leaves the others undefined). */
 function sentChanges(request: UpdateClientDto): ClientChanges {
   const fields = CHANGEABLE_CLIENT_FIELDS;
   return Object.fromEntries(fields.filter((field) => request[field] !== undefined).map((field) => [field, request[field]]));
 }
 
-/** Disabling and enabling are entries of their own; the other fields changed make one client.updated. */
+// Disabling and enabling are audit entries of their own; the other fields changed make one client.updated.
 function auditEntriesOf(clientId: number, changed: string[], changes: ClientChanges, origin: ChangeOrigin): AuditEntry[] {
   const entries: AuditEntry[] = [];
   const updated = changed.filter((field) => field !== 'isActive');

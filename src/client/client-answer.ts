@@ -9,14 +9,9 @@ const KEY_AT = CLIENT_FIELDS.indexOf('secretKey');
 const BEFORE_KEY = CLIENT_FIELDS.slice(0, KEY_AT) as KeptField[];
 const AFTER_KEY = CLIENT_FIELDS.slice(KEY_AT + 1) as KeptField[];
 
-/** A JSON object's members, without its braces. */
 const membersOf = (json: string): string => json.slice(1, -1);
 
-/**
- * The get-client answer serialized once, split around the echoed key, so the key itself is never cached:
- * `{"status":200,"results":{..."secretKey":"` + key + `"...}}`. Field order is the answer's (CLIENT_FIELDS); amounts as
- * their stored digits (exactJson), once here rather than at each hit.
- */
+// Split around the echoed key so the key is never cached; amounts serialized once here rather than at each hit.
 export function toCachedClient(client: ClientWithSmsConfigs): CachedClient {
   const answer = { ...client, smsConfig: client.smsConfigs.length === 0 ? null : client.smsConfigs };
   const before = membersOf(exactJson(inFieldOrder(BEFORE_KEY, answer)));

@@ -1,7 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, OneToMany, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { SmsConfig } from '../sms-config/sms-config.entity';
 
-/** A client application: its keys only as SHA-256 digests (hex), never the keys themselves. */
 @Entity('client')
 @Unique('UQ_client_secret_key_digest', ['secretKeyDigest'])
 @Index('UQ_client_previous_secret_key_digest', ['previousSecretKeyDigest'], { unique: true })
@@ -36,7 +35,7 @@ export class Client {
   @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 6 })
   createdAt!: Date;
 
-  /** Kept by SmsConfigRepository under this row's lock: at most 100 configurations per client. */
+  // Kept by SmsConfigRepository under this row's lock: at most 100 configurations per client.
   @Column({ name: 'sms_config_count', type: 'int', default: 0 })
   smsConfigCount!: number;
 
@@ -55,11 +54,11 @@ export class Client {
   @Column({ name: 'previous_key_expires_at', type: 'datetime', precision: 6, nullable: true })
   previousKeyExpiresAt!: Date | null;
 
-  /** The latest use of the current key that an instance has written (KeyUsage, every KEY_USAGE_FLUSH_MS). */
+  // Written by KeyUsage every KEY_USAGE_FLUSH_MS.
   @Column({ name: 'secret_key_last_used_at', type: 'datetime', precision: 3, nullable: true })
   secretKeyLastUsedAt!: Date | null;
 
-  /** The same for the previous key; a rotation moves the current key's here. */
+  // A rotation moves the current key's here.
   @Column({ name: 'previous_secret_key_last_used_at', type: 'datetime', precision: 3, nullable: true })
   previousSecretKeyLastUsedAt!: Date | null;
 

@@ -13,10 +13,7 @@ import { GetClientAtEdge } from './get-client-at-edge';
 import { SecretKeyController } from './secret-key.controller';
 import { Client } from './client.entity';
 
-/**
- * Global for its CLIENT_LOOKUP and EdgeAnswer: every feature's SecretKeyGuard finds clients through the first, and the
- * edge (http/edge.module.ts) registers the second, get-client answered ahead of Nest's router, as its preHandler hook.
- */
+// Global: every feature's SecretKeyGuard finds clients through CLIENT_LOOKUP, and the edge registers EdgeAnswer.
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Client]), DatabaseModule, ClientCacheModule],

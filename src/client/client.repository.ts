@@ -14,7 +14,6 @@ import { GET_CLIENT_SMS_CONFIG_FIELDS, SmsConfigSummaryDto } from '../sms-config
 import { Client } from './client.entity';
 import { CLIENT_FIELDS, ClientDto } from './dto/client-response.dto';
 
-/** A client to insert: its key only as the key's SHA-256, never the key itself. */
 export interface NewClient {
   appName: string;
   appDescription: string | null;
@@ -24,30 +23,25 @@ export interface NewClient {
   isHost: boolean;
 }
 
-/** get-client's fields read from the client's columns: the key is the one presented, the configurations are joined. */
 const CLIENT_STORED_FIELDS = CLIENT_FIELDS.filter(
   (field): field is Exclude<(typeof CLIENT_FIELDS)[number], 'secretKey' | 'smsConfig'> => field !== 'secretKey' && field !== 'smsConfig',
 );
 type ClientStoredField = (typeof CLIENT_STORED_FIELDS)[number];
 
-/** How a column's value, as both drivers read it, becomes the answer's: booleans come as 0/1. */
+// Both drivers read booleans as 0/1.
 const CLIENT_FIELD_READS: Partial<Record<ClientStoredField, (value: unknown) => unknown>> = { isHost: Boolean };
 
 const readGetClientSmsConfig = fieldReader(GET_CLIENT_SMS_CONFIG_FIELDS);
 
-/** A client as get-client shows it, with its id and its configurations ordered by id, and what the key may do. */
 export interface ClientWithSmsConfigs extends Pick<ClientDto, ClientStoredField> {
   clientId: number;
   isActive: boolean;
-  /** The key looked up is the client's previous one; it stops working at keyExpiresAt (wall-clock ms). */
   isPreviousKey: boolean;
   keyExpiresAt: number | null;
-  /** The digests of all its keys: the current one, and the previous one if any. */
   keyDigests: string[];
   smsConfigs: SmsConfigSummaryDto[];
 }
 
-/** One row of the join: the client's columns, and one configuration's (all null for a client without any). */
 type ClientWithSmsConfigRow = Record<ClientStoredField, unknown> &
   SmsConfigRow & {
     clientId: number | string;
@@ -59,7 +53,6 @@ type ClientWithSmsConfigRow = Record<ClientStoredField, unknown> &
     smsConfigId: number | null;
   };
 
-/** A client as an admin sees it: never a key, a digest or a provider credential. */
 export interface AdminClientView {
   clientId: number;
   appName: string;
@@ -79,7 +72,6 @@ export interface AdminClientView {
   previousKeyExpiresAt: string | null;
 }
 
-/** The fields an admin may change. */
 export const CHANGEABLE_CLIENT_FIELDS = [
   'appName',
   'appDescription',
@@ -93,17 +85,14 @@ export const CHANGEABLE_CLIENT_FIELDS = [
 
 export type ClientChanges = Partial<Pick<Client, (typeof CHANGEABLE_CLIENT_FIELDS)[number]>>;
 
-/** The digests of a client's keys: what the cache must forget when the client changes. */
 export interface ClientKeys {
   clientId: number;
   isActive: boolean;
   secretKeyDigest: string;
   previousSecretKeyDigest: string | null;
-  /** When the current key was last used: a rotation makes it the previous key's. */
   secretKeyLastUsedAt: Date | null;
 }
 
-/** The columns an add writes, in the order of its values. */
 const INSERT_PROPERTIES = [
   'appName',
   'appDescription',
@@ -114,7 +103,6 @@ const INSERT_PROPERTIES = [
   'createdAt',
 ] as const satisfies ReadonlyArray<keyof Client>;
 
-/** What an admin sees: what an admin may change, and what the service keeps about the client. */
 const ADMIN_VIEW_SELECTION = [
   'id',
   ...CHANGEABLE_CLIENT_FIELDS,
@@ -136,13 +124,7 @@ function likePrefix(prefix: string): string {
   return `${prefix.replace(/[!%_]/g, (character) => `!${character}`)}%`;
 }
 
-/**
- * The hot path's one round trip, as SQL: the client owning the key (as its current key, or as its previous one) and its
- * configurations, joined, selecting only what the answer shows and what the key may do. Two lookups by a unique index
- * rather than one with OR: MySQL answers each as a constant row, where the OR took an index merge and a temporary table
- * to sort (a miss cost the database 60% more than the baseline's two queries). Rows come unsorted:
- * findWithSmsConfigsByDigest sorts them.
- */
+// Two lookups by a unique index, not one with OR, which cost a miss 60% more on MySQL (docs/architecture.md).
 function clientWithSmsConfigsSql(dataSource: DataSource): string {
   const client = new SqlNames(dataSource, Client);
   const smsConfig = new SqlNames(dataSource, SmsConfig);
@@ -181,10 +163,6 @@ export class ClientRepository {
     return this.transactions.manager;
   }
 
-  /**
-   * Inserts the client with its audit entry, in one transaction and one round trip (a script: the entry's INSERT takes
-   * the client's new id in SQL); answers its id, committed.
-   */
   async insert(client: NewClient, origin: ChangeOrigin): Promise<number> {
     const values = INSERT_PROPERTIES.map((property) => {
       if (property === 'createdAt') return sqlTimestamp(new Date());
@@ -196,10 +174,6 @@ export class ClientRepository {
     return inserted.insertId;
   }
 
-  /**
-   * The client whose current key, or previous key still in its grace period, has this SHA-256 (hex), with its
-   * configurations; null when no client has it.
-   */
   async findWithSmsConfigsByDigest(secretKeyDigest: string): Promise<ClientWithSmsConfigs | null> {
     const rows = await this.transactions.sql<ClientWithSmsConfigRow>(this.withSmsConfigsSql, [secretKeyDigest, secretKeyDigest]);
     if (rows.length === 0) return null;
@@ -220,10 +194,6 @@ export class ClientRepository {
     };
   }
 
-  /**
-   * Up to `limit + 1` clients after `afterId` by id, whose name starts with `appNamePrefix` (case-insensitively), and,
-   * with `previousKeyUsedSince`, whose previous key was (true) or was not (false) used since then.
-   */
   async list(
     afterId: number,
     limit: number,
@@ -250,7 +220,7 @@ export class ClientRepository {
     return client === null ? null : toAdminClientView(client);
   }
 
-  /** The client's key digests, its row locked until the transaction ends (MySQL; SQLite transactions take turns anyway). */
+  // Locked on MySQL; SQLite runs one transaction at a time anyway.
   async lockKeys(clientId: number): Promise<ClientKeys | null> {
     const query = this.clients(KEYS_SELECTION).where({ id: clientId });
     if (this.transactions.dialect === 'mysql') query.setLock('pessimistic_write');
@@ -265,23 +235,18 @@ export class ClientRepository {
     };
   }
 
-  /** Applies the changes (fields that differ from the stored ones, already worked out) with the audit entries given. */
   async update(clientId: number, changes: ClientChanges, audit: AuditEntry[]): Promise<void> {
     await this.updateRow(clientId, { ...changes, updatedAt: new Date() });
     for (const entry of audit) await this.auditLog.record(entry);
   }
 
-  /** Removes the client and its configurations, with the audit entry. */
   async delete(clientId: number, origin: ChangeOrigin): Promise<void> {
     await this.manager.delete(SmsConfig, { clientId });
     await this.manager.delete(Client, { id: clientId });
     await this.auditLog.record({ action: 'client.deleted', origin, clientId });
   }
 
-  /**
-   * Makes `newDigest` the current key; the current one becomes the previous key until `previousKeyExpiresAt` (null: it
-   * is revoked at once). An earlier previous key ends here.
-   */
+  // A null expiry revokes the current key at once; an earlier previous key ends here.
   async rotateKey(keys: ClientKeys, newDigest: string, previousKeyExpiresAt: Date | null, origin: ChangeOrigin): Promise<Date> {
     const now = new Date();
     await this.updateRow(keys.clientId, {
@@ -298,7 +263,7 @@ export class ClientRepository {
     return now;
   }
 
-  /** The client whose current or previous key has this SHA-256 (hex), whatever its grace; null when none has. */
+  // Whatever the previous key's grace.
   async clientIdOfKey(secretKeyDigest: string): Promise<number | null> {
     const found = await this.manager
       .getRepository(Client)
@@ -309,7 +274,6 @@ export class ClientRepository {
     return found ? Number(found.id) : null;
   }
 
-  /** Records that a kept answer holding a new secret key of the client was given again (Idempotency-Key). */
   async recordSecretKeyReplay(clientId: number | null, origin: ChangeOrigin): Promise<void> {
     await this.auditLog.record({ action: 'client.secret-key.replayed', origin, clientId });
   }

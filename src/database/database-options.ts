@@ -28,7 +28,7 @@ import { ExactAmounts1798000000005 as SqliteExactAmounts } from './migrations/sq
 import { AuditAndKeptSecrets1798000000006 as MysqlAuditAndKeptSecrets } from './migrations/mysql/1798000000006-AuditAndKeptSecrets';
 import { AuditAndKeptSecrets1798000000006 as SqliteAuditAndKeptSecrets } from './migrations/sqlite/1798000000006-AuditAndKeptSecrets';
 
-/** Each one may run again after failing at any statement, and none needs more than the privileges on its own database. */
+// Each may run again after failing at any statement, and none needs privileges beyond its own database.
 export const MYSQL_MIGRATIONS = [
   CreateMysqlSchema,
   CreateSmsConfigAddProcedure1795327283819,
@@ -58,32 +58,19 @@ export const SQLITE_MIGRATIONS = [
   SqliteAuditAndKeptSecrets,
 ];
 
-/**
- * TypeORM's default logger, without its "query is slow" warning: every statement that takes longer than the timeout
- * fails, and the failure is what gets logged (as JSON), never a statement's text and values.
- */
+// Every statement longer than the timeout fails, and the failure is logged, never a statement's text and values.
 class NoSlowStatementLogger extends AdvancedConsoleLogger {
   override logQuerySlow(): void {}
 }
 
-/**
- * The options, every MySQL statement bounded by mysql2's per-query timeout (TypeORM sets it from maxQueryExecutionTime):
- * for the service and the tools that run beside it. Not for the TypeORM CLI, whose logger this replaces.
- */
+// Not for the TypeORM CLI, whose logger this replaces.
 export function withStatementTimeout(options: DataSourceOptions): DataSourceOptions {
   if (options.type !== 'mysql' && options.type !== 'mariadb') return options;
   return { ...options, maxQueryExecutionTime: DATABASE_TIMEOUT_MS, enableQueryTimeout: true, logger: new NoSlowStatementLogger(false) };
 }
 
-/** Entity classes, as TypeORM's options take them. */
 export type EntityList = NonNullable<DataSourceOptions['entities']>;
 
-/**
- * The one source of TypeORM options: the application, ormconfig.ts (the CLI) and the schema scripts build from it, and
- * open it as a RegistryDataSource (registry-data-source.ts), which reads the entities as each dialect declares them.
- * `entities`: the application's modules register their own (TypeOrmModule.forFeature); the CLI and the schema scripts
- * pass src/entities.ts; a DataSource that only migrates needs none.
- */
 export function buildDataSourceOptions(database: DatabaseConfig, entities: EntityList = []): DataSourceOptions {
   const common = {
     entities,

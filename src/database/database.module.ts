@@ -15,7 +15,6 @@ import { WriteScripts } from './write-scripts';
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) => ({
         ...withStatementTimeout(buildDataSourceOptions(config.get('database', { infer: true }))),
-        // Each module registers its entities (TypeOrmModule.forFeature).
         autoLoadEntities: true,
         retryAttempts: 10,
         retryDelay: 1000,

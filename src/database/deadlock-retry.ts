@@ -4,13 +4,9 @@ const ER_LOCK_DEADLOCK = 1213;
 // MariaDB's answer when the table's AUTO-INC lock of an INSERT ... SELECT deadlocks: the transaction is a victim as well.
 const ER_AUTOINC_READ_FAILED = 1467;
 const VICTIM_ERRNOS = new Set([ER_LOCK_DEADLOCK, ER_AUTOINC_READ_FAILED]);
-/** Statements InnoDB keeps choosing as a deadlock victim, before the error is answered (503). */
 export const DEADLOCK_ATTEMPTS = 5;
 
-/**
- * Runs a single-statement write again when MySQL chose it as a deadlock victim: the victim was rolled back whole, so
- * running it again is safe. A short random pause lets the winner commit first.
- */
+// The victim was rolled back whole, so running it again is safe; a short random pause lets the winner commit first.
 export async function retryDeadlockVictims<T>(write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {

@@ -1,6 +1,5 @@
 const ER_DUP_ENTRY = 1062;
 
-/** A write refused by a unique key: MySQL's ER_DUP_ENTRY, or SQLite's UNIQUE / PRIMARY KEY constraint. */
 export function isDuplicateKeyError(error: unknown): boolean {
   const driverError = ((error as { driverError?: unknown }).driverError ?? error) as { errno?: number; code?: string };
   return (

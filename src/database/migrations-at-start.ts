@@ -9,11 +9,7 @@ export class PendingMigrationsError extends Error {
   override name = 'PendingMigrationsError';
 }
 
-/**
- * Before the service answers anything: with MIGRATE_ON_START (the default) the pending migrations are applied, under a
- * lock so that replicas starting together apply them once. Without it they run as a step of their own (dist/migrate.js,
- * the migrate Job of deploy/), and a start that finds some still pending stops rather than serve an old schema.
- */
+// Without MIGRATE_ON_START a start that finds migrations pending stops rather than serve an old schema.
 @Injectable()
 export class MigrationsAtStart implements OnModuleInit {
   private readonly logger = new Logger('Migrations');

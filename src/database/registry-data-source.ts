@@ -9,22 +9,11 @@ import { DATABASE_TIMEOUT_MS, withTimeout } from '../common/errors/unavailable';
 import { SqliteTurns } from './sqlite-turns';
 import { StatementTally } from './statement-tally';
 
-/** On SQLite the outbox index holds only the unpublished entries (a partial index), which MySQL cannot make. */
+// MySQL cannot make a partial index.
 const SQLITE_PARTIAL_INDEXES: Record<string, { columns: string[]; where: string }> = {
   IDX_audit_event_unpublished: { columns: ['id'], where: 'unpublished = 1' },
 };
 
-/**
- * The service's DataSource: TypeORM's, with the entities read as SQLite declares them. The entities state the MySQL
- * schema exactly (the production database); the SQLite migrations spell a few of those columns SQLite's way, which one
- * decorator cannot say for both dialects: CHAR(n) (a type SQLite takes but TypeORM's list lacks), TEXT for MEDIUMTEXT,
- * DATETIME without a fraction (SQLite keeps the text written), no character set or collation (SQLite compares bytes), INTEGER for the BIGINT key (AUTOINCREMENT needs it), NO
- * ACTION for RESTRICT, and the partial outbox index. Schema checks and generated migrations see each dialect as it is.
- *
- * Every statement is counted (`statements`): on MySQL through TypeORM's query events and the pool it is given, which
- * bounds each wait for a connection by the database timeout (registry-data-source.ts); on SQLite by its one runner, which
- * also makes every statement take its turn (`sqliteTurns`).
- */
 export class RegistryDataSource extends DataSource {
   readonly sqliteTurns?: SqliteTurns;
   private sqliteRunner?: TurnTakingSqliteRunner;
@@ -42,10 +31,7 @@ export class RegistryDataSource extends DataSource {
     }
   }
 
-  /**
-   * A statement (a SELECT's rows) as a MySQL prepared statement (mysql2's execute, prepared once per connection), counted and bounded
-   * like every other: TypeORM sends text, which the server parses at every call (docs/architecture.md, the figures).
-   */
+  // Prepared once per connection: TypeORM sends text, which the server parses at every call (docs/architecture.md).
   async prepared<T>(sql: string, values: unknown[]): Promise<T[]> {
     const connection = (await (this.driver as MysqlDriver).obtainMasterConnection()) as PoolConnection;
     try {
@@ -62,15 +48,10 @@ export class RegistryDataSource extends DataSource {
     }
   }
 
-  /** Whether the database answers at all (the health probe). */
   async ping(): Promise<void> {
     await this.query('SELECT 1');
   }
 
-  /**
-   * TypeORM's runner; on SQLite the one runner over the one connection, whose statements take turns, handed out as
-   * TypeORM hands out its driver's (one per connection, with a manager of its own for each caller).
-   */
   override createQueryRunner(mode?: ReplicationMode): QueryRunner {
     if (!this.sqliteTurns) return super.createQueryRunner(mode);
     const runner = (this.sqliteRunner ??= new TurnTakingSqliteRunner(
@@ -97,10 +78,7 @@ export class RegistryDataSource extends DataSource {
   }
 }
 
-/**
- * better-sqlite3's one connection, as TypeORM's runner drives it, each statement counted and sent in its turn
- * (SqliteTurns): on SQLite TypeORM awaits no hook before a statement, and tells its subscribers nothing of a failed one.
- */
+// On SQLite TypeORM awaits no hook before a statement, and tells its subscribers nothing of a failed one.
 class TurnTakingSqliteRunner extends BetterSqlite3QueryRunner {
   constructor(
     driver: BetterSqlite3Driver,
@@ -134,12 +112,6 @@ function asSqliteDeclaresIt(entity: EntityMetadata): void {
   }
 }
 
-/**
- * MySQL's options, with what TypeORM and mysql2 offer to tell `statements` of every statement: a subscriber to
- * TypeORM's query events, and the pool TypeORM is given (its `driver` option), whose waits for a connection count too
- * and last at most the database timeout. On SQLite TypeORM awaits no event before a statement and sends none after a
- * failed one: its runner counts them (RegistryDataSource).
- */
 export function withStatementHooks(options: DataSourceOptions, statements: StatementTally): DataSourceOptions {
   if (options.type !== 'mysql' && options.type !== 'mariadb') return options;
   return {
@@ -150,7 +122,7 @@ export function withStatementHooks(options: DataSourceOptions, statements: State
   };
 }
 
-/** A subscriber class of its own for each tally: TypeORM builds subscribers from their classes. */
+// TypeORM builds subscribers from their classes, so each tally needs a class of its own.
 function statementSubscriber(statements: StatementTally): new () => EntitySubscriberInterface {
   @EventSubscriber()
   class StatementSubscriber implements EntitySubscriberInterface {
@@ -168,11 +140,7 @@ function statementSubscriber(statements: StatementTally): new () => EntitySubscr
 
 type ConnectionCallback = (error: NodeJS.ErrnoException | null, connection?: PoolConnection) => unknown;
 
-/**
- * mysql2's pool lets a statement wait for a free connection without end: here it waits at most the database timeout,
- * then fails (503), and does not run later; a connection that comes too late goes back to the pool. The two calls
- * TypeORM's MySQL driver makes of its pool.
- */
+// mysql2's pool waits for a free connection without end; a connection that comes too late goes back to the pool.
 export class WaitBoundedPool {
   constructor(
     private readonly pool: Pick<Pool, 'getConnection' | 'end'>,

@@ -4,10 +4,7 @@ import { DataSource, Migration } from 'typeorm';
 const MIGRATION_LOCK = 'client_registry_migrations';
 const MIGRATION_LOCK_WAIT_SECONDS = 60;
 
-/**
- * Applies pending migrations under a lock, so that of several instances starting together only one creates
- * the schema and the others find it done: MySQL's named lock (GET_LOCK), or a lock file beside a SQLite database.
- */
+// Of several instances starting together, only one creates the schema; the others find it done.
 export async function runMigrationsUnderLock(dataSource: DataSource): Promise<Migration[]> {
   if (dataSource.options.type !== 'better-sqlite3') return runMigrationsUnderMysqlLock(dataSource);
   const release = await lock(String(dataSource.options.database), {

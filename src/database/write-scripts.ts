@@ -6,15 +6,7 @@ import { DATABASE_TIMEOUT_MS } from '../common/errors/unavailable';
 import { RegistryDataSource } from './registry-data-source';
 import { ScriptStatement, Transactions, WriteResult } from './transactions';
 
-/**
- * Statements run as one transaction, in one round trip on MySQL: a multi-statement text query. Each round trip costs the
- * service a socket write and read, a third of an add's time when there were four. Later statements decide from
- * earlier ones in SQL (MySQL's ROW_COUNT(), SQLite's changes()).
- *
- * Multi-statement queries go through a pool of their own, a DataSource opened with `multipleStatements` and holding up
- * to DATABASE_POOL_SIZE connections: the pool that serves every other statement never takes a stacked one. Inside an
- * open transaction (Idempotency-Key) and on SQLite, the statements run one by one in that transaction.
- */
+// One round trip on MySQL: each costs a socket write and read, a third of an add's time when there were four.
 @Injectable()
 export class WriteScripts implements OnApplicationShutdown {
   private scriptSource?: Promise<DataSource>;
@@ -24,7 +16,6 @@ export class WriteScripts implements OnApplicationShutdown {
     private readonly transactions: Transactions,
   ) {}
 
-  /** Answers each statement's WriteResult: all are committed, or, one failing, none is. */
   async run(statements: ScriptStatement[]): Promise<WriteResult[]> {
     if (this.dataSource.sqliteTurns || this.transactions.active) {
       return this.transactions.run(async (manager) => {
@@ -66,7 +57,6 @@ export class WriteScripts implements OnApplicationShutdown {
     if (source?.isInitialized) await source.destroy();
   }
 
-  /** Opened at the first script; one that could not open is tried again at the next. */
   private openScriptSource(): Promise<DataSource> {
     if (!this.scriptSource) {
       const options = { ...this.dataSource.options, entities: [], migrations: [], multipleStatements: true } as DataSourceOptions;
@@ -81,7 +71,6 @@ export class WriteScripts implements OnApplicationShutdown {
   }
 }
 
-/** mysql2's text protocol: values escaped into the text by its placeholders, every statement of the script at once. */
 function textQuery<T>(connection: PoolConnection, sql: string, values: unknown[]): Promise<T> {
   return new Promise((resolve, reject) =>
     connection.query({ sql, values, timeout: DATABASE_TIMEOUT_MS }, (error: Error | null, result: unknown) =>
@@ -90,7 +79,6 @@ function textQuery<T>(connection: PoolConnection, sql: string, values: unknown[]
   );
 }
 
-/** TypeORM's structured result: the rows changed, and the new row's id (mysql2's header, better-sqlite3's rowid). */
 export function writeResultOf(result: QueryResult): WriteResult {
   const raw = result.raw as { insertId?: number } | number | bigint;
   return { affectedRows: result.affected ?? 0, insertId: Number(typeof raw === 'object' ? raw.insertId : raw) };

@@ -1,9 +1,6 @@
 import ipaddr from 'ipaddr.js';
 
-/**
- * Whom an address counts as: an IPv4 address itself, an IPv6 caller by its /64 (one subscriber's network: a host picks
- * any of its 2^64 addresses at will, so counting each alone would let it step around every limit).
- */
+// An IPv6 host picks any of its /64's 2^64 addresses at will, so counting each alone would let it step around every limit.
 export function addressKeyOf(ip: string): string {
   // Node writes IPv4 callers dotted: kept as they are without parsing, since the cached get-client path asks too.
   if (!ip.includes(':') || !ipaddr.isValid(ip)) return ip;

@@ -17,15 +17,7 @@ export const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests, retry later';
 
 type ThrottledRequest = RequestWithCredential & { headers: IncomingHttpHeaders };
 
-/**
- * Limits each valid credential across all routes, and says when to retry. It runs after the route's authentication
- * guard (auth.decorators.ts puts it there), so only credentials found valid are ever counted: a made-up key is refused
- * before it could take a place in the throttler's map, and its address is counted instead (AddressAllowance). A secret
- * key is counted by its guard already (SecretKeyAdmission, the same count as at the edge) and skipped here.
- *
- * On a route marked ClientWrite it also counts the request against its writer's writes limit (a client, whichever of
- * its keys was sent), apart from the throttlers so that no other route pays for it.
- */
+// Runs after the authentication guard (auth.decorators.ts), so only valid credentials take a place in the map.
 @Injectable()
 export class CredentialThrottlerGuard extends ThrottlerGuard {
   constructor(

@@ -3,7 +3,7 @@ import { IsBoolean, IsIn, IsOptional, ValidateIf } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/page';
 import { IsHttpUrl, IsOptionalText, IsText, NullClears } from '../../common/validation/decorators';
 
-/** A client as an admin sees it: never a key, a digest or a provider credential. */
+// Never a key, a digest or a provider credential.
 export class AdminClientDto {
   @ApiProperty({ example: 7 })
   clientId: number;
@@ -101,10 +101,10 @@ export class ClientListQueryDto extends PageQueryDto {
   previousKeyInUse?: 'true' | 'false';
 }
 
-/** Sent, a field must follow its rule; null is refused for the fields a client always has. */
+// Sent, a field must follow its rule; null is refused for the fields a client always has.
 const isSent = (_object: object, value: unknown) => value !== undefined;
 
-/** Any non-empty subset; null clears an optional string. */
+// Any non-empty subset; null clears an optional string.
 @NullClears()
 export class UpdateClientDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })

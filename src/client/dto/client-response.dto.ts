@@ -31,10 +31,7 @@ export class ClientDto {
   smsConfig: SmsConfigSummaryDto[] | null;
 }
 
-/**
- * Add client's and get-client's answer, in its order: the seed's fields, never one added since. The elements of
- * smsConfig have their own list (GET_CLIENT_SMS_CONFIG_FIELDS).
- */
+// The seed's fields in its order, never one added since.
 export const CLIENT_FIELDS = [
   'appDescription',
   'appUrl',
