@@ -36,7 +36,6 @@ export class AppModule {
         RateLimitModule,
         AuthModule,
         DatabaseModule,
-        AuditModule,
         CryptoModule,
         IdempotencyModule,
         KeyUsageNotesModule,
@@ -49,6 +48,7 @@ export class AppModule {
         EventsModule,
         HealthModule,
         MetricsModule,
+        AuditModule,
       ],
       providers: [
         { provide: APP_PIPE, useValue: new RequestValidationPipe({ allowPrivateHosts: config.allowPrivateProviderHosts }) },
