@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ClientCache } from '../src/client-cache/client-cache';
 import { SMS_CONFIG_LIST_FIELDS } from './helpers/interface';
 import { TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
@@ -209,6 +210,29 @@ describe('SMS configurations', () => {
         (await t.dataSource.query('SELECT id FROM sms_config ORDER BY id')).map((row: { id: number }) => Number(row.id)),
       );
     });
+    if (process.env.TEST_DATABASE === 'mysql') {
+      // Counting a client's stored configurations by reading them took gap locks: concurrent adds of neighbours deadlocked.
+      it("should add a client's configuration while the next client's first one waits in its open transaction", async () => {
+        const secretKey = await t.addClient();
+        expect((await add(secretKey, validSmsConfig())).status).toBe(200);
+        const nextClientId = await clientIdOf(await t.addClient({ appName: 'next' }));
+        const neighbour = t.dataSource.createQueryRunner();
+        await neighbour.connect();
+        await neighbour.startTransaction();
+        try {
+          await neighbour.query('INSERT INTO sms_config (client_id, provider_name, sms_api) VALUES (?, ?, ?)', [
+            nextClientId,
+            'neighbour',
+            'https://sms.example.com/send',
+          ]);
+          const answer = await Promise.race([add(secretKey, validSmsConfig()), sleep(5000, 'still waiting after 5 s', { ref: false })]);
+          expect(answer).toMatchObject({ status: 200 });
+        } finally {
+          await neighbour.rollbackTransaction();
+          await neighbour.release();
+        }
+      });
+    }
   });
 
   describe('POST /api/sms-config/get-all-by-client-id', () => {

@@ -18,7 +18,9 @@ export class SmsConfigAnswerBudgetExceededException extends ConflictException {
 
 export const ANSWER_TEXT_PROPERTIES = ['providerName', 'providerUrl', 'username', 'senderId', 'smsType', 'smsApi', 'balanceUrl'] as const;
 
-export type AnswerTexts = { [property in (typeof ANSWER_TEXT_PROPERTIES)[number]]?: string | null };
+export type AnswerTextProperty = (typeof ANSWER_TEXT_PROPERTIES)[number];
+
+export type AnswerTexts = { [property in AnswerTextProperty]?: string | null };
 
 // Reports change a balance without a write, so a PATCH of these alone must never be refused for the size.
 const WIDEST = { balance: -1, perSmsCost: 1, isActive: false } as const;
@@ -28,6 +30,11 @@ const WIDEST_EXTRA = '999999999999.999999'.length * 2 - 2;
 export function answerBytesOf(texts: AnswerTexts): number {
   const part = { ...Object.fromEntries(ANSWER_TEXT_PROPERTIES.map((property) => [property, texts[property] ?? null])), ...WIDEST };
   return Buffer.byteLength(JSON.stringify(part)) + WIDEST_EXTRA + 1;
+}
+
+// The part of a configuration whose every text is as long as allowed and all control characters (6 bytes each in JSON).
+export function widestAnswerBytes(maxLengthOf: (property: AnswerTextProperty) => number): number {
+  return answerBytesOf(Object.fromEntries(ANSWER_TEXT_PROPERTIES.map((property) => [property, '\u0001'.repeat(maxLengthOf(property))])));
 }
 
 export function answerBytesOfAll(parts: number[]): number {

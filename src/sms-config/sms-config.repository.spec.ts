@@ -77,7 +77,7 @@ describe('SmsConfigRepository', () => {
     const [[countIn, insert, audit]] = script.mock.calls[0];
     expect(countIn).toEqual({
       sql: expect.stringMatching(/^UPDATE `client` SET `sms_config_count` = `sms_config_count` \+ 1 /),
-      values: [42, MAX_SMS_CONFIGS_PER_CLIENT, 1, answerBytesOf(NEW_SMS_CONFIG), MAX_SMS_CONFIG_ANSWER_BYTES - 1],
+      values: [42, MAX_SMS_CONFIGS_PER_CLIENT, 1, 6, answerBytesOf(NEW_SMS_CONFIG), MAX_SMS_CONFIG_ANSWER_BYTES - 1],
     });
     expect(countIn.sql).toContain('(SELECT COALESCE(SUM(');
     expect(insert.sql).toMatch(/^INSERT INTO `sms_config` .* WHERE ROW_COUNT\(\) = 1$/s);
