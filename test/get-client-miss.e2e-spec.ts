@@ -2,7 +2,7 @@ import { sha256Hex } from '../src/auth/digest';
 import { generateSecretKey } from '../src/auth/secret-key';
 import { ClientCache } from '../src/client-cache/client-cache';
 import { clientCacheMisses } from '../src/client-cache/client-cache.metrics';
-import { ClientRepository } from '../src/client/client.repository';
+import { ClientRepository, MAX_DIGESTS_PER_READ } from '../src/client/client.repository';
 import { ClientService } from '../src/client/client.service';
 import { ADMIN_API_KEY, Answer, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
@@ -157,6 +157,83 @@ describe('get-client on a cache miss', () => {
     expect((await early).body.results.smsConfig).toHaveLength(1);
     // The early read is not stored over the late one.
     expect((await getClient(key)).body.results.smsConfig).toHaveLength(2);
+  });
+
+  describe('misses of different keys read together', () => {
+    /** Every kind of key a caller can present, each with what makes it that kind already done. */
+    async function everyKindOfKey(): Promise<string[]> {
+      const known = await t.addClient({ appName: 'known' });
+      await t.post('/api/sms-config/add', { headers: { secretKey: known }, body: validSmsConfig() });
+      const disabled = await t.addClient({ appName: 'disabled' });
+      await t.send('PATCH', `/api/v1/clients/${await clientIdOf('disabled')}`, { headers: ADMIN, body: { isActive: false } });
+      const withinGrace = await t.addClient({ appName: 'within' });
+      const rotated = await t.post('/api/v1/client/secret-key/rotate', { headers: { secretKey: withinGrace }, body: { graceSeconds: 60 } });
+      const afterGrace = await t.addClient({ appName: 'after' });
+      const expired = await t.post('/api/v1/client/secret-key/rotate', { headers: { secretKey: afterGrace }, body: { graceSeconds: 1 } });
+      const deleted = await t.addClient({ appName: 'deleted' });
+      await t.send('DELETE', `/api/v1/clients/${await clientIdOf('deleted')}`, { headers: ADMIN });
+      await sleep(Date.parse(expired.body.results.previousKeyExpiresAt) - Date.now() + 20);
+      const keys = [known, disabled, withinGrace, rotated.body.results.secretKey, afterGrace, deleted, generateSecretKey(), 'not-a-key'];
+      return keys;
+    }
+
+    it('should answer every kind of key byte for byte the same whether its miss is read alone or with the others', async () => {
+      const keys = await everyKindOfKey();
+      const alone: unknown[] = [];
+      for (const key of keys) {
+        await sleep(ECHO_MS);
+        cache.clear();
+        alone.push(visible(await getClient(key)));
+      }
+      expect(alone.map((answer) => (answer as Answer).status)).toEqual([200, 403, 200, 200, 404, 404, 404, 404]);
+
+      await sleep(ECHO_MS);
+      cache.clear();
+      const reads = jest.spyOn(repository, 'findManyWithSmsConfigs');
+      const together = await Promise.all(keys.map((key) => getClient(key)));
+      expect(together.map(visible)).toEqual(alone);
+      // The seven well-formed keys, in one statement.
+      expect(reads.mock.calls.map(([digests]) => digests.length)).toEqual([7]);
+    });
+
+    it('should never hide a write answered before the read of its batch started', async () => {
+      const key = await t.addClient();
+      const other = await t.addClient({ appName: 'other' });
+      // Cached, then only its answer dropped: who owns the key stays known, so the add below reads nothing.
+      expect((await getClient(key)).status).toBe(200);
+      expect((await t.post('/api/sms-config/add', { headers: { secretKey: key }, body: validSmsConfig() })).status).toBe(200);
+      await sleep(ECHO_MS);
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const readMany = repository.findManyWithSmsConfigs.bind(repository);
+      const reads = jest.spyOn(repository, 'findManyWithSmsConfigs').mockImplementationOnce(async (digests) => {
+        await gate;
+        return readMany(digests);
+      });
+      const gathered = Promise.all([getClient(key), getClient(other)]);
+      while (reads.mock.calls.length === 0) await sleep(5);
+      expect(reads.mock.calls[0][0]).toEqual([sha256Hex(key), sha256Hex(other)]);
+      expect((await t.post('/api/sms-config/add', { headers: { secretKey: key }, body: validSmsConfig() })).status).toBe(200);
+      release();
+      const [answer, otherAnswer] = await gathered;
+      expect(answer.body.results.smsConfig).toHaveLength(2);
+      expect(otherAnswer.body.results.secretKey).toBe(other);
+      expect((await getClient(key)).body.results.smsConfig).toHaveLength(2);
+    });
+
+    it(`should read at most ${MAX_DIGESTS_PER_READ} keys in one statement, and answer each its own`, async () => {
+      const keys: string[] = [];
+      for (let i = 0; i < 2 * MAX_DIGESTS_PER_READ + 6; i++) keys.push(await t.addClient({ appName: `fleet-${i}` }));
+      await sleep(ECHO_MS);
+      cache.clear();
+      const reads = jest.spyOn(repository, 'findManyWithSmsConfigs');
+      const answers = await Promise.all(keys.map((key) => getClient(key)));
+      expect(answers.map((answer) => [answer.status, answer.body.results.secretKey])).toEqual(keys.map((key) => [200, key]));
+      const sizes = reads.mock.calls.map(([digests]) => digests.length);
+      expect(Math.max(...sizes)).toBe(MAX_DIGESTS_PER_READ);
+      expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(keys.length);
+      expect(cache.bytes).toBeLessThanOrEqual(cache.maxBytes);
+    });
   });
 
   it('should answer a database failure on a miss through the full way, in the envelope', async () => {
