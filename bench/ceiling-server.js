@@ -52,9 +52,8 @@ function loadGetClientBody(secretKey, responseFile) {
  */
 function withOperations(app, serviceDir = path.join(__dirname, '..', 'dist')) {
   const service = (file) => require(path.join(serviceDir, file));
-  const { addAnswerHeaders } = service('http/answer-headers');
+  const { addAnswerHeaders, timeAnswer } = service('http/edge');
   const { logAnswer } = service('http/access-log');
-  const { timeAnswer } = service('http/request-timing');
   const { createLoggers } = service('logging/logger-options');
   const { REQUEST_DURATION } = service('metrics/http-metrics');
   const { FixedWindowThrottlerStorage } = service('rate-limit/fixed-window.storage');
