@@ -2,8 +2,9 @@
 // Event delay, as users see it: from the moment a caller has read the 200 of a change to the moment a consumer of the
 // domain events receives that change's event. The consumer binds its own exclusive queue to the events' exchange with
 // '#', as any subscriber would; each measured write carries a unique x-request-id, and its event is recognised by
-// body.requestId. One process (this one) takes both times on one clock (performance.now()), so the delay needs no
-// clock sync; it is kept as measured, negative when the event arrived before the caller had read its answer.
+// body.callerRequestId (the service's own requestId is a new UUID). One process (this one) takes both times on one
+// clock (performance.now()), so the delay needs no clock sync; it is kept as measured, negative when the event arrived
+// before the caller had read its answer.
 const crypto = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const mysql = require('mysql2/promise');
@@ -22,13 +23,13 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The consumer: an exclusive, server-named queue bound with '#' to the exchange, no acks. It keeps the receipt time of
- * the first copy of every event whose requestId starts with `prefix` (other processes may publish on the same broker).
+ * the first copy of every event whose callerRequestId starts with `prefix` (other processes may publish on the same broker).
  */
 async function openConsumer(amqpUrl, prefix) {
   const amqp = require('amqplib');
   const connection = await amqp.connect(amqpUrl);
   connection.on('error', () => undefined); // a lost connection shows up as missing events, reported as such
-  const received = new Map(); // requestId -> { at, action, routingKey, eventId, messageId, copies }
+  const received = new Map(); // callerRequestId -> { at, action, routingKey, eventId, messageId, copies }
   let eventsSeen = 0;
   try {
     const channel = await connection.createChannel();
@@ -43,7 +44,7 @@ async function openConsumer(amqpUrl, prefix) {
     }
     const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
     await channel.bindQueue(queue, EVENTS_EXCHANGE, '#');
-    const marker = Buffer.from(`"requestId":"${prefix}`);
+    const marker = Buffer.from(`"callerRequestId":"${prefix}`);
     await channel.consume(
       queue,
       (message) => {
@@ -52,12 +53,12 @@ async function openConsumer(amqpUrl, prefix) {
         eventsSeen++;
         if (!message.content.includes(marker)) return; // not one of ours: no need to parse it
         const body = JSON.parse(message.content.toString('utf8'));
-        const seen = received.get(body.requestId);
+        const seen = received.get(body.callerRequestId);
         if (seen) {
           seen.copies++;
           return;
         }
-        received.set(body.requestId, {
+        received.set(body.callerRequestId, {
           at,
           action: body.action,
           routingKey: message.fields.routingKey,
