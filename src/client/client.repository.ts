@@ -126,9 +126,9 @@ function likePrefix(prefix: string): string {
   return `${prefix.replace(/[!%_]/g, (character) => `!${character}`)}%`;
 }
 
-// The most keys one statement reads; a batch is padded to a power of two, so each connection prepares at most six statements.
-export const MAX_DIGESTS_PER_READ = 32;
+// A batch is padded to the next of these sizes, so each connection prepares at most six statements.
 const READ_SIZES = [1, 2, 4, 8, 16, 32];
+export const MAX_DIGESTS_PER_READ = READ_SIZES[READ_SIZES.length - 1];
 
 // Two lookups by a unique index, not one with OR, which cost a miss 60% more on MySQL (docs/architecture.md).
 function clientWithSmsConfigsSql(dataSource: DataSource, digests: number): string {
