@@ -46,9 +46,10 @@ function loadGetClientBody(secretKey, responseFile) {
 
 /**
  * The per-answer work the service owes every caller, nothing else, each done by the service's own code: a request id,
- * the security headers, one access log line at info on stdout (the edge's access-log hook on the service's access logger), the
- * request-duration histogram (the edge's timing hook), and the key's SHA-256 counted in the service's fixed-window rate-limit
- * storage. Needs the built service (CEILING_SERVICE_DIR, dist/ by default).
+ * the security headers, the edge's access-log hook on the service's access logger at the default level (info: no line for
+ * an answered request, as in the service), the request-duration histogram (the edge's timing hook), and the key's SHA-256
+ * noted as used and counted in the service's fixed-window rate-limit storage. Needs the built service (CEILING_SERVICE_DIR,
+ * dist/ by default). bench/hit-operations.js measures each of them.
  */
 function withOperations(app, serviceDir = path.join(__dirname, '..', 'dist')) {
   const service = (file) => require(path.join(serviceDir, file));
@@ -58,9 +59,11 @@ function withOperations(app, serviceDir = path.join(__dirname, '..', 'dist')) {
   const { REQUEST_DURATION } = service('metrics/http-metrics');
   const { FixedWindowThrottlerStorage } = service('rate-limit/fixed-window.storage');
   const { credentialTracker } = service('rate-limit/credential');
+  const { KeyUsageNotes } = service('key-usage/key-usage-notes');
   const { sha256Hex } = service('auth/digest');
   const { Histogram } = require('prom-client');
   const rateLimit = new FixedWindowThrottlerStorage();
+  const keyUsage = new KeyUsageNotes();
 
   app.addHook('onRequest', addAnswerHeaders);
   app.addHook(
@@ -69,7 +72,9 @@ function withOperations(app, serviceDir = path.join(__dirname, '..', 'dist')) {
   );
   app.addHook('onResponse', timeAnswer(new Histogram(REQUEST_DURATION)));
   return (secretKey) => {
-    const key = FixedWindowThrottlerStorage.keyOf('default', credentialTracker(sha256Hex(secretKey)));
+    const digest = sha256Hex(secretKey);
+    keyUsage.note(digest);
+    const key = FixedWindowThrottlerStorage.keyOf('default', credentialTracker(digest));
     return !rateLimit.hit(key, 60_000, 5_000_000, 60_000).isBlocked;
   };
 }
