@@ -4,7 +4,7 @@ import { loggedUrl } from './logged-url';
 import { callerRequestIdOf } from '../common/request-id';
 
 // No redaction paths and a flat line, for their cost (BENCHMARKS.md): no field here holds a credential.
-// Answered requests at debug: at info a line per cached get-client was a tenth of its cost, and metrics count them.
+// Answered requests at debug: the line was the costliest of a cached get-client's operations (BENCHMARKS.md).
 export function logAnswer(logger: pino.Logger, isDraining: () => boolean): onResponseHookHandler {
   return (request, reply, done) => {
     const statusCode = reply.statusCode;
