@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { DatabaseModule } from '../database/database.module';
 import { ProviderHostModule } from '../provider-host/provider-host.module';
+import { DestinationPrice } from './destination-price.entity';
 import { CredentialResolutionController } from './credential-resolution.controller';
 import { SmsConfigLifecycleController } from './sms-config-lifecycle.controller';
 import { SmsConfigController } from './sms-config.controller';
@@ -12,7 +13,7 @@ import { SmsConfig } from './sms-config.entity';
 import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SmsConfig]), DatabaseModule, ClientCacheModule, ProviderHostModule],
+  imports: [TypeOrmModule.forFeature([SmsConfig, DestinationPrice]), DatabaseModule, ClientCacheModule, ProviderHostModule],
   controllers: [SmsConfigController, CredentialResolutionController, SmsConfigLifecycleController],
   providers: [SmsConfigService, SmsConfigRepository, VerifyApiKeyIssuer],
   exports: [VerifyApiKeyIssuer, SmsConfigRepository],
