@@ -47,8 +47,8 @@ describe('Answer fields', () => {
     const elsewhere = (fields: readonly string[]) => fields.filter((field) => !(storedFieldsOf(fields) as string[]).includes(field));
     expect(elsewhere(GET_CLIENT_SMS_CONFIG_FIELDS)).toEqual([]);
     expect(elsewhere(SMS_CONFIG_LIST_FIELDS)).toEqual([]);
-    expect(elsewhere(SMS_CONFIG_VIEW_FIELDS)).toEqual(['destinationApproved']);
-    expect(elsewhere(UPDATED_SMS_CONFIG_FIELDS)).toEqual(['destinationApproved', 'verifyApiKey']);
+    expect(elsewhere(SMS_CONFIG_VIEW_FIELDS)).toEqual(['destinationApproved', 'destinationPrices']);
+    expect(elsewhere(UPDATED_SMS_CONFIG_FIELDS)).toEqual(['destinationApproved', 'destinationPrices', 'verifyApiKey']);
     expect(elsewhere(RESOLVED_SMS_CONFIG_FIELDS)).toEqual(['password', 'apiKey', 'destinationApproved']);
     expect(elsewhere(ROUTE_CANDIDATE_FIELDS)).toEqual(['verifyApiKey']);
   });

@@ -9,6 +9,7 @@ import { Transactions } from '../src/database/transactions';
 import { WriteScripts } from '../src/database/write-scripts';
 import { ENTITIES } from '../src/entities';
 import { AuditLog } from '../src/audit/audit.repository';
+import { DestinationPriceRepository } from '../src/sms-config/destination-price.repository';
 import { NewSmsConfig, SmsConfigRepository } from '../src/sms-config/sms-config.repository';
 import { ADMIN_API_KEY, KEY_A, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from './helpers/test-app';
 import { createConnection } from 'mysql2/promise';
@@ -249,7 +250,7 @@ describe('Schema migrations', () => {
         { b: '0', p: '1234567890123456', t: '5000000' },
         { b: '-7250000', p: '100000', t: '1' },
       ]);
-      const repository = new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, after), after);
+      const repository = new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, after), new DestinationPriceRepository(transactions, after), after);
       const [client] = await after.query<Array<{ id: number }>>('SELECT id FROM client');
       const listed = await repository.listByClient(client.id);
       expect(listed.map(({ balance, perSmsCost }) => [balance, perSmsCost])).toEqual(amounts.map(([b, p]) => [Number(b), Number(p)]));
@@ -310,7 +311,7 @@ describe('Schema migrations', () => {
       expect(counts.map(({ n }) => Number(n))).toEqual([100, 3]);
 
       // The limit holds without the triggers: the repository keeps it.
-      const repository = new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, after), after);
+      const repository = new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, after), new DestinationPriceRepository(transactions, after), after);
       const [full, other] = await after.query<Array<{ id: number }>>('SELECT id FROM client ORDER BY id');
       const add = (clientId: number) =>
         repository.add({ ...NEW_SMS_CONFIG, clientId }, { actor: 'admin:00000000', requestId: 'migration-test', callerRequestId: null });

@@ -4,6 +4,7 @@ import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { DatabaseModule } from '../database/database.module';
 import { ProviderHostModule } from '../provider-host/provider-host.module';
 import { DestinationPrice } from './destination-price.entity';
+import { DestinationPriceRepository } from './destination-price.repository';
 import { CredentialResolutionController } from './credential-resolution.controller';
 import { SmsConfigLifecycleController } from './sms-config-lifecycle.controller';
 import { SmsConfigController } from './sms-config.controller';
@@ -15,7 +16,7 @@ import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
 @Module({
   imports: [TypeOrmModule.forFeature([SmsConfig, DestinationPrice]), DatabaseModule, ClientCacheModule, ProviderHostModule],
   controllers: [SmsConfigController, CredentialResolutionController, SmsConfigLifecycleController],
-  providers: [SmsConfigService, SmsConfigRepository, VerifyApiKeyIssuer],
-  exports: [VerifyApiKeyIssuer, SmsConfigRepository],
+  providers: [SmsConfigService, SmsConfigRepository, DestinationPriceRepository, VerifyApiKeyIssuer],
+  exports: [VerifyApiKeyIssuer, SmsConfigRepository, DestinationPriceRepository],
 })
 export class SmsConfigModule {}
