@@ -32,12 +32,14 @@ const MIGRATIONS = [
   'ProviderHosts1798000000004',
   'ExactAmounts1798000000005',
   'AuditAndKeptSecrets1798000000006',
+  'DestinationPrices1798000000007',
 ];
 
 /** Only MySQL has the relay's lock row: on SQLite one instance runs. */
 const TABLES = [
   'audit_event',
   'client',
+  'destination_price',
   'idempotent_request',
   ...(process.env.TEST_DATABASE === 'mysql' ? ['outbox_relay_lock'] : []),
   'provider_host',
@@ -250,7 +252,13 @@ describe('Schema migrations', () => {
         { b: '0', p: '1234567890123456', t: '5000000' },
         { b: '-7250000', p: '100000', t: '1' },
       ]);
-      const repository = new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, after), new DestinationPriceRepository(transactions, after), after);
+      const repository = new SmsConfigRepository(
+        transactions,
+        scripts,
+        new AuditLog(transactions, after),
+        new DestinationPriceRepository(transactions, after),
+        after,
+      );
       const [client] = await after.query<Array<{ id: number }>>('SELECT id FROM client');
       const listed = await repository.listByClient(client.id);
       expect(listed.map(({ balance, perSmsCost }) => [balance, perSmsCost])).toEqual(amounts.map(([b, p]) => [Number(b), Number(p)]));
@@ -311,7 +319,13 @@ describe('Schema migrations', () => {
       expect(counts.map(({ n }) => Number(n))).toEqual([100, 3]);
 
       // The limit holds without the triggers: the repository keeps it.
-      const repository = new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, after), new DestinationPriceRepository(transactions, after), after);
+      const repository = new SmsConfigRepository(
+        transactions,
+        scripts,
+        new AuditLog(transactions, after),
+        new DestinationPriceRepository(transactions, after),
+        after,
+      );
       const [full, other] = await after.query<Array<{ id: number }>>('SELECT id FROM client ORDER BY id');
       const add = (clientId: number) =>
         repository.add({ ...NEW_SMS_CONFIG, clientId }, { actor: 'admin:00000000', requestId: 'migration-test', callerRequestId: null });
