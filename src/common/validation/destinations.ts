@@ -15,7 +15,7 @@ export function destinationPricesProblem(property: string, value: unknown): stri
   if (!Array.isArray(value)) return `${property} must be an array of {prefix, perSmsCost}, or null`;
   if (value.length > MAX_DESTINATION_PRICES) return `${property} must have at most ${MAX_DESTINATION_PRICES} entries`;
   const seen = new Set<string>();
-  for (const [index, entry] of value.entries()) {
+  for (const [index, entry] of (value as unknown[]).entries()) {
     const at = `${property}[${index}]`;
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return `${at} must be an object {prefix, perSmsCost}`;
     const unknown = Object.keys(entry).find((field) => !ENTRY_FIELDS.includes(field));
@@ -45,7 +45,7 @@ export function IsDestinationPrices(options?: ValidationOptions): PropertyDecora
 
 export function IsOptionalDestinationPrices(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ nullable: true, maxItems: MAX_DESTINATION_PRICES, ...docs } as ApiPropertyOptions),
+    ApiPropertyOptional({ nullable: true, maxItems: MAX_DESTINATION_PRICES, ...docs }),
     IsDestinationPrices(),
     IsOptional(),
   );
