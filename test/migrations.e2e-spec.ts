@@ -106,6 +106,12 @@ function dataSourceFor(databaseUrl: string): DataSource {
   return new DataSource(buildDataSourceOptions(config.database));
 }
 
+/** The repository as the service builds it, on the test's own data source. */
+function smsConfigRepositoryOn(dataSource: DataSource, transactions: Transactions, scripts: WriteScripts): SmsConfigRepository {
+  const prices = new DestinationPriceRepository(transactions, dataSource);
+  return new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, dataSource), prices, dataSource);
+}
+
 async function tablesOf(dataSource: DataSource): Promise<string[]> {
   const sql =
     dataSource.options.type === 'mysql'
@@ -252,13 +258,7 @@ describe('Schema migrations', () => {
         { b: '0', p: '1234567890123456', t: '5000000' },
         { b: '-7250000', p: '100000', t: '1' },
       ]);
-      const repository = new SmsConfigRepository(
-        transactions,
-        scripts,
-        new AuditLog(transactions, after),
-        new DestinationPriceRepository(transactions, after),
-        after,
-      );
+      const repository = smsConfigRepositoryOn(after, transactions, scripts);
       const [client] = await after.query<Array<{ id: number }>>('SELECT id FROM client');
       const listed = await repository.listByClient(client.id);
       expect(listed.map(({ balance, perSmsCost }) => [balance, perSmsCost])).toEqual(amounts.map(([b, p]) => [Number(b), Number(p)]));
@@ -319,13 +319,7 @@ describe('Schema migrations', () => {
       expect(counts.map(({ n }) => Number(n))).toEqual([100, 3]);
 
       // The limit holds without the triggers: the repository keeps it.
-      const repository = new SmsConfigRepository(
-        transactions,
-        scripts,
-        new AuditLog(transactions, after),
-        new DestinationPriceRepository(transactions, after),
-        after,
-      );
+      const repository = smsConfigRepositoryOn(after, transactions, scripts);
       const [full, other] = await after.query<Array<{ id: number }>>('SELECT id FROM client ORDER BY id');
       const add = (clientId: number) =>
         repository.add({ ...NEW_SMS_CONFIG, clientId }, { actor: 'admin:00000000', requestId: 'migration-test', callerRequestId: null });
