@@ -5,15 +5,20 @@
 //   npm run bench:dispatch -- <before/dist/main.js>   the same, with another build beside it in every round: each
 //        scenario is measured on both, in alternating order, and the table adds the other build's req/s and the ratio
 //   env: ROUNDS (3), BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (50), DISPATCH_CLIENTS (500, each
-//        with 3 configurations), BENCH_DATABASE (registry_dispatch), BENCH_PORT (3130)
+//        with 3 configurations), DISPATCH_WIDE_CLIENTS (20, each with 100 configurations of 300 destination prices),
+//        BENCH_DATABASE (registry_dispatch), BENCH_PORT (3130)
 // Each round runs the three scenarios one after another, in turns, so that the machine's drift hits each alike; the
 // table gives each scenario's median req/s, p50 and p99 over the rounds, and its req/s as a share of get-client's.
 // get-client is answered from the cache; route reads the client and its configurations and seals a token per
 // candidate; an outcome report is a transaction that locks the client and the configuration and writes one row.
+// The wide clients' route, without and with a destination, measures the lookup of a destination's price: their
+// prices are written straight into destination_price, 30,000 a client, ten times what the API lets a client keep, so
+// that each of the destination's prefixes matches a row on all 100 configurations.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
+const mysql = require('mysql2/promise');
 
 const children = require('./lib/children');
 const { recreateDatabase } = require('./lib/database');
@@ -34,6 +39,10 @@ const params = {
   clients: Number(process.env.DISPATCH_CLIENTS || 500),
 };
 const CONFIGS_PER_CLIENT = 3;
+const WIDE_CLIENTS = Number(process.env.DISPATCH_WIDE_CLIENTS || 20);
+const WIDE_CONFIGS_PER_CLIENT = 100;
+const PRICES_PER_CONFIG = 300;
+const DESTINATION = '+447700900123';
 const progress = (message) => process.stderr.write(`[dispatch] ${message}\n`);
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -55,9 +64,15 @@ function inTurns(headersOf, bodies) {
   };
 }
 
-function scenarios(keys, smsConfigIds) {
+function scenarios(keys, smsConfigIds, wideKeys) {
   const noBodies = keys.map(() => undefined);
   const routeBody = Buffer.from(JSON.stringify({ smsType: 'Transactional', count: 1 }));
+  const routeOf = (secretKeys, body) =>
+    inTurns(
+      (i) => ({ ...JSON_HEADERS, 'x-api-key': seed.DISPATCHER_API_KEY, secretKey: secretKeys[i] }),
+      secretKeys.map(() => body),
+    );
+  const destinationBody = Buffer.from(JSON.stringify({ smsType: 'Transactional', count: 1, destination: DESTINATION }));
   return [
     { name: 'get-client', path: '/api/client/get/secretKey', options: inTurns((i) => ({ secretKey: keys[i] }), noBodies) },
     {
@@ -76,7 +91,54 @@ function scenarios(keys, smsConfigIds) {
         smsConfigIds.map((smsConfigId) => Buffer.from(JSON.stringify({ smsConfigId, sent: 10, failed: 0 }))),
       ),
     },
+    { name: 'route, 100 configurations', path: '/api/v1/dispatch/route', options: routeOf(wideKeys, routeBody) },
+    {
+      name: `route to ${DESTINATION}, 100 configurations x 300 prices`,
+      path: '/api/v1/dispatch/route',
+      options: routeOf(wideKeys, destinationBody),
+    },
   ];
+}
+
+/** Each configuration's 300 prices: the destination's 44, 447 and 4477, at prices that differ between configurations, and 297 others. */
+async function insertDestinationPrices(database, clientId, smsConfigIds) {
+  const connection = await mysql.createConnection({ uri: `${SERVER_URL}/${database}` });
+  try {
+    for (const [index, smsConfigId] of smsConfigIds.entries()) {
+      const micros = (prefix, base) => base + ((index * 7919 + prefix.length * 104729) % 10000);
+      const prices = [
+        ['44', micros('44', 40000)],
+        ['447', micros('447', 30000)],
+        ['4477', micros('4477', 20000)],
+        ...Array.from({ length: PRICES_PER_CONFIG - 3 }, (_, j) => [`2${String(j).padStart(3, '0')}`, 10000 + j]),
+      ];
+      const rows = prices.map(([prefix, value], position) => [smsConfigId, prefix, clientId, position, (value / 1e6).toFixed(6), value]);
+      await connection.query(
+        'INSERT INTO destination_price (sms_config_id, prefix, client_id, position, per_sms_cost, per_sms_cost_micros) VALUES ?',
+        [rows],
+      );
+    }
+  } finally {
+    await connection.end();
+  }
+}
+
+/** Clients of 100 configurations each, every configuration with 300 prices. */
+async function seedWideClients(url, database) {
+  progress(`seeding ${WIDE_CLIENTS} clients with ${WIDE_CONFIGS_PER_CLIENT} configurations of ${PRICES_PER_CONFIG} prices each`);
+  const keys = await seed.addClients(url, params.clients + 1, WIDE_CLIENTS);
+  await seed.addSmsConfigTokens(url, keys, WIDE_CONFIGS_PER_CLIENT);
+  for (const secretKey of keys) {
+    const listed = seed.expect2xx('list', await seed.post(`${url}/api/sms-config/get-all-by-client-id`, { headers: { secretKey } }));
+    const smsConfigIds = listed.results.map(({ smsConfigId }) => smsConfigId);
+    const routed = await seed.post(`${url}/api/v1/dispatch/route`, {
+      headers: { 'x-api-key': seed.DISPATCHER_API_KEY, secretKey },
+      body: {},
+    });
+    const { clientId } = seed.expect2xx('route', routed).results;
+    await insertDestinationPrices(database, clientId, smsConfigIds);
+  }
+  return keys;
 }
 
 /** One build on a new database of its own, seeded alike: its clients, their configurations and their ids. */
@@ -106,7 +168,8 @@ async function startSeeded(name, mainJs, port, database) {
       smsConfigIds.push(smsConfigId);
     }
   }
-  return { name, service, url, runs: scenarios(keys, smsConfigIds) };
+  const wideKeys = await seedWideClients(url, database);
+  return { name, service, url, runs: scenarios(keys, smsConfigIds, wideKeys) };
 }
 
 async function main() {
@@ -158,7 +221,8 @@ async function main() {
   });
   console.log(
     `${params.rounds} rounds x ${params.seconds} s per scenario${before ? ' and build' : ''}, ${params.connections} connections, ` +
-      `${params.clients} clients with ${CONFIGS_PER_CLIENT} configurations each, requests in turns over them (MariaDB).\n`,
+      `${params.clients} clients with ${CONFIGS_PER_CLIENT} configurations each, and ${WIDE_CLIENTS} with ` +
+      `${WIDE_CONFIGS_PER_CLIENT} configurations of ${PRICES_PER_CONFIG} prices each, requests in turns over them (MariaDB).\n`,
   );
   const header = ['scenario', 'req/s (median)', 'p50', 'p99', 'req/s / get-client'];
   if (before) header.push('before: req/s', 'this / before');

@@ -286,7 +286,7 @@ export interface paths {
     put?: never;
     /**
      * Which SMS configurations to send through now
-     * @description For the SMS dispatcher, with the client's secretKey: the client's usable configurations in the order to try them, each with a fresh verifyApiKey to resolve for the one used, and every other configuration with the reason it is skipped. Read from the database at every call: a report or a change on any instance shows at once. Never a secret.
+     * @description For the SMS dispatcher, with the client's secretKey: the client's usable configurations in the order to try them, each with a fresh verifyApiKey to resolve for the one used, and every other configuration with the reason it is skipped. With a destination, each configuration is priced for it (destinationPrices, longest prefix first, else perSmsCost). Read from the database at every call: a report or a change on any instance shows at once. Never a secret.
      */
     post: operations['DispatchController_route'];
     delete?: never;
@@ -306,7 +306,7 @@ export interface paths {
     put?: never;
     /**
      * Report what sending through a configuration did
-     * @description For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch). The balance goes down by exactly perSmsCost × sent, or is set to the provider's own figure when balance is given; a send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each, and a balance given publishes sms-config.balance-set. Send an Idempotency-Key with each batch: a retry of it is answered again and counted once.
+     * @description For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch). The balance goes down by exactly perSmsCost × sent (the price at destination when one is given), or is set to the provider's own figure when balance is given; a send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each, and a balance given publishes sms-config.balance-set. Send an Idempotency-Key with each batch: a retry of it is answered again and counted once.
      */
     post: operations['DispatchController_report'];
     delete?: never;
@@ -567,6 +567,18 @@ export interface components {
       status: number;
       results: components['schemas']['RotatedSecretKeyDto'];
     };
+    DestinationPriceDto: {
+      /**
+       * @description An E.164 prefix without +: the destinations whose digits start with it
+       * @example 447
+       */
+      prefix: string;
+      /**
+       * @description The price of one SMS to those destinations, at most 6 decimal places, kept exactly
+       * @example 0.0425
+       */
+      perSmsCost: number;
+    };
     AddSmsConfigDto: {
       /**
        * @description Must be the id of the secretKey's client; null: not given
@@ -624,6 +636,8 @@ export interface components {
        * @example 5
        */
       lowBalanceThreshold?: number | null;
+      /** @description Prices per destination: at most 300 entries, each prefix once, and at most 3000 over all of the client's configurations (409 past it). Dispatch prices a destination at the entry with the longest prefix its digits start with, else at perSmsCost. null or []: none */
+      destinationPrices?: components['schemas']['DestinationPriceDto'][] | null;
       /**
        * @description null: not given (true)
        * @default true
@@ -737,6 +751,8 @@ export interface components {
       lowBalanceThreshold: number | null;
       /** @description Whether the hosts of smsApi, providerUrl and balanceUrl are all approved provider hosts (GET /api/v1/provider-hosts): false, dispatch route skips it (unapproved) and resolve refuses it with 409 */
       destinationApproved: boolean;
+      /** @description Prices per destination prefix, in the order given; null: none (every destination at perSmsCost) */
+      destinationPrices: components['schemas']['DestinationPriceDto'][] | null;
     };
     SmsConfigResponseDto: {
       /** @example 200 */
@@ -773,6 +789,8 @@ export interface components {
       perSmsCost?: number | null;
       /** @description At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400 */
       lowBalanceThreshold?: number | null;
+      /** @description Prices per destination: at most 300 entries, each prefix once, and at most 3000 over all of the client's configurations (409 past it). Dispatch prices a destination at the entry with the longest prefix its digits start with, else at perSmsCost. null or []: none. Replaces the list whole */
+      destinationPrices?: components['schemas']['DestinationPriceDto'][] | null;
       /** @description null sets it back to true */
       isActive?: boolean | null;
     };
@@ -801,6 +819,8 @@ export interface components {
       lowBalanceThreshold: number | null;
       /** @description Whether the hosts of smsApi, providerUrl and balanceUrl are all approved provider hosts (GET /api/v1/provider-hosts): false, dispatch route skips it (unapproved) and resolve refuses it with 409 */
       destinationApproved: boolean;
+      /** @description Prices per destination prefix, in the order given; null: none (every destination at perSmsCost) */
+      destinationPrices: components['schemas']['DestinationPriceDto'][] | null;
       /** @description A fresh token for the configuration as it now is */
       verifyApiKey: string;
     };
@@ -877,6 +897,11 @@ export interface components {
        * @default 1
        */
       count?: number;
+      /**
+       * @description Where the messages go: every configuration is priced for it (its destinationPrices entry of the longest prefix the number's digits start with, else its perSmsCost), and candidates are ordered, checked against their balance and shown at that price
+       * @example +447700900123
+       */
+      destination?: string | null;
     };
     RouteCandidateDto: {
       /** @example 12 */
@@ -890,8 +915,16 @@ export interface components {
       smsType: string | null;
       /** @example 12.5 */
       balance: number;
-      /** @example 0.0125 */
+      /**
+       * @description The price of one message, at the destination when one was given
+       * @example 0.0125
+       */
       perSmsCost: number;
+      /**
+       * @description Only when a destination was given: the destinationPrices prefix that priced it, or null for perSmsCost
+       * @example 447
+       */
+      pricePrefix?: string | null;
       /** @description Resolve it (POST /api/v1/sms-configs/resolve) for the candidate used */
       verifyApiKey: string;
     };
@@ -907,7 +940,7 @@ export interface components {
     RouteDto: {
       /** @example 7 */
       clientId: number;
-      /** @description In the order to try them: the client's preferredSmsGateway (case-insensitive) first, then lower perSmsCost, higher balance, lower smsConfigId; a configuration offered again after being unhealthy comes last. Empty when none is usable */
+      /** @description In the order to try them: the client's preferredSmsGateway (case-insensitive) first, then lower perSmsCost, higher balance, lower smsConfigId (each cost at the destination when one was given); a configuration offered again after being unhealthy comes last. Empty when none is usable */
       candidates: components['schemas']['RouteCandidateDto'][];
       /** @description Every other configuration of the client, by smsConfigId */
       skipped: components['schemas']['SkippedSmsConfigDto'][];
@@ -935,6 +968,11 @@ export interface components {
        * @example 118.25
        */
       balance?: number;
+      /**
+       * @description Where the sent messages went: the debit is sent × the configuration's price there (its destinationPrices entry of the longest prefix, else perSmsCost); without it, sent × perSmsCost
+       * @example +447700900123
+       */
+      destination?: string | null;
     };
     OutcomeDto: {
       /** @example 12 */
@@ -1931,7 +1969,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description The client already has 100 SMS configurations, or they would take more than 262144 bytes of get-client answer; or: A request with this Idempotency-Key is in progress */
+      /** @description The client already has 100 SMS configurations, they would take more than 262144 bytes of get-client answer, or more than 3000 destinationPrices entries in all; or: A request with this Idempotency-Key is in progress */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2469,7 +2507,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description The client's configurations would take more than 262144 bytes of get-client answer */
+      /** @description The client's configurations would take more than 262144 bytes of get-client answer, or hold more than 3000 destinationPrices entries in all */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2924,7 +2962,7 @@ export interface operations {
           'application/json': components['schemas']['RouteResponseDto'];
         };
       };
-      /** @description smsType or count is not valid, or the body has other fields */
+      /** @description smsType, count or destination is not valid, or the body has other fields */
       400: {
         headers: {
           [name: string]: unknown;

@@ -1,6 +1,6 @@
 import { DECORATORS } from '@nestjs/swagger';
 import { CLIENT_FIELDS, ClientDto } from './client/dto/client-response.dto';
-import { ROUTE_CANDIDATE_FIELDS, RouteCandidateDto } from './dispatch/dto/dispatch-route.dto';
+import { ROUTE_CANDIDATE_FIELDS, ROUTE_CANDIDATE_FIELDS_WITHOUT_DESTINATION, RouteCandidateDto } from './dispatch/dto/dispatch-route.dto';
 import {
   RESOLVED_SMS_CONFIG_FIELDS,
   ResolvedSmsConfigDto,
@@ -43,13 +43,26 @@ describe('Answer fields', () => {
     expect(sorted(fields)).toEqual(sorted(documented(dto)));
   });
 
+  it('should show a route candidate without a destination with the fields it had before prices per destination, in their order', () => {
+    expect(ROUTE_CANDIDATE_FIELDS_WITHOUT_DESTINATION).toEqual([
+      'smsConfigId',
+      'providerName',
+      'smsApi',
+      'senderId',
+      'smsType',
+      'balance',
+      'perSmsCost',
+      'verifyApiKey',
+    ]);
+  });
+
   it('should read from the columns every field of an answer but those it gets elsewhere', () => {
     const elsewhere = (fields: readonly string[]) => fields.filter((field) => !(storedFieldsOf(fields) as string[]).includes(field));
     expect(elsewhere(GET_CLIENT_SMS_CONFIG_FIELDS)).toEqual([]);
     expect(elsewhere(SMS_CONFIG_LIST_FIELDS)).toEqual([]);
-    expect(elsewhere(SMS_CONFIG_VIEW_FIELDS)).toEqual(['destinationApproved']);
-    expect(elsewhere(UPDATED_SMS_CONFIG_FIELDS)).toEqual(['destinationApproved', 'verifyApiKey']);
+    expect(elsewhere(SMS_CONFIG_VIEW_FIELDS)).toEqual(['destinationApproved', 'destinationPrices']);
+    expect(elsewhere(UPDATED_SMS_CONFIG_FIELDS)).toEqual(['destinationApproved', 'destinationPrices', 'verifyApiKey']);
     expect(elsewhere(RESOLVED_SMS_CONFIG_FIELDS)).toEqual(['password', 'apiKey', 'destinationApproved']);
-    expect(elsewhere(ROUTE_CANDIDATE_FIELDS)).toEqual(['verifyApiKey']);
+    expect(elsewhere(ROUTE_CANDIDATE_FIELDS)).toEqual(['pricePrefix', 'verifyApiKey']);
   });
 });

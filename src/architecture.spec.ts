@@ -174,6 +174,7 @@ describe('Architecture', () => {
       'src/dispatch/dispatch.repository.ts',
       'src/key-usage/key-usage.repository.ts',
       'src/reseal/sealed-column.repository.ts',
+      'src/sms-config/destination-price.repository.ts',
       'src/sms-config/sms-config.repository.ts',
     ]);
   });

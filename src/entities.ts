@@ -4,10 +4,11 @@ import { Client } from './client/client.entity';
 import { OutboxRelayLock } from './events/outbox-relay-lock.entity';
 import { IdempotentRequest } from './idempotency/idempotent-request.entity';
 import { ProviderHost } from './provider-host/provider-host.entity';
+import { DestinationPrice } from './sms-config/destination-price.entity';
 import { SmsConfig } from './sms-config/sms-config.entity';
 
 // For DataSources built outside Nest (the TypeORM CLI, the schema scripts); a test holds it to the modules' own lists.
-export const ENTITIES = [Client, SmsConfig, AuditEvent, IdempotentRequest, OutboxRelayLock, ProviderHost];
+export const ENTITIES = [Client, SmsConfig, DestinationPrice, AuditEvent, IdempotentRequest, OutboxRelayLock, ProviderHost];
 
 export async function mysqlMetadataOnly(): Promise<DataSource> {
   const dataSource = new DataSource({ type: 'mysql', database: 'registry', entities: ENTITIES });

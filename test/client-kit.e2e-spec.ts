@@ -200,16 +200,19 @@ describe('The typed client kit (kit/), against the service on a port', () => {
       ...listed[0],
       lowBalanceThreshold: null,
       destinationApproved: true,
+      destinationPrices: null,
     });
 
+    const destinationPrices = [{ prefix: '44', perSmsCost: 0.04 }];
     const updated = resultsOf(
-      await owner.PATCH('/api/v1/sms-configs/{smsConfigId}', { params: { path }, body: { providerName: 'vonage' } }),
+      await owner.PATCH('/api/v1/sms-configs/{smsConfigId}', { params: { path }, body: { providerName: 'vonage', destinationPrices } }),
     );
     expect(updated).toEqual({
       ...listed[0],
       providerName: 'vonage',
       lowBalanceThreshold: null,
       destinationApproved: true,
+      destinationPrices,
       verifyApiKey: expect.any(String),
     });
 

@@ -9,6 +9,7 @@ import { Transactions } from '../src/database/transactions';
 import { WriteScripts } from '../src/database/write-scripts';
 import { ENTITIES } from '../src/entities';
 import { AuditLog } from '../src/audit/audit.repository';
+import { DestinationPriceRepository } from '../src/sms-config/destination-price.repository';
 import { NewSmsConfig, SmsConfigRepository } from '../src/sms-config/sms-config.repository';
 import { ADMIN_API_KEY, KEY_A, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from './helpers/test-app';
 import { createConnection } from 'mysql2/promise';
@@ -31,12 +32,14 @@ const MIGRATIONS = [
   'ProviderHosts1798000000004',
   'ExactAmounts1798000000005',
   'AuditAndKeptSecrets1798000000006',
+  'DestinationPrices1798000000007',
 ];
 
 /** Only MySQL has the relay's lock row: on SQLite one instance runs. */
 const TABLES = [
   'audit_event',
   'client',
+  'destination_price',
   'idempotent_request',
   ...(process.env.TEST_DATABASE === 'mysql' ? ['outbox_relay_lock'] : []),
   'provider_host',
@@ -101,6 +104,12 @@ async function emptyDatabaseUrl(label: string): Promise<string> {
 function dataSourceFor(databaseUrl: string): DataSource {
   const config = loadAppConfig({ DATABASE_URL: databaseUrl, ADMIN_API_KEYS: ADMIN_API_KEY, ENCRYPTION_KEYS: KEY_A });
   return new DataSource(buildDataSourceOptions(config.database));
+}
+
+/** The repository as the service builds it, on the test's own data source. */
+function smsConfigRepositoryOn(dataSource: DataSource, transactions: Transactions, scripts: WriteScripts): SmsConfigRepository {
+  const prices = new DestinationPriceRepository(transactions, dataSource);
+  return new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, dataSource), prices, dataSource);
 }
 
 async function tablesOf(dataSource: DataSource): Promise<string[]> {
@@ -249,7 +258,7 @@ describe('Schema migrations', () => {
         { b: '0', p: '1234567890123456', t: '5000000' },
         { b: '-7250000', p: '100000', t: '1' },
       ]);
-      const repository = new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, after), after);
+      const repository = smsConfigRepositoryOn(after, transactions, scripts);
       const [client] = await after.query<Array<{ id: number }>>('SELECT id FROM client');
       const listed = await repository.listByClient(client.id);
       expect(listed.map(({ balance, perSmsCost }) => [balance, perSmsCost])).toEqual(amounts.map(([b, p]) => [Number(b), Number(p)]));
@@ -310,7 +319,7 @@ describe('Schema migrations', () => {
       expect(counts.map(({ n }) => Number(n))).toEqual([100, 3]);
 
       // The limit holds without the triggers: the repository keeps it.
-      const repository = new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, after), after);
+      const repository = smsConfigRepositoryOn(after, transactions, scripts);
       const [full, other] = await after.query<Array<{ id: number }>>('SELECT id FROM client ORDER BY id');
       const add = (clientId: number) =>
         repository.add({ ...NEW_SMS_CONFIG, clientId }, { actor: 'admin:00000000', requestId: 'migration-test', callerRequestId: null });

@@ -36,8 +36,11 @@ describe('SMS configuration lifecycle and credential resolution', () => {
       const listed = (await t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey: mine.secretKey } })).body.results[0];
       const answer = await t.get(`/api/v1/sms-configs/${mine.smsConfigId}`, { secretKey: mine.secretKey });
       expect(answer.status).toBe(200);
-      // The v1 read shows lowBalanceThreshold too, which the seed's list never does.
-      expect(answer.body).toEqual({ status: 200, results: { ...listed, lowBalanceThreshold: null, destinationApproved: true } });
+      // The v1 read shows lowBalanceThreshold and destinationPrices too, which the seed's list never does.
+      expect(answer.body).toEqual({
+        status: 200,
+        results: { ...listed, lowBalanceThreshold: null, destinationApproved: true, destinationPrices: null },
+      });
       expect(answer.raw).not.toContain(validSmsConfig().password);
       const notFound = { status: 404, error: 'SMS configuration not found' };
       expect((await t.get(`/api/v1/sms-configs/${other.smsConfigId}`, { secretKey: mine.secretKey })).body).toEqual(notFound);
@@ -65,9 +68,10 @@ describe('SMS configuration lifecycle and credential resolution', () => {
         },
       });
       expect(answer.status).toBe(200);
-      const { verifyApiKey: freshToken, lowBalanceThreshold, destinationApproved, ...config } = answer.body.results;
+      const { verifyApiKey: freshToken, lowBalanceThreshold, destinationApproved, destinationPrices, ...config } = answer.body.results;
       expect(lowBalanceThreshold).toBeNull();
       expect(destinationApproved).toBe(true);
+      expect(destinationPrices).toBeNull();
       expect(config).toEqual({
         smsConfigId,
         providerName: 'vonage',

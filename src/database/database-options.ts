@@ -27,6 +27,8 @@ import { ExactAmounts1798000000005 as MysqlExactAmounts } from './migrations/mys
 import { ExactAmounts1798000000005 as SqliteExactAmounts } from './migrations/sqlite/1798000000005-ExactAmounts';
 import { AuditAndKeptSecrets1798000000006 as MysqlAuditAndKeptSecrets } from './migrations/mysql/1798000000006-AuditAndKeptSecrets';
 import { AuditAndKeptSecrets1798000000006 as SqliteAuditAndKeptSecrets } from './migrations/sqlite/1798000000006-AuditAndKeptSecrets';
+import { DestinationPrices1798000000007 as MysqlDestinationPrices } from './migrations/mysql/1798000000007-DestinationPrices';
+import { DestinationPrices1798000000007 as SqliteDestinationPrices } from './migrations/sqlite/1798000000007-DestinationPrices';
 
 // Each may run again after failing at any statement, and none needs privileges beyond its own database.
 export const MYSQL_MIGRATIONS = [
@@ -42,6 +44,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlProviderHosts,
   MysqlExactAmounts,
   MysqlAuditAndKeptSecrets,
+  MysqlDestinationPrices,
 ];
 export const SQLITE_MIGRATIONS = [
   CreateSqliteSchema,
@@ -56,6 +59,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteProviderHosts,
   SqliteExactAmounts,
   SqliteAuditAndKeptSecrets,
+  SqliteDestinationPrices,
 ];
 
 // Every statement longer than the timeout fails, and the failure is logged, never a statement's text and values.

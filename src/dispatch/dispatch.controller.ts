@@ -32,10 +32,14 @@ export class DispatchController {
     description:
       "For the SMS dispatcher, with the client's secretKey: the client's usable configurations in the order to try them, " +
       'each with a fresh verifyApiKey to resolve for the one used, and every other configuration with the reason it is skipped. ' +
+      'With a destination, each configuration is priced for it (destinationPrices, longest prefix first, else perSmsCost). ' +
       'Read from the database at every call: a report or a change on any instance shows at once. Never a secret.',
   })
   @ApiOkResponse({ type: RouteResponseDto, headers: { 'cache-control': { schema: { type: 'string', example: 'no-store' } } } })
-  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'smsType or count is not valid, or the body has other fields' })
+  @ApiBadRequestResponse({
+    type: ErrorResponseDto,
+    description: 'smsType, count or destination is not valid, or the body has other fields',
+  })
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: "An admin key as x-api-key, or the secretKey's client is disabled" })
   async route(@CurrentClient() client: AuthenticatedClient, @OptionalBody() request: RouteRequestDto): Promise<RouteResponseDto> {
     return { status: 200, results: await this.dispatch.route(client, request) };
@@ -49,7 +53,7 @@ export class DispatchController {
     summary: 'Report what sending through a configuration did',
     description:
       'For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch). The ' +
-      "balance goes down by exactly perSmsCost × sent, or is set to the provider's own figure when balance is given; a " +
+      "balance goes down by exactly perSmsCost × sent (the price at destination when one is given), or is set to the provider's own figure when balance is given; a " +
       'send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. ' +
       'Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each, and a balance ' +
       'given publishes sms-config.balance-set. Send an ' +

@@ -27,6 +27,8 @@ export interface RoutedSmsConfig extends RoutableSmsConfig {
   balanceUrl: string | null;
   apiKeySealed: string | null;
   credentialVersion: number;
+  // The destinationPrices entry that priced it, when route was given a destination.
+  pricePrefix: string | null;
   shown: Pick<StoredSmsConfigFields, (typeof CANDIDATE_STORED_FIELDS)[number]>;
 }
 
@@ -141,6 +143,7 @@ export class DispatchRepository {
           unhealthyUntil: epochMsOf(row.unhealthyUntil),
           apiKeySealed: row.apiKeySealed,
           credentialVersion: Number(row.credentialVersion),
+          pricePrefix: null,
           shown: readCandidate(row),
         })),
     };

@@ -12,11 +12,13 @@ import { Transactions } from '../database/transactions';
 import { ProviderHostApproval } from '../provider-host/provider-host-approval';
 import { SmsConfigNotFoundException } from '../sms-config/sms-config.service';
 import { VerifyApiKeyIssuer } from '../sms-config/verify-api-key-issuer';
+import { DestinationPriceRepository } from '../sms-config/destination-price.repository';
+import { longestPrefixPrices, prefixesOf, pricedAt } from './destination-pricing';
 import { route } from './dispatch-routing';
 import { countReport } from './dispatch.metrics';
 import { DispatchRepository, ReportedSmsConfig } from './dispatch.repository';
 import { OutcomeDto, OutcomeReportDto } from './dto/dispatch-outcome.dto';
-import { ROUTE_CANDIDATE_FIELDS, RouteDto, RouteRequestDto } from './dto/dispatch-route.dto';
+import { ROUTE_CANDIDATE_FIELDS, ROUTE_CANDIDATE_FIELDS_WITHOUT_DESTINATION, RouteDto, RouteRequestDto } from './dto/dispatch-route.dto';
 import { healthAfterReport } from './provider-health';
 
 // A debit may take a balance below zero, but not below what DECIMAL(18,6) holds.
@@ -32,14 +34,22 @@ export class DispatchService {
     private readonly transactions: Transactions,
     private readonly auditLog: AuditLog,
     private readonly approval: ProviderHostApproval,
+    private readonly destinationPrices: DestinationPriceRepository,
     config: ConfigService<AppConfig, true>,
   ) {
     this.unhealthyMs = config.get('dispatchUnhealthyMs', { infer: true });
   }
 
   async route(owner: AuthenticatedClient, request: RouteRequestDto): Promise<RouteDto> {
-    const [found, hosts] = await Promise.all([this.dispatch.routable(owner.id), this.approval.current()]);
-    const { candidates, skipped } = route(found?.smsConfigs ?? [], {
+    const { destination } = request;
+    const [found, hosts, prices] = await Promise.all([
+      this.dispatch.routable(owner.id),
+      this.approval.current(),
+      destination === undefined ? [] : this.destinationPrices.ofClient(owner.id, prefixesOf(destination)),
+    ]);
+    const smsConfigs = found?.smsConfigs ?? [];
+    const priced = destination === undefined ? smsConfigs : pricedAt(smsConfigs, longestPrefixPrices(prices));
+    const { candidates, skipped } = route(priced, {
       approved: (config) => hosts.approves(config),
       preferredSmsGateway: found?.preferredSmsGateway ?? null,
       smsType: request.smsType,
@@ -49,8 +59,9 @@ export class DispatchService {
     return {
       clientId: owner.id,
       candidates: candidates.map((candidate) =>
-        inFieldOrder(ROUTE_CANDIDATE_FIELDS, {
+        inFieldOrder(destination === undefined ? ROUTE_CANDIDATE_FIELDS_WITHOUT_DESTINATION : ROUTE_CANDIDATE_FIELDS, {
           ...candidate.shown,
+          pricePrefix: candidate.pricePrefix,
           verifyApiKey: this.tokens.issueForSealed(
             {
               smsConfigId: candidate.smsConfigId,
@@ -81,7 +92,9 @@ export class DispatchService {
   private async takeReport(report: OutcomeReportDto, origin: ChangeOrigin): Promise<{ reported: ReportedSmsConfig; outcome: OutcomeDto }> {
     const reported = (await this.dispatch.lockReported(report.smsConfigId)) ?? throwNotFound();
     const balanceMicros =
-      report.balance !== undefined ? microsOf(report.balance) : reported.balanceMicros - reported.perSmsCostMicros * BigInt(report.sent);
+      report.balance !== undefined
+        ? microsOf(report.balance)
+        : reported.balanceMicros - (await this.priceOf(reported, report)) * BigInt(report.sent);
     if (balanceMicros < LOWEST_BALANCE_MICROS) {
       throw new ConflictException(`balance would fall below -${MAX_AMOUNT_EXCLUSIVE}: the report was not taken`);
     }
@@ -101,6 +114,13 @@ export class DispatchService {
         unhealthyUntil: health.unhealthyUntil === null ? null : new Date(health.unhealthyUntil).toISOString(),
       },
     };
+  }
+
+  // Read under its client's lock, which every change of its prices also takes.
+  private async priceOf(reported: ReportedSmsConfig, { destination }: OutcomeReportDto): Promise<bigint> {
+    if (destination === undefined) return reported.perSmsCostMicros;
+    const found = await this.destinationPrices.ofSmsConfig(reported.smsConfigId, prefixesOf(destination));
+    return longestPrefixPrices(found).get(reported.smsConfigId)?.perSmsCostMicros ?? reported.perSmsCostMicros;
   }
 }
 

@@ -15,7 +15,7 @@ import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { PositiveIdPipe } from '../common/validation/positive-id.pipe';
 import { ClientWrite } from '../rate-limit/write-limit';
-import { MAX_SMS_CONFIG_ANSWER_BYTES } from './sms-config-limit';
+import { MAX_DESTINATION_PRICES_PER_CLIENT, MAX_SMS_CONFIG_ANSWER_BYTES } from './sms-config-limit';
 import {
   DeletedSmsConfigResponseDto,
   SmsConfigResponseDto,
@@ -59,7 +59,9 @@ export class SmsConfigLifecycleController {
   @ApiOkResponse({ type: UpdatedSmsConfigResponseDto })
   @ApiConflictResponse({
     type: ErrorResponseDto,
-    description: `The client's configurations would take more than ${MAX_SMS_CONFIG_ANSWER_BYTES} bytes of get-client answer`,
+    description:
+      `The client's configurations would take more than ${MAX_SMS_CONFIG_ANSWER_BYTES} bytes of get-client answer, or hold more ` +
+      `than ${MAX_DESTINATION_PRICES_PER_CLIENT} destinationPrices entries in all`,
   })
   async update(
     @CurrentClient() client: AuthenticatedClient,

@@ -4,6 +4,8 @@ export const MAX_SMS_CONFIGS_PER_CLIENT = 100;
 
 export const MAX_SMS_CONFIG_ANSWER_BYTES = 256 * 1024;
 
+export const MAX_DESTINATION_PRICES_PER_CLIENT = 3000;
+
 export class SmsConfigLimitReachedException extends ConflictException {
   constructor() {
     super(`A client can have at most ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations`);

@@ -13,7 +13,7 @@ import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import { ClientIdDto } from './dto/client-id.dto';
 import { AddSmsConfigResponseDto, SmsConfigListResponseDto } from './dto/sms-config-response.dto';
 import { ClientWrite } from '../rate-limit/write-limit';
-import { MAX_SMS_CONFIGS_PER_CLIENT, MAX_SMS_CONFIG_ANSWER_BYTES } from './sms-config-limit';
+import { MAX_DESTINATION_PRICES_PER_CLIENT, MAX_SMS_CONFIGS_PER_CLIENT, MAX_SMS_CONFIG_ANSWER_BYTES } from './sms-config-limit';
 import { SmsConfigService } from './sms-config.service';
 
 @ApiTags('sms-config')
@@ -37,8 +37,8 @@ export class SmsConfigController {
     description: 'Invalid request; the message names the failing fields (10 at most, then how many more)',
   })
   @Idempotent(
-    `The client already has ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations, or they would take more than ` +
-      `${MAX_SMS_CONFIG_ANSWER_BYTES} bytes of get-client answer`,
+    `The client already has ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations, they would take more than ` +
+      `${MAX_SMS_CONFIG_ANSWER_BYTES} bytes of get-client answer, or more than ${MAX_DESTINATION_PRICES_PER_CLIENT} destinationPrices entries in all`,
   )
   async add(
     @CurrentClient() client: AuthenticatedClient,

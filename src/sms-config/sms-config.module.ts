@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { DatabaseModule } from '../database/database.module';
 import { ProviderHostModule } from '../provider-host/provider-host.module';
+import { DestinationPrice } from './destination-price.entity';
+import { DestinationPriceRepository } from './destination-price.repository';
 import { CredentialResolutionController } from './credential-resolution.controller';
 import { SmsConfigLifecycleController } from './sms-config-lifecycle.controller';
 import { SmsConfigController } from './sms-config.controller';
@@ -12,9 +14,9 @@ import { SmsConfig } from './sms-config.entity';
 import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SmsConfig]), DatabaseModule, ClientCacheModule, ProviderHostModule],
+  imports: [TypeOrmModule.forFeature([SmsConfig, DestinationPrice]), DatabaseModule, ClientCacheModule, ProviderHostModule],
   controllers: [SmsConfigController, CredentialResolutionController, SmsConfigLifecycleController],
-  providers: [SmsConfigService, SmsConfigRepository, VerifyApiKeyIssuer],
-  exports: [VerifyApiKeyIssuer, SmsConfigRepository],
+  providers: [SmsConfigService, SmsConfigRepository, DestinationPriceRepository, VerifyApiKeyIssuer],
+  exports: [VerifyApiKeyIssuer, SmsConfigRepository, DestinationPriceRepository],
 })
 export class SmsConfigModule {}

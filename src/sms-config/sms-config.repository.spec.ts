@@ -9,6 +9,7 @@ import { toEnvelope } from '../http/envelope';
 import { MAX_SMS_CONFIGS_PER_CLIENT, MAX_SMS_CONFIG_ANSWER_BYTES, SmsConfigLimitReachedException, answerBytesOf } from './sms-config-limit';
 import { GET_CLIENT_SMS_CONFIG_FIELDS } from './dto/sms-config-response.dto';
 import { fieldReader } from './sms-config-fields';
+import { DestinationPriceRepository } from './destination-price.repository';
 import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
 
 const NEW_SMS_CONFIG: NewSmsConfig = {
@@ -66,6 +67,7 @@ describe('SmsConfigRepository', () => {
       transactions,
       { run: script } as unknown as WriteScripts,
       new AuditLog(transactions, dataSource),
+      new DestinationPriceRepository(transactions, dataSource),
       dataSource,
     );
   });

@@ -10,6 +10,8 @@ import { SqlNames } from '../database/sql-names';
 import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions, SqlValue } from '../database/transactions';
 import { WriteScripts } from '../database/write-scripts';
+import { DestinationPriceRepository } from './destination-price.repository';
+import { RequestedDestinationPrice } from './dto/destination-price.dto';
 import { RESOLVED_SMS_CONFIG_FIELDS } from './dto/sms-config-lifecycle.dto';
 import { SMS_CONFIG_LIST_FIELDS, SMS_CONFIG_VIEW_FIELDS, SmsConfigDto, StoredSmsConfigView } from './dto/sms-config-response.dto';
 import {
@@ -156,6 +158,7 @@ export class SmsConfigRepository {
     private readonly transactions: Transactions,
     private readonly scripts: WriteScripts,
     private readonly auditLog: AuditLog,
+    private readonly destinationPrices: DestinationPriceRepository,
     @InjectDataSource() dataSource: DataSource,
   ) {
     const client = new SqlNames<ClientCounter>(dataSource, 'Client');
@@ -192,19 +195,24 @@ export class SmsConfigRepository {
     return this.transactions.manager;
   }
 
-  async add(smsConfig: NewSmsConfig, origin: ChangeOrigin): Promise<number> {
+  async add(smsConfig: NewSmsConfig, origin: ChangeOrigin, destinationPrices: readonly RequestedDestinationPrice[] = []): Promise<number> {
     const part = answerBytesOf(smsConfig);
-    // Most adds fit under the over-estimate: one round trip. The others count exactly, under the client's lock.
-    const added = await this.addIfRoom(smsConfig, origin, part, true);
-    if (added !== undefined) return added;
+    // Most adds fit under the over-estimate: one round trip. The others, and those with prices, count exactly, under the client's lock.
+    if (destinationPrices.length === 0) {
+      const added = await this.addIfRoom(smsConfig, origin, part, true);
+      if (added !== undefined) return added;
+    }
     return this.transactions.run(async () => {
       await this.lockOwner(smsConfig.clientId);
+      await this.destinationPrices.assertRoomFor(smsConfig.clientId, destinationPrices.length);
       const stored = await this.answerPartsOf(smsConfig.clientId);
       if (stored.length >= MAX_SMS_CONFIGS_PER_CLIENT) throw new SmsConfigLimitReachedException();
       if (answerBytesOfAll([...stored.map(({ bytes }) => bytes), part]) > MAX_SMS_CONFIG_ANSWER_BYTES) {
         throw new SmsConfigAnswerBudgetExceededException();
       }
-      return (await this.addIfRoom(smsConfig, origin, part, false)) ?? throwLimitReached();
+      const smsConfigId = (await this.addIfRoom(smsConfig, origin, part, false)) ?? throwLimitReached();
+      if (destinationPrices.length > 0) await this.destinationPrices.replace(smsConfigId, smsConfig.clientId, destinationPrices);
+      return smsConfigId;
     });
   }
 
@@ -268,7 +276,7 @@ export class SmsConfigRepository {
       this.smsConfigs(VIEW_SELECTION.selection).where({ id: smsConfigId, clientId }),
       VIEW_SELECTION.twins,
     );
-    return found === undefined ? null : readView(found);
+    return found === undefined ? null : { ...readView(found), destinationPrices: await this.destinationPrices.listFor(smsConfigId) };
   }
 
   findSealed(smsConfigId: number, clientId: number): Promise<SealedSecrets | null> {
@@ -323,14 +331,22 @@ export class SmsConfigRepository {
     };
   }
 
+  // Inside the change's transaction, after lockOwner(); null or [] as destinationPrices removes them.
   async update(
     smsConfigId: number,
     clientId: number,
     changes: SmsConfigChanges,
     origin: ChangeOrigin,
-    credentialVersion?: number,
+    {
+      credentialVersion,
+      destinationPrices,
+    }: { credentialVersion?: number; destinationPrices?: readonly RequestedDestinationPrice[] | null } = {},
   ): Promise<void> {
     const fields = Object.keys(changes) as Array<keyof SmsConfigChanges>;
+    if (destinationPrices !== undefined) {
+      await this.destinationPrices.assertRoomFor(clientId, destinationPrices?.length ?? 0, smsConfigId);
+      await this.destinationPrices.replace(smsConfigId, clientId, destinationPrices ?? []);
+    }
     const values = Object.fromEntries(
       fields.flatMap((field) => {
         const column: Array<[string, SqlValue | undefined]> = [[CHANGEABLE_SMS_CONFIG_FIELDS[field], changes[field]]];
@@ -344,7 +360,8 @@ export class SmsConfigRepository {
       .where({ id: smsConfigId })
       .updateEntity(false)
       .execute();
-    await this.auditLog.record({ action: 'sms-config.updated', origin, clientId, smsConfigId, changed: fields });
+    const changed = destinationPrices === undefined ? fields : [...fields, 'destinationPrices'];
+    await this.auditLog.record({ action: 'sms-config.updated', origin, clientId, smsConfigId, changed });
   }
 
   async delete(smsConfigId: number, clientId: number, origin: ChangeOrigin): Promise<boolean> {

@@ -58,6 +58,7 @@ describe('SmsConfigService', () => {
         lowBalanceThreshold: null,
       },
       ORIGIN,
+      [],
     );
     expect(sealer.openVerifyApiKey(answer.verifyApiKey)).toEqual({
       smsConfigId: 7,

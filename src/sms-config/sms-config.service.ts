@@ -71,6 +71,7 @@ export class SmsConfigService {
         lowBalanceThreshold: request.lowBalanceThreshold ?? null,
       },
       origin,
+      request.destinationPrices ?? [],
     );
     this.clientCache.answerChanged(owner.keyDigests);
     return { verifyApiKey: this.verifyApiKeyFor(owner, { smsConfigId, credentialVersion: 0 }, request.apiKey ?? null) };
@@ -98,8 +99,9 @@ export class SmsConfigService {
     const fields = (Object.keys(CHANGEABLE_SMS_CONFIG_FIELDS) as Array<keyof SmsConfigChanges>).filter(
       (field) => request[field] !== undefined,
     );
-    if (fields.length === 0) {
-      throw new BadRequestException(`request body must set at least one of ${Object.keys(CHANGEABLE_SMS_CONFIG_FIELDS).join(', ')}`);
+    if (fields.length === 0 && request.destinationPrices === undefined) {
+      const changeable = [...Object.keys(CHANGEABLE_SMS_CONFIG_FIELDS), 'destinationPrices'];
+      throw new BadRequestException(`request body must set at least one of ${changeable.join(', ')}`);
     }
     return this.transactions.run(async () => {
       await this.smsConfigs.lockOwner(owner.id);
@@ -111,7 +113,10 @@ export class SmsConfigService {
       await this.smsConfigs.assertAnswerFits(smsConfigId, owner.id, changes);
       const touchesCredentials = fields.some((field) => (CREDENTIAL_BOUND_FIELDS as readonly string[]).includes(field));
       const credentialVersion = touchesCredentials ? stored.credentialVersion + 1 : stored.credentialVersion;
-      await this.smsConfigs.update(smsConfigId, owner.id, changes, origin, touchesCredentials ? credentialVersion : undefined);
+      await this.smsConfigs.update(smsConfigId, owner.id, changes, origin, {
+        credentialVersion: touchesCredentials ? credentialVersion : undefined,
+        destinationPrices: request.destinationPrices,
+      });
       this.clientCache.answerChanged(owner.keyDigests);
       const apiKey = request.apiKey !== undefined ? request.apiKey : this.tokens.openApiKey(stored.apiKeySealed, owner.id);
       const updated = await this.withApproval((await this.smsConfigs.findOne(smsConfigId, owner.id))!);

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, IsPositive } from 'class-validator';
 import { IsIntegerFrom, IsOptionalSignedAmount } from '../../common/validation/decorators';
+import { IsOptionalDestination } from '../../common/validation/destinations';
 import { Amount } from '../../common/exact-amount';
 
 export const MAX_REPORTED_MESSAGES = 100_000;
@@ -28,6 +29,13 @@ export class OutcomeReportDto {
     description: "The provider's own balance, as read from balanceUrl: set as the balance instead of debiting. At most 6 decimal places",
   })
   balance?: number;
+
+  @IsOptionalDestination({
+    description:
+      "Where the sent messages went: the debit is sent × the configuration's price there (its destinationPrices entry of the " +
+      'longest prefix, else perSmsCost); without it, sent × perSmsCost',
+  })
+  destination?: string;
 }
 
 export class OutcomeDto {

@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIntegerFrom, IsOptionalText } from '../../common/validation/decorators';
+import { IsOptionalDestination } from '../../common/validation/destinations';
 import { SKIP_REASONS, SkipReason } from '../dispatch-routing';
 import { Amount } from '../../common/exact-amount';
 
@@ -15,6 +16,13 @@ export class RouteRequestDto {
     description: 'Messages about to be sent: a usable configuration has a balance of at least perSmsCost × count',
   })
   count?: number;
+
+  @IsOptionalDestination({
+    description:
+      "Where the messages go: every configuration is priced for it (its destinationPrices entry of the longest prefix the number's " +
+      'digits start with, else its perSmsCost), and candidates are ordered, checked against their balance and shown at that price',
+  })
+  destination?: string;
 }
 
 export class RouteCandidateDto {
@@ -36,8 +44,16 @@ export class RouteCandidateDto {
   @ApiProperty({ type: Number, example: 12.5 })
   balance: Amount;
 
-  @ApiProperty({ type: Number, example: 0.0125 })
+  @ApiProperty({ type: Number, example: 0.0125, description: 'The price of one message, at the destination when one was given' })
   perSmsCost: Amount;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '447',
+    description: 'Only when a destination was given: the destinationPrices prefix that priced it, or null for perSmsCost',
+  })
+  pricePrefix?: string | null;
 
   @ApiProperty({ minLength: 64, description: 'Resolve it (POST /api/v1/sms-configs/resolve) for the candidate used' })
   verifyApiKey: string;
@@ -51,8 +67,12 @@ export const ROUTE_CANDIDATE_FIELDS = [
   'smsType',
   'balance',
   'perSmsCost',
+  'pricePrefix',
   'verifyApiKey',
 ] as const satisfies ReadonlyArray<keyof RouteCandidateDto>;
+
+// Without a destination, a candidate is what it was before prices per destination.
+export const ROUTE_CANDIDATE_FIELDS_WITHOUT_DESTINATION = ROUTE_CANDIDATE_FIELDS.filter((field) => field !== 'pricePrefix');
 
 export class SkippedSmsConfigDto {
   @ApiProperty({ example: 13 })
@@ -75,7 +95,7 @@ export class RouteDto {
     type: [RouteCandidateDto],
     description:
       "In the order to try them: the client's preferredSmsGateway (case-insensitive) first, then lower perSmsCost, " +
-      'higher balance, lower smsConfigId; a configuration offered again after being unhealthy comes last. Empty when none is usable',
+      'higher balance, lower smsConfigId (each cost at the destination when one was given); a configuration offered again after being unhealthy comes last. Empty when none is usable',
   })
   candidates: RouteCandidateDto[];
 

@@ -8,7 +8,9 @@ import {
   IsProviderUrl,
   IsText,
 } from '../../common/validation/decorators';
+import { IsOptionalDestinationPrices } from '../../common/validation/destinations';
 import { ClientIdDto } from './client-id.dto';
+import { DESTINATION_PRICES_RULE, DestinationPriceDto, RequestedDestinationPrice } from './destination-price.dto';
 import { LOW_BALANCE_THRESHOLD_RULE } from './sms-config-lifecycle.dto';
 
 export class AddSmsConfigDto extends ClientIdDto {
@@ -47,6 +49,9 @@ export class AddSmsConfigDto extends ClientIdDto {
 
   @IsOptionalAmount({ example: 5, default: null, description: LOW_BALANCE_THRESHOLD_RULE })
   lowBalanceThreshold?: number | null;
+
+  @IsOptionalDestinationPrices({ type: [DestinationPriceDto], description: DESTINATION_PRICES_RULE })
+  destinationPrices?: RequestedDestinationPrice[] | null;
 
   @ApiPropertyOptional({ type: Boolean, nullable: true, default: true, description: 'null: not given (true)' })
   @IsOptional()

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsString, ValidateIf } from 'class-validator';
 import {
   IsOptionalAmount,
@@ -8,6 +8,8 @@ import {
   IsText,
   NullClears,
 } from '../../common/validation/decorators';
+import { IsOptionalDestinationPrices } from '../../common/validation/destinations';
+import { DESTINATION_PRICES_RULE, DestinationPriceDto, RequestedDestinationPrice } from './destination-price.dto';
 import { SMS_CONFIG_VIEW_FIELDS, SmsConfigViewDto } from './sms-config-response.dto';
 
 export const LOW_BALANCE_THRESHOLD_RULE =
@@ -64,6 +66,9 @@ export class UpdateSmsConfigDto {
   @IsOptionalAmount({ default: undefined, description: LOW_BALANCE_THRESHOLD_RULE })
   lowBalanceThreshold?: number | null;
 
+  @IsOptionalDestinationPrices({ type: [DestinationPriceDto], description: `${DESTINATION_PRICES_RULE}. Replaces the list whole` })
+  destinationPrices?: RequestedDestinationPrice[] | null;
+
   @ApiPropertyOptional({ type: Boolean, nullable: true, description: 'null sets it back to true' })
   @IsBoolean()
   @ValidateIf((_object, value) => value !== undefined && value !== null)
@@ -118,8 +123,8 @@ export class ResolveCredentialsDto {
   verifyApiKey: string;
 }
 
-// The one answer that holds the provider secrets.
-export class ResolvedSmsConfigDto extends SmsConfigViewDto {
+// The one answer that holds the provider secrets; prices are route's to apply, not the dispatcher's.
+export class ResolvedSmsConfigDto extends OmitType(SmsConfigViewDto, ['destinationPrices'] as const) {
   @ApiProperty({ example: 7 })
   clientId: number;
 

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Amount } from '../../common/exact-amount';
+import { DestinationPriceDto } from './destination-price.dto';
 
 export class SmsConfigSummaryDto {
   @ApiProperty({ example: 'twilio' })
@@ -69,12 +70,20 @@ export class SmsConfigViewDto extends SmsConfigDto {
       'false, dispatch route skips it (unapproved) and resolve refuses it with 409',
   })
   destinationApproved: boolean;
+
+  @ApiProperty({
+    type: [DestinationPriceDto],
+    nullable: true,
+    description: 'Prices per destination prefix, in the order given; null: none (every destination at perSmsCost)',
+  })
+  destinationPrices: DestinationPriceDto[] | null;
 }
 
 export const SMS_CONFIG_VIEW_FIELDS = [
   ...SMS_CONFIG_LIST_FIELDS,
   'lowBalanceThreshold',
   'destinationApproved',
+  'destinationPrices',
 ] as const satisfies ReadonlyArray<keyof SmsConfigViewDto>;
 
 // Whether the destination is approved is judged apart, from the approved host list.

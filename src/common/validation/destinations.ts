@@ -1,0 +1,60 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { IsOptional, Matches, ValidationOptions, registerDecorator } from 'class-validator';
+import { AMOUNT_DECIMAL_PLACES, MAX_AMOUNT_EXCLUSIVE, isDecimalAmount } from './decorators';
+
+export const MAX_DESTINATION_PRICES = 300;
+export const MAX_PREFIX_DIGITS = 7;
+export const E164_PREFIX = new RegExp(`^[0-9]{1,${MAX_PREFIX_DIGITS}}$`);
+export const E164_DESTINATION = /^\+[0-9]{7,15}$/;
+
+const ENTRY_FIELDS = ['prefix', 'perSmsCost'];
+
+// The first problem, named down to the entry and its field; undefined when the list is valid.
+export function destinationPricesProblem(property: string, value: unknown): string | undefined {
+  if (!Array.isArray(value)) return `${property} must be an array of {prefix, perSmsCost}, or null`;
+  if (value.length > MAX_DESTINATION_PRICES) return `${property} must have at most ${MAX_DESTINATION_PRICES} entries`;
+  const seen = new Set<string>();
+  for (const [index, entry] of (value as unknown[]).entries()) {
+    const at = `${property}[${index}]`;
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return `${at} must be an object {prefix, perSmsCost}`;
+    const unknown = Object.keys(entry).find((field) => !ENTRY_FIELDS.includes(field));
+    if (unknown !== undefined) return `property ${at}.${unknown} should not exist`;
+    const { prefix, perSmsCost } = entry as Record<string, unknown>;
+    if (typeof prefix !== 'string' || !E164_PREFIX.test(prefix))
+      return `${at}.prefix must be a string of 1 to 7 digits (an E.164 prefix without +)`;
+    if (!isDecimalAmount(perSmsCost)) {
+      return `${at}.perSmsCost must be a number >= 0 and < ${MAX_AMOUNT_EXCLUSIVE} with at most ${AMOUNT_DECIMAL_PLACES} decimal places`;
+    }
+    if (seen.has(prefix)) return `${property} has prefix ${prefix} more than once`;
+    seen.add(prefix);
+  }
+  return undefined;
+}
+
+export function IsDestinationPrices(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isDestinationPrices',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: ({ property, value }) => destinationPricesProblem(property, value) ?? '', ...options },
+      validator: { validate: (value: unknown, validation) => destinationPricesProblem(validation!.property, value) === undefined },
+    });
+}
+
+export function IsOptionalDestinationPrices(docs: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ nullable: true, maxItems: MAX_DESTINATION_PRICES, ...docs }),
+    IsDestinationPrices(),
+    IsOptional(),
+  );
+}
+
+export function IsOptionalDestination(docs: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: String, nullable: true, pattern: E164_DESTINATION.source, example: '+447700900123', ...docs }),
+    Matches(E164_DESTINATION, { message: ({ property }) => `${property} must be + and then 7 to 15 digits (E.164)` }),
+    IsOptional(),
+  );
+}
