@@ -124,8 +124,11 @@ describe('The lifecycle walkthrough (scripts/lifecycle-walkthrough.sh)', () => {
     expect(addedConfig).toEqual({ status: 200, results: { verifyApiKey: expect.stringMatching(TOKEN) } });
     expect(listed).toEqual({ status: 200, results: [expect.objectContaining({ smsConfigId: expect.any(Number), senderId: 'ACME' })] });
     const smsConfigId = listed.results[0].smsConfigId as number;
-    // The v1 read also shows lowBalanceThreshold, which the seed's list never does.
-    expect(read).toEqual({ status: 200, results: { ...listed.results[0], lowBalanceThreshold: null, destinationApproved: true } });
+    // The v1 read also shows lowBalanceThreshold, destinationApproved and destinationPrices, which the seed's list never does.
+    expect(read).toEqual({
+      status: 200,
+      results: { ...listed.results[0], lowBalanceThreshold: null, destinationApproved: true, destinationPrices: null },
+    });
     expect(read.results).not.toHaveProperty('password');
     expect(read.results).not.toHaveProperty('apiKey');
     expect(changedConfig).toEqual({
@@ -137,7 +140,8 @@ describe('The lifecycle walkthrough (scripts/lifecycle-walkthrough.sh)', () => {
     // The dispatcher gets both secrets; the script prints their names only.
     expect(resolved).toEqual({
       status: 200,
-      results: { ...read.results, senderId: 'ACME2', clientId, password: '(hidden)', apiKey: '(hidden)' },
+      // Resolve never shows the prices (toEqual takes undefined as absent).
+      results: { ...read.results, destinationPrices: undefined, senderId: 'ACME2', clientId, password: '(hidden)', apiKey: '(hidden)' },
     });
     expect(run.stdout).not.toContain('"p4ss"');
     expect(run.stdout).not.toContain('"k3y-2"');
