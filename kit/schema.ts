@@ -499,6 +499,14 @@ export interface components {
        * @example null
        */
       previousKeyExpiresAt: string | null;
+      /**
+       * @description E.164 prefixes without + (1 to 7 digits, at most 300, in the order given): route then requires a destination that one of them starts (else 400 without one, 403 outside them). Null: any destination. Prefix 1 admits every country of the North American plan, its Caribbean premium-rate ranges included
+       * @example [
+       *       "44",
+       *       "33"
+       *     ]
+       */
+      allowedDestinations: string[] | null;
     };
     AdminClientPageDto: {
       /** @description By clientId ascending */
@@ -531,6 +539,14 @@ export interface components {
       isHost?: boolean;
       /** @description false disables the client (its keys get 403 within 1 s on every instance); true enables it */
       isActive?: boolean;
+      /**
+       * @description E.164 prefixes without + (1 to 7 digits, at most 300, in the order given): route then requires a destination that one of them starts (else 400 without one, 403 outside them). Null: any destination. Prefix 1 admits every country of the North American plan, its Caribbean premium-rate ranges included; null admits any again
+       * @example [
+       *       "44",
+       *       "33"
+       *     ]
+       */
+      allowedDestinations?: string[] | null;
     };
     DeletedClientDto: {
       /** @example 7 */
@@ -2962,7 +2978,7 @@ export interface operations {
           'application/json': components['schemas']['RouteResponseDto'];
         };
       };
-      /** @description smsType, count or destination is not valid, or the body has other fields */
+      /** @description smsType, count or destination is not valid, the body has other fields, or the client has allowedDestinations and no destination was given (destination is required for this client) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2980,7 +2996,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description An admin key as x-api-key, or the secretKey's client is disabled */
+      /** @description An admin key as x-api-key, the secretKey's client is disabled, or the destination is outside the client's allowedDestinations (destination +<digits> is not allowed for this client) */
       403: {
         headers: {
           [name: string]: unknown;

@@ -183,6 +183,7 @@ describe('Client administration (/api/v1/clients)', () => {
           secretKeyLastUsedAt: NULL_OR_ISO_UTC,
           previousSecretKeyLastUsedAt: null,
           previousKeyExpiresAt: null,
+          allowedDestinations: null,
         },
       });
       expect(Math.abs(Date.parse(answer.body.results.createdAt) - Date.now())).toBeLessThan(60_000);
@@ -235,7 +236,7 @@ describe('Client administration (/api/v1/clients)', () => {
       expect((await patch({})).body).toEqual({
         status: 400,
         error:
-          'request body must set at least one of appName, appDescription, appUrl, preferredSmsGateway, preferredEmailGateway, preferredPushNotificationGateway, isHost, isActive',
+          'request body must set at least one of appName, appDescription, appUrl, preferredSmsGateway, preferredEmailGateway, preferredPushNotificationGateway, isHost, isActive, allowedDestinations',
       });
       expect((await patch({ secretKey: 'sk_x' })).body).toEqual({ status: 400, error: 'property secretKey should not exist' });
       expect((await patch({ appName: null })).body.error).toMatch(/^appName must be a string/);

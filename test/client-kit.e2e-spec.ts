@@ -143,6 +143,7 @@ describe('The typed client kit (kit/), against the service on a port', () => {
       secretKeyLastUsedAt: NULL_OR_ISO_UTC,
       previousSecretKeyLastUsedAt: null,
       previousKeyExpiresAt: null,
+      allowedDestinations: null,
     });
   });
 

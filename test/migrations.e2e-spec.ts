@@ -33,6 +33,7 @@ const MIGRATIONS = [
   'ExactAmounts1798000000005',
   'AuditAndKeptSecrets1798000000006',
   'DestinationPrices1798000000007',
+  'AllowedDestinations1798000000008',
 ];
 
 /** Only MySQL has the relay's lock row: on SQLite one instance runs. */

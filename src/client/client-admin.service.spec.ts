@@ -30,6 +30,7 @@ const STORED: AdminClientView = {
   secretKeyLastUsedAt: null,
   previousSecretKeyLastUsedAt: null,
   previousKeyExpiresAt: null,
+  allowedDestinations: null,
 };
 
 describe('ClientAdminService', () => {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../config/app-config';
@@ -55,7 +56,7 @@ export class ClientAdminService {
       const keys = (await this.clients.lockKeys(clientId)) ?? throwNotFound();
       const stored = (await this.clients.findById(clientId))!;
       const changes = Object.fromEntries(
-        Object.entries(sent).filter(([field, value]) => stored[field as keyof ClientChanges] !== value),
+        Object.entries(sent).filter(([field, value]) => !isDeepStrictEqual(stored[field as keyof ClientChanges], value)),
       ) as ClientChanges;
       const changed = Object.keys(changes);
       if (changed.length === 0) return stored;

@@ -62,6 +62,10 @@ export class Client {
   @Column({ name: 'previous_secret_key_last_used_at', type: 'datetime', precision: 3, nullable: true })
   previousSecretKeyLastUsedAt!: Date | null;
 
+  // Null: route admits any destination; else only those these E.164 prefixes start, in the order an admin gave them.
+  @Column({ name: 'allowed_destinations', type: 'simple-json', nullable: true })
+  allowedDestinations!: string[] | null;
+
   @OneToMany(() => SmsConfig, (smsConfig) => smsConfig.client)
   smsConfigs?: SmsConfig[];
 }

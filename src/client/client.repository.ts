@@ -72,6 +72,7 @@ export interface AdminClientView {
   secretKeyLastUsedAt: string | null;
   previousSecretKeyLastUsedAt: string | null;
   previousKeyExpiresAt: string | null;
+  allowedDestinations: string[] | null;
 }
 
 export const CHANGEABLE_CLIENT_FIELDS = [
@@ -83,6 +84,7 @@ export const CHANGEABLE_CLIENT_FIELDS = [
   'preferredPushNotificationGateway',
   'isHost',
   'isActive',
+  'allowedDestinations',
 ] as const satisfies ReadonlyArray<keyof Client>;
 
 export type ClientChanges = Partial<Pick<Client, (typeof CHANGEABLE_CLIENT_FIELDS)[number]>>;
@@ -348,5 +350,6 @@ function toAdminClientView(client: Client): AdminClientView {
     previousSecretKeyLastUsedAt:
       client.previousSecretKeyDigest === null ? null : (client.previousSecretKeyLastUsedAt?.toISOString() ?? null),
     previousKeyExpiresAt: client.previousSecretKeyDigest === null ? null : (client.previousKeyExpiresAt?.toISOString() ?? null),
+    allowedDestinations: client.allowedDestinations,
   };
 }

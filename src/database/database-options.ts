@@ -29,6 +29,8 @@ import { AuditAndKeptSecrets1798000000006 as MysqlAuditAndKeptSecrets } from './
 import { AuditAndKeptSecrets1798000000006 as SqliteAuditAndKeptSecrets } from './migrations/sqlite/1798000000006-AuditAndKeptSecrets';
 import { DestinationPrices1798000000007 as MysqlDestinationPrices } from './migrations/mysql/1798000000007-DestinationPrices';
 import { DestinationPrices1798000000007 as SqliteDestinationPrices } from './migrations/sqlite/1798000000007-DestinationPrices';
+import { AllowedDestinations1798000000008 as MysqlAllowedDestinations1798000000008 } from './migrations/mysql/1798000000008-AllowedDestinations';
+import { AllowedDestinations1798000000008 as SqliteAllowedDestinations1798000000008 } from './migrations/sqlite/1798000000008-AllowedDestinations';
 
 // Each may run again after failing at any statement, and none needs privileges beyond its own database.
 export const MYSQL_MIGRATIONS = [
@@ -45,6 +47,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlExactAmounts,
   MysqlAuditAndKeptSecrets,
   MysqlDestinationPrices,
+  MysqlAllowedDestinations1798000000008,
 ];
 export const SQLITE_MIGRATIONS = [
   CreateSqliteSchema,
@@ -60,6 +63,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteExactAmounts,
   SqliteAuditAndKeptSecrets,
   SqliteDestinationPrices,
+  SqliteAllowedDestinations1798000000008,
 ];
 
 // Every statement longer than the timeout fails, and the failure is logged, never a statement's text and values.

@@ -9,6 +9,11 @@ export function prefixesOf(destination: string): string[] {
   return Array.from({ length: MAX_PREFIX_DIGITS }, (_, index) => digits.slice(0, index + 1));
 }
 
+export function isAllowedDestination(destination: string, allowedPrefixes: readonly string[]): boolean {
+  const digits = destination.slice(1);
+  return allowedPrefixes.some((prefix) => digits.startsWith(prefix));
+}
+
 // Per configuration, the entry of the longest prefix among those found.
 export function longestPrefixPrices(found: readonly PrefixPrice[]): Map<number, PrefixPrice> {
   const longest = new Map<number, PrefixPrice>();

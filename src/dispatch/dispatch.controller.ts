@@ -38,9 +38,16 @@ export class DispatchController {
   @ApiOkResponse({ type: RouteResponseDto, headers: { 'cache-control': { schema: { type: 'string', example: 'no-store' } } } })
   @ApiBadRequestResponse({
     type: ErrorResponseDto,
-    description: 'smsType, count or destination is not valid, or the body has other fields',
+    description:
+      'smsType, count or destination is not valid, the body has other fields, or the client has allowedDestinations and no ' +
+      'destination was given (destination is required for this client)',
   })
-  @ApiForbiddenResponse({ type: ErrorResponseDto, description: "An admin key as x-api-key, or the secretKey's client is disabled" })
+  @ApiForbiddenResponse({
+    type: ErrorResponseDto,
+    description:
+      "An admin key as x-api-key, the secretKey's client is disabled, or the destination is outside the client's " +
+      'allowedDestinations (destination +<digits> is not allowed for this client)',
+  })
   async route(@CurrentClient() client: AuthenticatedClient, @OptionalBody() request: RouteRequestDto): Promise<RouteResponseDto> {
     return { status: 200, results: await this.dispatch.route(client, request) };
   }

@@ -15,6 +15,17 @@ const reports = counter('dispatch_reports_total', 'Outcome reports taken, by pro
 const sent = counter('dispatch_sms_sent_total', 'Messages reported sent, by provider name');
 const failed = counter('dispatch_sms_failed_total', 'Messages reported failed, by provider name');
 
+const routeRefusals = registeredMetric(
+  'dispatch_route_refusals_total',
+  () => new Counter({ name: 'dispatch_route_refusals_total', help: 'Route requests refused, by reason', labelNames: ['reason'] }),
+);
+
+export type RouteRefusal = 'destination-required' | 'destination-not-allowed';
+
+export function countRouteRefusal(reason: RouteRefusal): void {
+  routeRefusals.inc({ reason });
+}
+
 const labels = new Set<string>();
 
 export function providerLabel(providerName: string): string {

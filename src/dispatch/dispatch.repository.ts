@@ -16,6 +16,7 @@ import { ProviderHealth } from './provider-health';
 interface ClientRouting {
   id: number;
   preferredSmsGateway: string | null;
+  allowedDestinations: string[] | null;
 }
 
 const CANDIDATE_STORED_FIELDS = storedFieldsOf(ROUTE_CANDIDATE_FIELDS);
@@ -86,7 +87,7 @@ export class DispatchRepository {
       columns: [...new Set<keyof SmsConfig>([...ROUTING_COLUMNS, ...shown.columns])],
       twins: [...new Set<keyof SmsConfig>([...ROUTING_TWINS, ...shown.twins])],
     };
-    this.routableSql = `SELECT ${client.selectList('c', ['preferredSmsGateway'])}, ${smsConfig.selectList('s', routed.columns)}, ${smsConfig.integerTextList('s', routed.twins)}
+    this.routableSql = `SELECT ${client.selectList('c', ['preferredSmsGateway', 'allowedDestinations'])}, ${smsConfig.selectList('s', routed.columns)}, ${smsConfig.integerTextList('s', routed.twins)}
       FROM ${client.table} c LEFT JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}
       WHERE ${client.column('id', 'c')} = ?`;
     this.reportedSql = `SELECT ${smsConfig.selectList('s', [
@@ -104,9 +105,11 @@ export class DispatchRepository {
       ${smsConfig.column('unhealthyUntil')} = ? WHERE ${smsConfig.column('id')} = ?`;
   }
 
-  async routable(clientId: number): Promise<{ preferredSmsGateway: string | null; smsConfigs: RoutedSmsConfig[] } | null> {
+  async routable(clientId: number): Promise<(Omit<ClientRouting, 'id'> & { smsConfigs: RoutedSmsConfig[] }) | null> {
     type Row = Pick<ClientRouting, 'preferredSmsGateway'> &
       SmsConfigRow & {
+        // simple-json's text, read raw.
+        allowedDestinations: string | null;
         id: number | null;
         providerName: string;
         smsApi: string;
@@ -125,8 +128,10 @@ export class DispatchRepository {
       };
     const rows = await this.transactions.sql<Row>(this.routableSql, [clientId]);
     if (rows.length === 0) return null;
+    const allowedDestinations = rows[0].allowedDestinations;
     return {
       preferredSmsGateway: rows[0].preferredSmsGateway,
+      allowedDestinations: allowedDestinations === null ? null : (JSON.parse(allowedDestinations) as string[]),
       smsConfigs: rows
         .filter((row) => row.id !== null)
         .map((row) => ({

@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AuditLog } from '../audit/audit.repository';
 import { ChangeOrigin } from '../auth/actor';
@@ -13,9 +13,9 @@ import { ProviderHostApproval } from '../provider-host/provider-host-approval';
 import { SmsConfigNotFoundException } from '../sms-config/sms-config.service';
 import { VerifyApiKeyIssuer } from '../sms-config/verify-api-key-issuer';
 import { DestinationPriceRepository } from '../sms-config/destination-price.repository';
-import { longestPrefixPrices, prefixesOf, pricedAt } from './destination-pricing';
+import { isAllowedDestination, longestPrefixPrices, prefixesOf, pricedAt } from './destination-pricing';
 import { route } from './dispatch-routing';
-import { countReport } from './dispatch.metrics';
+import { countReport, countRouteRefusal } from './dispatch.metrics';
 import { DispatchRepository, ReportedSmsConfig } from './dispatch.repository';
 import { OutcomeDto, OutcomeReportDto } from './dto/dispatch-outcome.dto';
 import { ROUTE_CANDIDATE_FIELDS, ROUTE_CANDIDATE_FIELDS_WITHOUT_DESTINATION, RouteDto, RouteRequestDto } from './dto/dispatch-route.dto';
@@ -47,6 +47,7 @@ export class DispatchService {
       this.approval.current(),
       destination === undefined ? [] : this.destinationPrices.ofClient(owner.id, prefixesOf(destination)),
     ]);
+    refuseOutsideAllowed(destination, found?.allowedDestinations ?? null);
     const smsConfigs = found?.smsConfigs ?? [];
     const priced = destination === undefined ? smsConfigs : pricedAt(smsConfigs, longestPrefixPrices(prices));
     const { candidates, skipped } = route(priced, {
@@ -121,6 +122,18 @@ export class DispatchService {
     if (destination === undefined) return reported.perSmsCostMicros;
     const found = await this.destinationPrices.ofSmsConfig(reported.smsConfigId, prefixesOf(destination));
     return longestPrefixPrices(found).get(reported.smsConfigId)?.perSmsCostMicros ?? reported.perSmsCostMicros;
+  }
+}
+
+function refuseOutsideAllowed(destination: string | undefined, allowedDestinations: string[] | null): void {
+  if (allowedDestinations === null) return;
+  if (destination === undefined) {
+    countRouteRefusal('destination-required');
+    throw new BadRequestException('destination is required for this client');
+  }
+  if (!isAllowedDestination(destination, allowedDestinations)) {
+    countRouteRefusal('destination-not-allowed');
+    throw new ForbiddenException(`destination ${destination} is not allowed for this client`);
   }
 }
 

@@ -2,6 +2,12 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, ValidateIf } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/page';
 import { IsHttpUrl, IsOptionalText, IsText, NullClears } from '../../common/validation/decorators';
+import { IsOptionalDestinationPrefixes } from '../../common/validation/destinations';
+
+const ALLOWED_DESTINATIONS_DESCRIPTION =
+  'E.164 prefixes without + (1 to 7 digits, at most 300, in the order given): route then requires a destination that one of ' +
+  'them starts (else 400 without one, 403 outside them). Null: any destination. Prefix 1 admits every country of the North ' +
+  'American plan, its Caribbean premium-rate ranges included';
 
 // Never a key, a digest or a provider credential.
 export class AdminClientDto {
@@ -62,6 +68,9 @@ export class AdminClientDto {
 
   @ApiProperty({ type: String, nullable: true, example: null, description: 'When the previous key stops working; null when there is none' })
   previousKeyExpiresAt: string | null;
+
+  @ApiProperty({ type: [String], nullable: true, example: ['44', '33'], description: ALLOWED_DESTINATIONS_DESCRIPTION })
+  allowedDestinations: string[] | null;
 }
 
 export class AdminClientResponseDto {
@@ -138,6 +147,9 @@ export class UpdateClientDto {
   @IsBoolean()
   @ValidateIf(isSent)
   isActive?: boolean;
+
+  @IsOptionalDestinationPrefixes({ description: `${ALLOWED_DESTINATIONS_DESCRIPTION}; null admits any again` })
+  allowedDestinations?: string[] | null;
 }
 
 export class DeletedClientDto {

@@ -32,14 +32,34 @@ export function destinationPricesProblem(property: string, value: unknown): stri
   return undefined;
 }
 
+export const MAX_ALLOWED_DESTINATIONS = 300;
+
+// As destinationPricesProblem, for a list of bare prefixes.
+export function destinationPrefixesProblem(property: string, value: unknown): string | undefined {
+  if (!Array.isArray(value)) return `${property} must be an array of E.164 prefixes, or null`;
+  if (value.length > MAX_ALLOWED_DESTINATIONS) return `${property} must have at most ${MAX_ALLOWED_DESTINATIONS} entries`;
+  const seen = new Set<string>();
+  for (const [index, prefix] of (value as unknown[]).entries()) {
+    if (typeof prefix !== 'string' || !E164_PREFIX.test(prefix))
+      return `${property}[${index}] must be a string of 1 to 7 digits (an E.164 prefix without +)`;
+    if (seen.has(prefix)) return `${property} has prefix ${prefix} more than once`;
+    seen.add(prefix);
+  }
+  return undefined;
+}
+
 export function IsDestinationPrices(options?: ValidationOptions): PropertyDecorator {
+  return validatedBy('isDestinationPrices', destinationPricesProblem, options);
+}
+
+function validatedBy(name: string, problemOf: (property: string, value: unknown) => string | undefined, options?: ValidationOptions) {
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
-      name: 'isDestinationPrices',
+      name,
       target: target.constructor,
       propertyName: propertyName as string,
-      options: { message: ({ property, value }) => destinationPricesProblem(property, value) ?? '', ...options },
-      validator: { validate: (value: unknown, validation) => destinationPricesProblem(validation!.property, value) === undefined },
+      options: { message: ({ property, value }) => problemOf(property, value) ?? '', ...options },
+      validator: { validate: (value: unknown, validation) => problemOf(validation!.property, value) === undefined },
     });
 }
 
@@ -47,6 +67,14 @@ export function IsOptionalDestinationPrices(docs: ApiPropertyOptions = {}): Prop
   return applyDecorators(
     ApiPropertyOptional({ nullable: true, maxItems: MAX_DESTINATION_PRICES, ...docs }),
     IsDestinationPrices(),
+    IsOptional(),
+  );
+}
+
+export function IsOptionalDestinationPrefixes(docs: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: [String], nullable: true, maxItems: MAX_ALLOWED_DESTINATIONS, example: ['44', '33'], ...docs }),
+    validatedBy('isDestinationPrefixes', destinationPrefixesProblem),
     IsOptional(),
   );
 }
