@@ -507,6 +507,26 @@ export interface components {
        *     ]
        */
       allowedDestinations: string[] | null;
+      /**
+       * @description Route skips each configuration whose price × count would take spentToday past it (reason spend-limit). Prices are the client's own to set, so a leaked secretKey can price every message at 0: only dailySmsLimit holds against that. Null: no limit
+       * @example 250
+       */
+      dailySpendLimit: number | null;
+      /**
+       * @description Route skips every configuration when sentToday + count would pass it (reason sms-limit), whatever the prices. Null: no limit
+       * @example 20000
+       */
+      dailySmsLimit: number | null;
+      /**
+       * @description The exact sum of price × sent over the client's outcome reports since 00:00 UTC, whether or not a report also set a balance
+       * @example 12.5
+       */
+      spentToday: number;
+      /**
+       * @description The sum of sent over the client's outcome reports since 00:00 UTC
+       * @example 500
+       */
+      sentToday: number;
     };
     AdminClientPageDto: {
       /** @description By clientId ascending */
@@ -547,6 +567,10 @@ export interface components {
        *     ]
        */
       allowedDestinations?: string[] | null;
+      /** @description Route skips each configuration whose price × count would take spentToday past it (reason spend-limit). Prices are the client's own to set, so a leaked secretKey can price every message at 0: only dailySmsLimit holds against that. Null: no limit. At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400 */
+      dailySpendLimit?: number | null;
+      /** @description Route skips every configuration when sentToday + count would pass it (reason sms-limit), whatever the prices. Null: no limit */
+      dailySmsLimit?: number | null;
     };
     DeletedClientDto: {
       /** @example 7 */
@@ -647,7 +671,7 @@ export interface components {
        */
       perSmsCost?: number | null;
       /**
-       * @description At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400
+       * @description A dispatch report that takes the balance below it publishes sms-config.balance-low, once until the balance is back at it or above; null: none. At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400
        * @default null
        * @example 5
        */
@@ -803,7 +827,7 @@ export interface components {
       balance?: number | null;
       /** @description At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400 */
       perSmsCost?: number | null;
-      /** @description At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400 */
+      /** @description A dispatch report that takes the balance below it publishes sms-config.balance-low, once until the balance is back at it or above; null: none. At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400 */
       lowBalanceThreshold?: number | null;
       /** @description Prices per destination: at most 300 entries, each prefix once, and at most 3000 over all of the client's configurations (409 past it). Dispatch prices a destination at the entry with the longest prefix its digits start with, else at perSmsCost. null or []: none. Replaces the list whole */
       destinationPrices?: components['schemas']['DestinationPriceDto'][] | null;
@@ -948,10 +972,10 @@ export interface components {
       /** @example 13 */
       smsConfigId: number;
       /**
-       * @description The first that applies, in this order: inactive (isActive false), smsType (another type was asked), unhealthy (5 failures in a row, for DISPATCH_UNHEALTHY_MS), balance (under perSmsCost × count)
+       * @description The first that applies, in this order: inactive (isActive false), unapproved (its host is not an approved provider destination), smsType (another type was asked), sms-limit (the client's sentToday + count would pass its dailySmsLimit), spend-limit (the client's spentToday + price × count would pass its dailySpendLimit), unhealthy (5 failures in a row, for DISPATCH_UNHEALTHY_MS), balance (under price × count)
        * @enum {string}
        */
-      reason: 'inactive' | 'unapproved' | 'smsType' | 'unhealthy' | 'balance';
+      reason: 'inactive' | 'unapproved' | 'smsType' | 'sms-limit' | 'spend-limit' | 'unhealthy' | 'balance';
     };
     RouteDto: {
       /** @example 7 */
@@ -1067,6 +1091,7 @@ export interface components {
         | 'client.deleted'
         | 'client.secret-key.rotated'
         | 'client.secret-key.replayed'
+        | 'client.daily-limit-reached'
         | 'sms-config.created'
         | 'sms-config.updated'
         | 'sms-config.deleted'
@@ -3353,6 +3378,7 @@ export interface operations {
           | 'client.deleted'
           | 'client.secret-key.rotated'
           | 'client.secret-key.replayed'
+          | 'client.daily-limit-reached'
           | 'sms-config.created'
           | 'sms-config.updated'
           | 'sms-config.deleted'

@@ -83,6 +83,16 @@ const EVENTS: Partial<Record<AuditAction, EventDescription>> = {
     smsConfigId: null,
     changed: ['secretKey'],
   },
+  'client.daily-limit-reached': {
+    title: 'Client reached a daily limit',
+    summary:
+      "A dispatch report took the client's spentToday to or past its dailySpendLimit, or its sentToday to or past its dailySmsLimit; " +
+      '`changed` names the limit and smsConfigId the reported configuration. Once per client, limit and UTC day. From then on route ' +
+      'skips what would pass the limit (spend-limit, sms-limit) until 00:00 UTC or until an admin raises it: a sudden one may be SMS pumping.',
+    actor: DISPATCHER,
+    smsConfigId: 12,
+    changed: ['dailySpendLimit'],
+  },
   'sms-config.created': {
     title: 'SMS configuration created',
     summary: 'The client added an SMS provider configuration; smsConfigId is the new one.',

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
+import { ClockModule } from './common/clock';
 import { AuditModule } from './audit/audit.module';
 import { BrokerModule } from './broker/broker.module';
 import { ClientModule } from './client/client.module';
@@ -32,6 +33,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
         LoggingModule.forRoot(loggers),
+        ClockModule,
         EdgeModule,
         RateLimitModule,
         AuthModule,

@@ -184,6 +184,10 @@ describe('Client administration (/api/v1/clients)', () => {
           previousSecretKeyLastUsedAt: null,
           previousKeyExpiresAt: null,
           allowedDestinations: null,
+          dailySpendLimit: null,
+          dailySmsLimit: null,
+          spentToday: 0,
+          sentToday: 0,
         },
       });
       expect(Math.abs(Date.parse(answer.body.results.createdAt) - Date.now())).toBeLessThan(60_000);
@@ -236,7 +240,7 @@ describe('Client administration (/api/v1/clients)', () => {
       expect((await patch({})).body).toEqual({
         status: 400,
         error:
-          'request body must set at least one of appName, appDescription, appUrl, preferredSmsGateway, preferredEmailGateway, preferredPushNotificationGateway, isHost, isActive, allowedDestinations',
+          'request body must set at least one of appName, appDescription, appUrl, preferredSmsGateway, preferredEmailGateway, preferredPushNotificationGateway, isHost, isActive, allowedDestinations, dailySpendLimit, dailySmsLimit',
       });
       expect((await patch({ secretKey: 'sk_x' })).body).toEqual({ status: 400, error: 'property secretKey should not exist' });
       expect((await patch({ appName: null })).body.error).toMatch(/^appName must be a string/);

@@ -144,6 +144,10 @@ describe('The typed client kit (kit/), against the service on a port', () => {
       previousSecretKeyLastUsedAt: null,
       previousKeyExpiresAt: null,
       allowedDestinations: null,
+      dailySpendLimit: null,
+      dailySmsLimit: null,
+      spentToday: 0,
+      sentToday: 0,
     });
   });
 
@@ -340,6 +344,7 @@ describe('The typed client kit (kit/), against the service on a port', () => {
       'client.enabled': true,
       'client.deleted': true,
       'client.secret-key.rotated': true,
+      'client.daily-limit-reached': true,
       'sms-config.created': true,
       'sms-config.updated': true,
       'sms-config.deleted': true,

@@ -34,6 +34,7 @@ const MIGRATIONS = [
   'AuditAndKeptSecrets1798000000006',
   'DestinationPrices1798000000007',
   'AllowedDestinations1798000000008',
+  'DailyLimits1798000000009',
 ];
 
 /** Only MySQL has the relay's lock row: on SQLite one instance runs. */

@@ -8,6 +8,7 @@ export const AUDIT_ACTIONS = [
   'client.deleted',
   'client.secret-key.rotated',
   'client.secret-key.replayed',
+  'client.daily-limit-reached',
   'sms-config.created',
   'sms-config.updated',
   'sms-config.deleted',

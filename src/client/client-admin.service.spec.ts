@@ -31,6 +31,10 @@ const STORED: AdminClientView = {
   previousSecretKeyLastUsedAt: null,
   previousKeyExpiresAt: null,
   allowedDestinations: null,
+  dailySpendLimit: null,
+  dailySmsLimit: null,
+  spentToday: 0,
+  sentToday: 0,
 };
 
 describe('ClientAdminService', () => {

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, OneToMany, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { exactDecimal } from '../database/exact-decimal';
 import { SmsConfig } from '../sms-config/sms-config.entity';
 
 @Entity('client')
@@ -65,6 +66,37 @@ export class Client {
   // Null: route admits any destination; else only those these E.164 prefixes start, in the order an admin gave them.
   @Column({ name: 'allowed_destinations', type: 'simple-json', nullable: true })
   allowedDestinations!: string[] | null;
+
+  // Null: no limit. Route skips what would take spentToday or sentToday past them (docs/dispatching.md).
+  @Column({ name: 'daily_spend_limit', type: 'decimal', precision: 18, scale: 6, nullable: true, transformer: exactDecimal })
+  dailySpendLimit!: number | null;
+
+  // Read alone, as destination_price's twin is: no earlier release writes this column's DECIMAL.
+  @Column({ name: 'daily_spend_limit_micros', type: 'bigint', nullable: true })
+  dailySpendLimitMicros!: string | null;
+
+  @Column({ name: 'daily_sms_limit', type: 'int', nullable: true })
+  dailySmsLimit!: number | null;
+
+  // The UTC day (YYYY-MM-DD) the reports' sums below count; on any other day they count nothing, so no job resets them.
+  @Column({ name: 'usage_day', type: 'char', length: 10, charset: 'ascii', nullable: true })
+  usageDay!: string | null;
+
+  @Column({ name: 'spent_today', type: 'decimal', precision: 18, scale: 6, default: 0, transformer: exactDecimal })
+  spentToday!: number;
+
+  @Column({ name: 'spent_today_micros', type: 'bigint', default: 0 })
+  spentTodayMicros!: string;
+
+  @Column({ name: 'sent_today', type: 'bigint', default: 0 })
+  sentToday!: string;
+
+  // The UTC day client.daily-limit-reached was last recorded for each limit: once a day each.
+  @Column({ name: 'spend_limit_reached_on', type: 'char', length: 10, charset: 'ascii', nullable: true })
+  spendLimitReachedOn!: string | null;
+
+  @Column({ name: 'sms_limit_reached_on', type: 'char', length: 10, charset: 'ascii', nullable: true })
+  smsLimitReachedOn!: string | null;
 
   @OneToMany(() => SmsConfig, (smsConfig) => smsConfig.client)
   smsConfigs?: SmsConfig[];

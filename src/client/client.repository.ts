@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import DataLoader from 'dataloader';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AuditLog } from '../audit/audit.repository';
 import { AuditEntry, JUST_INSERTED } from '../audit/audit-entry';
 import { ChangeOrigin } from '../auth/actor';
 import { clientReadBatchKeys } from '../client-cache/client-cache.metrics';
+import { Clock } from '../common/clock';
+import { Amount } from '../common/exact-amount';
+import { amountOf, microsOf } from '../database/exact-decimal';
 import { SqlNames } from '../database/sql-names';
 import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
@@ -73,6 +76,10 @@ export interface AdminClientView {
   previousSecretKeyLastUsedAt: string | null;
   previousKeyExpiresAt: string | null;
   allowedDestinations: string[] | null;
+  dailySpendLimit: Amount | null;
+  dailySmsLimit: number | null;
+  spentToday: Amount;
+  sentToday: number;
 }
 
 export const CHANGEABLE_CLIENT_FIELDS = [
@@ -85,6 +92,8 @@ export const CHANGEABLE_CLIENT_FIELDS = [
   'isHost',
   'isActive',
   'allowedDestinations',
+  'dailySpendLimit',
+  'dailySmsLimit',
 ] as const satisfies ReadonlyArray<keyof Client>;
 
 export type ClientChanges = Partial<Pick<Client, (typeof CHANGEABLE_CLIENT_FIELDS)[number]>>;
@@ -119,7 +128,11 @@ const ADMIN_VIEW_SELECTION = [
   'previousSecretKeyDigest',
   'previousSecretKeyLastUsedAt',
   'previousKeyExpiresAt',
+  'usageDay',
+  'spentToday',
 ].map((property) => `c.${property}`);
+const ADMIN_VIEW_INTEGERS = ['dailySpendLimitMicros', 'spentTodayMicros', 'sentToday'] as const satisfies ReadonlyArray<keyof Client>;
+type AdminViewRow = Omit<Client, (typeof ADMIN_VIEW_INTEGERS)[number]> & Record<(typeof ADMIN_VIEW_INTEGERS)[number], string | null>;
 
 const KEYS_SELECTION = ['c.id', 'c.isActive', 'c.secretKeyDigest', 'c.previousSecretKeyDigest', 'c.secretKeyLastUsedAt'];
 
@@ -181,15 +194,18 @@ export class ClientRepository {
     batchScheduleFn: (read) => setImmediate(read),
   });
   private readonly insertSql: string;
+  private readonly names: SqlNames<Client>;
 
   constructor(
     private readonly transactions: Transactions,
     private readonly scripts: WriteScripts,
     private readonly auditLog: AuditLog,
+    private readonly clock: Clock,
     @InjectDataSource() dataSource: DataSource,
   ) {
     for (const size of READ_SIZES) this.withSmsConfigsSql.set(size, clientWithSmsConfigsSql(dataSource, size));
     const client = new SqlNames(dataSource, Client);
+    this.names = client;
     this.insertSql = `INSERT INTO ${client.table} (${client.columns(INSERT_PROPERTIES)}) VALUES (${INSERT_PROPERTIES.map(() => '?').join(', ')})`;
   }
 
@@ -243,16 +259,12 @@ export class ClientRepository {
         since: previousKeyUsedSince.since,
       });
     }
-    const clients = await query
-      .orderBy('c.id')
-      .limit(limit + 1)
-      .getMany();
-    return clients.map(toAdminClientView);
+    return this.adminViews(query.orderBy('c.id').limit(limit + 1));
   }
 
   async findById(clientId: number): Promise<AdminClientView | null> {
-    const client = await this.clients(ADMIN_VIEW_SELECTION).where({ id: clientId }).getOne();
-    return client === null ? null : toAdminClientView(client);
+    const [found] = await this.adminViews(this.clients(ADMIN_VIEW_SELECTION).where({ id: clientId }));
+    return found ?? null;
   }
 
   // Locked on MySQL; SQLite runs one transaction at a time anyway.
@@ -271,7 +283,12 @@ export class ClientRepository {
   }
 
   async update(clientId: number, changes: ClientChanges, audit: AuditEntry[]): Promise<void> {
-    await this.updateRow(clientId, { ...changes, updatedAt: new Date() });
+    const { dailySpendLimit } = changes;
+    const twin =
+      dailySpendLimit === undefined
+        ? {}
+        : { dailySpendLimitMicros: dailySpendLimit === null ? null : microsOf(dailySpendLimit).toString() };
+    await this.updateRow(clientId, { ...changes, ...twin, updatedAt: new Date() });
     for (const entry of audit) await this.auditLog.record(entry);
   }
 
@@ -317,6 +334,11 @@ export class ClientRepository {
     await this.manager.createQueryBuilder().update(Client).set(values).where({ id: clientId }).updateEntity(false).execute();
   }
 
+  private async adminViews(query: SelectQueryBuilder<Client>): Promise<AdminClientView[]> {
+    const today = this.clock.today();
+    return (await this.names.withIntegerTexts(query, 'c', ADMIN_VIEW_INTEGERS)).map((client) => toAdminClientView(client, today));
+  }
+
   private clients(selection: string[]) {
     return this.manager.getRepository(Client).createQueryBuilder('c').select(selection);
   }
@@ -331,7 +353,8 @@ function readClientFields(row: ClientWithSmsConfigRow): Pick<ClientDto, ClientSt
   return shown as Pick<ClientDto, ClientStoredField>;
 }
 
-function toAdminClientView(client: Client): AdminClientView {
+function toAdminClientView(client: AdminViewRow, today: string): AdminClientView {
+  const counting = client.usageDay === today;
   return {
     clientId: client.id,
     appName: client.appName,
@@ -351,5 +374,9 @@ function toAdminClientView(client: Client): AdminClientView {
       client.previousSecretKeyDigest === null ? null : (client.previousSecretKeyLastUsedAt?.toISOString() ?? null),
     previousKeyExpiresAt: client.previousSecretKeyDigest === null ? null : (client.previousKeyExpiresAt?.toISOString() ?? null),
     allowedDestinations: client.allowedDestinations,
+    dailySpendLimit: client.dailySpendLimitMicros === null ? null : amountOf(BigInt(client.dailySpendLimitMicros)),
+    dailySmsLimit: client.dailySmsLimit,
+    spentToday: counting ? amountOf(BigInt(client.spentTodayMicros ?? 0)) : 0,
+    sentToday: counting ? Number(client.sentToday ?? 0) : 0,
   };
 }

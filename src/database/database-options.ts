@@ -31,6 +31,8 @@ import { DestinationPrices1798000000007 as MysqlDestinationPrices } from './migr
 import { DestinationPrices1798000000007 as SqliteDestinationPrices } from './migrations/sqlite/1798000000007-DestinationPrices';
 import { AllowedDestinations1798000000008 as MysqlAllowedDestinations1798000000008 } from './migrations/mysql/1798000000008-AllowedDestinations';
 import { AllowedDestinations1798000000008 as SqliteAllowedDestinations1798000000008 } from './migrations/sqlite/1798000000008-AllowedDestinations';
+import { DailyLimits1798000000009 as MysqlDailyLimits1798000000009 } from './migrations/mysql/1798000000009-DailyLimits';
+import { DailyLimits1798000000009 as SqliteDailyLimits1798000000009 } from './migrations/sqlite/1798000000009-DailyLimits';
 
 // Each may run again after failing at any statement, and none needs privileges beyond its own database.
 export const MYSQL_MIGRATIONS = [
@@ -48,6 +50,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlAuditAndKeptSecrets,
   MysqlDestinationPrices,
   MysqlAllowedDestinations1798000000008,
+  MysqlDailyLimits1798000000009,
 ];
 export const SQLITE_MIGRATIONS = [
   CreateSqliteSchema,
@@ -64,6 +67,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteAuditAndKeptSecrets,
   SqliteDestinationPrices,
   SqliteAllowedDestinations1798000000008,
+  SqliteDailyLimits1798000000009,
 ];
 
 // Every statement longer than the timeout fails, and the failure is logged, never a statement's text and values.

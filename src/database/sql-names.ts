@@ -1,4 +1,4 @@
-import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+import { DataSource, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
 export class SqlNames<Entity extends ObjectLiteral> {
   readonly table: string;
@@ -29,6 +29,20 @@ export class SqlNames<Entity extends ObjectLiteral> {
 
   integerText(property: keyof Entity & string, alias: string): string {
     return `CAST(${this.column(property, alias)} AS ${this.dataSource.options.type === 'better-sqlite3' ? 'TEXT' : 'CHAR'})`;
+  }
+
+  // The query's entities, with these BIGINT columns as their text: the entity would read them as doubles on SQLite.
+  async withIntegerTexts<T extends keyof Entity & string>(
+    query: SelectQueryBuilder<Entity>,
+    alias: string,
+    properties: readonly T[],
+  ): Promise<Array<Omit<Entity, T> & Record<T, string | null>>> {
+    for (const property of properties) query.addSelect(this.integerText(property, alias), property);
+    const { entities, raw } = await query.getRawAndEntities<Record<T, string | null>>();
+    return entities.map((entity, index) => {
+      const read = Object.fromEntries(properties.map((property) => [property, raw[index][property]])) as Record<T, string | null>;
+      return { ...entity, ...read };
+    });
   }
 
   selectList(alias: string, properties: ReadonlyArray<(keyof Entity & string) | [keyof Entity & string, string]>): string {

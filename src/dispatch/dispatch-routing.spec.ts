@@ -18,7 +18,14 @@ function config(smsConfigId: number, fields: Partial<RoutableSmsConfig> = {}): R
 const ids = (configs: RoutableSmsConfig[]) => configs.map(({ smsConfigId }) => smsConfigId);
 /** Configurations 7 and 8 send to hosts that are not approved. */
 const UNAPPROVED = new Set([7, 8]);
-const request = { preferredSmsGateway: null, count: 1, now: NOW, approved: (c: RoutableSmsConfig) => !UNAPPROVED.has(c.smsConfigId) };
+const NO_LIMITS = { dailySpendLimitMicros: null, dailySmsLimit: null, spentMicros: 0n, sent: 0 };
+const request = {
+  preferredSmsGateway: null,
+  count: 1,
+  now: NOW,
+  approved: (c: RoutableSmsConfig) => !UNAPPROVED.has(c.smsConfigId),
+  daily: NO_LIMITS,
+};
 
 describe('dispatch routing', () => {
   it('should order by preferred gateway (any case), then lower cost, higher balance, lower id', () => {
@@ -82,6 +89,46 @@ describe('dispatch routing', () => {
       skipped: [
         { smsConfigId: 1, reason: 'balance' },
         { smsConfigId: 2, reason: 'inactive' },
+      ],
+    });
+  });
+
+  it('should skip every configuration past the message limit, and each one past the spend limit, in their place in the order', () => {
+    const configs = [
+      config(1, { isActive: false }),
+      config(2, { smsType: 'Promotional' }),
+      config(3, { perSmsCostMicros: 0n, unhealthyUntil: NOW + 1 }),
+      config(4, { perSmsCostMicros: 20_000n, balanceMicros: 0n }),
+      config(5, { perSmsCostMicros: 10_000n, unhealthyUntil: NOW + 1 }),
+      config(6, { perSmsCostMicros: 10_000n, balanceMicros: 0n }),
+      config(7, { perSmsCostMicros: 0n }),
+    ];
+    const asked = { ...request, smsType: 'Transactional', count: 2 };
+    const smsLimit = { ...NO_LIMITS, dailySmsLimit: 100, sent: 99 };
+    expect(route(configs, { ...asked, daily: smsLimit }).skipped.map(({ reason }) => reason)).toEqual([
+      'inactive',
+      'smsType',
+      'sms-limit',
+      'sms-limit',
+      'sms-limit',
+      'sms-limit',
+      'unapproved',
+    ]);
+    // Exactly at the limit still routes: 98 + 2.
+    expect(route(configs, { ...asked, daily: { ...smsLimit, sent: 98 } }).skipped.map(({ reason }) => reason)).not.toContain('sms-limit');
+
+    // 1.95 spent of 2: two messages at 0.02 would pass it, at 0.01 they reach it exactly, at 0 they cost nothing.
+    const spendLimit = { ...NO_LIMITS, dailySpendLimitMicros: 2_000_000n, spentMicros: 1_980_000n };
+    expect(route(configs, { ...asked, daily: spendLimit })).toEqual({
+      candidates: [],
+      skipped: [
+        { smsConfigId: 1, reason: 'inactive' },
+        { smsConfigId: 2, reason: 'smsType' },
+        { smsConfigId: 3, reason: 'unhealthy' },
+        { smsConfigId: 4, reason: 'spend-limit' },
+        { smsConfigId: 5, reason: 'unhealthy' },
+        { smsConfigId: 6, reason: 'balance' },
+        { smsConfigId: 7, reason: 'unapproved' },
       ],
     });
   });

@@ -1,7 +1,7 @@
 import { ProviderHealth, healthStanding } from './provider-health';
 
 // In the order checked: the first that applies is given.
-export const SKIP_REASONS = ['inactive', 'unapproved', 'smsType', 'unhealthy', 'balance'] as const;
+export const SKIP_REASONS = ['inactive', 'unapproved', 'smsType', 'sms-limit', 'spend-limit', 'unhealthy', 'balance'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export interface RoutableSmsConfig extends ProviderHealth {
@@ -19,6 +19,8 @@ export interface RouteRequest<T extends RoutableSmsConfig = RoutableSmsConfig> {
   smsType?: string;
   count: number;
   now: number;
+  // The client's limits and what its reports counted today.
+  daily: { dailySpendLimitMicros: bigint | null; dailySmsLimit: number | null; spentMicros: bigint; sent: number };
 }
 
 export interface Route<T extends RoutableSmsConfig> {
@@ -53,10 +55,14 @@ export function route<T extends RoutableSmsConfig>(configs: readonly T[], reques
   return { candidates, skipped };
 }
 
-function skipReason<T extends RoutableSmsConfig>(config: T, { approved, smsType, count, now }: RouteRequest<T>): SkipReason | null {
+function skipReason<T extends RoutableSmsConfig>(config: T, { approved, smsType, count, now, daily }: RouteRequest<T>): SkipReason | null {
   if (!config.isActive) return 'inactive';
   if (!approved(config)) return 'unapproved';
   if (smsType !== undefined && (config.smsType === null || !sameText(config.smsType, smsType))) return 'smsType';
+  if (daily.dailySmsLimit !== null && daily.sent + count > daily.dailySmsLimit) return 'sms-limit';
+  if (daily.dailySpendLimitMicros !== null && daily.spentMicros + config.perSmsCostMicros * BigInt(count) > daily.dailySpendLimitMicros) {
+    return 'spend-limit';
+  }
   if (healthStanding(config, now) === 'skipped') return 'unhealthy';
   if (config.balanceMicros < config.perSmsCostMicros * BigInt(count)) return 'balance';
   return null;

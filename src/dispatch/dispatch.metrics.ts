@@ -1,6 +1,8 @@
 import { Counter, Gauge, register } from 'prom-client';
 import { scrapedFigure } from '../common/scraped-figure';
 import { registeredMetric } from '../common/registered-metric';
+import { DAILY_LIMITS, DailyLimit } from './daily-usage';
+import { SKIP_REASONS, SkipReason } from './dispatch-routing';
 
 // providerName is a client's free text: past this many names, `other`, so a client cannot grow the series without bound.
 export const MAX_PROVIDER_LABELS = 50;
@@ -15,15 +17,56 @@ const reports = counter('dispatch_reports_total', 'Outcome reports taken, by pro
 const sent = counter('dispatch_sms_sent_total', 'Messages reported sent, by provider name');
 const failed = counter('dispatch_sms_failed_total', 'Messages reported failed, by provider name');
 
-const routeRefusals = registeredMetric(
-  'dispatch_route_refusals_total',
-  () => new Counter({ name: 'dispatch_route_refusals_total', help: 'Route requests refused, by reason', labelNames: ['reason'] }),
-);
+const ROUTE_REFUSALS = ['destination-required', 'destination-not-allowed'] as const;
+export type RouteRefusal = (typeof ROUTE_REFUSALS)[number];
 
-export type RouteRefusal = 'destination-required' | 'destination-not-allowed';
+const routeRefusals = registeredMetric('dispatch_route_refusals_total', () =>
+  zeroed(
+    new Counter({ name: 'dispatch_route_refusals_total', help: 'Route requests refused, by reason', labelNames: ['reason'] }),
+    'reason',
+    ROUTE_REFUSALS,
+  ),
+);
 
 export function countRouteRefusal(reason: RouteRefusal): void {
   routeRefusals.inc({ reason });
+}
+
+const routeSkips = registeredMetric('dispatch_route_skips_total', () =>
+  zeroed(
+    new Counter({ name: 'dispatch_route_skips_total', help: 'Configurations route skipped, by reason', labelNames: ['reason'] }),
+    'reason',
+    SKIP_REASONS,
+  ),
+);
+
+export function countRouteSkips(skipped: ReadonlyArray<{ reason: SkipReason }>): void {
+  if (skipped.length === 0) return;
+  const byReason = new Map<SkipReason, number>();
+  for (const { reason } of skipped) byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+  for (const [reason, count] of byReason) routeSkips.inc({ reason }, count);
+}
+
+const dailyLimitsReached = registeredMetric('dispatch_daily_limits_reached_total', () =>
+  zeroed(
+    new Counter({
+      name: 'dispatch_daily_limits_reached_total',
+      help: 'Clients that reached a daily limit (client.daily-limit-reached), by limit',
+      labelNames: ['limit'],
+    }),
+    'limit',
+    DAILY_LIMITS,
+  ),
+);
+
+// Every series exists from the start, so that increase() over Prometheus' samples counts a first event too.
+function zeroed<T extends string>(counter: Counter<T>, label: T, values: readonly string[]): Counter<T> {
+  for (const value of values) counter.inc({ [label]: value } as Partial<Record<T, string>>, 0);
+  return counter;
+}
+
+export function countDailyLimitReached(limit: DailyLimit): void {
+  dailyLimitsReached.inc({ limit });
 }
 
 const labels = new Set<string>();

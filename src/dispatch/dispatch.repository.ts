@@ -7,7 +7,7 @@ import { Transactions } from '../database/transactions';
 import { decimalTextOf, storedMicros } from '../database/exact-decimal';
 import { SmsConfig } from '../sms-config/sms-config.entity';
 import { SmsConfigRow, StoredSmsConfigFields, columnsOf, fieldReader, storedFieldsOf } from '../sms-config/sms-config-fields';
-import { SmsConfigRepository } from '../sms-config/sms-config.repository';
+import { DailyLimits, DailyUsage } from './daily-usage';
 import { RoutableSmsConfig } from './dispatch-routing';
 import { ROUTE_CANDIDATE_FIELDS } from './dto/dispatch-route.dto';
 import { ProviderHealth } from './provider-health';
@@ -17,7 +17,23 @@ interface ClientRouting {
   id: number;
   preferredSmsGateway: string | null;
   allowedDestinations: string[] | null;
+  dailySpendLimitMicros: string | null;
+  dailySmsLimit: number | null;
+  usageDay: string | null;
+  spentToday: number;
+  spentTodayMicros: string;
+  sentToday: string;
+  spendLimitReachedOn: string | null;
+  smsLimitReachedOn: string | null;
 }
+
+const DAILY_COLUMNS = ['dailySmsLimit', 'usageDay', 'spendLimitReachedOn', 'smsLimitReachedOn'] as const satisfies ReadonlyArray<
+  keyof ClientRouting
+>;
+const DAILY_INTEGERS = ['dailySpendLimitMicros', 'spentTodayMicros', 'sentToday'] as const satisfies ReadonlyArray<keyof ClientRouting>;
+type DailyRow = Pick<ClientRouting, (typeof DAILY_COLUMNS)[number]> & Record<(typeof DAILY_INTEGERS)[number], string | null>;
+
+export type ClientDaily = DailyLimits & DailyUsage;
 
 const CANDIDATE_STORED_FIELDS = storedFieldsOf(ROUTE_CANDIDATE_FIELDS);
 const readCandidate = fieldReader(CANDIDATE_STORED_FIELDS);
@@ -53,6 +69,7 @@ const ROUTING_TWINS = ['balanceMicros', 'perSmsCostMicros'] as const satisfies R
 export interface ReportedSmsConfig extends ProviderHealth {
   smsConfigId: number;
   clientId: number;
+  client: ClientDaily;
   providerName: string;
   balanceMicros: bigint;
   perSmsCostMicros: bigint;
@@ -73,10 +90,11 @@ export class DispatchRepository {
   private readonly routableSql: string;
   private readonly reportedSql: string;
   private readonly reportSql: string;
+  private readonly usageSql: string;
+  private readonly reportWithUsageSql: string | null;
 
   constructor(
     private readonly transactions: Transactions,
-    private readonly smsConfigs: SmsConfigRepository,
     @InjectDataSource() dataSource: DataSource,
   ) {
     const client = new SqlNames<ClientRouting>(dataSource, 'Client');
@@ -87,10 +105,13 @@ export class DispatchRepository {
       columns: [...new Set<keyof SmsConfig>([...ROUTING_COLUMNS, ...shown.columns])],
       twins: [...new Set<keyof SmsConfig>([...ROUTING_TWINS, ...shown.twins])],
     };
-    this.routableSql = `SELECT ${client.selectList('c', ['preferredSmsGateway', 'allowedDestinations'])}, ${smsConfig.selectList('s', routed.columns)}, ${smsConfig.integerTextList('s', routed.twins)}
+    const daily = `${client.selectList('c', DAILY_COLUMNS)}, ${client.integerTextList('c', DAILY_INTEGERS)}`;
+    this.routableSql = `SELECT ${client.selectList('c', ['preferredSmsGateway', 'allowedDestinations'])}, ${daily}, ${smsConfig.selectList('s', routed.columns)}, ${smsConfig.integerTextList('s', routed.twins)}
       FROM ${client.table} c LEFT JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}
       WHERE ${client.column('id', 'c')} = ?`;
-    this.reportedSql = `SELECT ${smsConfig.selectList('s', [
+    // The client's row first (it comes first in the join: MySQL locks const rows in that order), as every change of a
+    // client's configurations locks it, so audit entries commit in order.
+    this.reportedSql = `SELECT ${daily}, ${smsConfig.selectList('s', [
       ['id', 'smsConfigId'],
       'clientId',
       'providerName',
@@ -99,14 +120,34 @@ export class DispatchRepository {
       'lowBalanceThreshold',
       'consecutiveFailures',
       'unhealthyUntil',
-    ])}, ${smsConfig.integerTextList('s', ['balanceMicros', 'perSmsCostMicros', 'lowBalanceThresholdMicros'])} FROM ${smsConfig.table} s WHERE ${smsConfig.column('id', 's')} = ?${forUpdate}`;
-    this.reportSql = `UPDATE ${smsConfig.table} SET ${smsConfig.column('balance')} = ?, ${smsConfig.column('balanceMicros')} = ?,
-      ${smsConfig.column('consecutiveFailures')} = ?,
-      ${smsConfig.column('unhealthyUntil')} = ? WHERE ${smsConfig.column('id')} = ?`;
+    ])}, ${smsConfig.integerTextList('s', ['balanceMicros', 'perSmsCostMicros', 'lowBalanceThresholdMicros'])}
+      FROM ${client.table} c JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}
+      WHERE ${client.column('id', 'c')} = ? AND ${smsConfig.column('id', 's')} = ?${forUpdate}`;
+    const reportSet = (alias?: string) =>
+      ['balance', 'balanceMicros', 'consecutiveFailures', 'unhealthyUntil'].map(
+        (property) => `${smsConfig.column(property as keyof SmsConfig, alias)} = ?`,
+      );
+    const usageSet = (alias?: string) =>
+      (['usageDay', 'spentToday', 'spentTodayMicros', 'sentToday', 'spendLimitReachedOn', 'smsLimitReachedOn'] as const).map(
+        (property) => `${client.column(property, alias)} = ?`,
+      );
+    this.reportSql = `UPDATE ${smsConfig.table} SET ${reportSet().join(', ')} WHERE ${smsConfig.column('id')} = ?`;
+    this.usageSql = `UPDATE ${client.table} SET ${usageSet().join(', ')} WHERE ${client.column('id')} = ?`;
+    // One statement while the locks are held; SQLite, which has no multi-table UPDATE, runs one transaction at a time anyway.
+    this.reportWithUsageSql =
+      transactions.dialect === 'mysql'
+        ? `UPDATE ${client.table} c JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}
+      SET ${[...reportSet('s'), ...usageSet('c')].join(', ')} WHERE ${client.column('id', 'c')} = ? AND ${smsConfig.column('id', 's')} = ?`
+        : null;
   }
 
-  async routable(clientId: number): Promise<(Omit<ClientRouting, 'id'> & { smsConfigs: RoutedSmsConfig[] }) | null> {
+  async routable(
+    clientId: number,
+  ): Promise<
+    (Pick<ClientRouting, 'preferredSmsGateway' | 'allowedDestinations'> & { client: ClientDaily; smsConfigs: RoutedSmsConfig[] }) | null
+  > {
     type Row = Pick<ClientRouting, 'preferredSmsGateway'> &
+      DailyRow &
       SmsConfigRow & {
         // simple-json's text, read raw.
         allowedDestinations: string | null;
@@ -132,6 +173,7 @@ export class DispatchRepository {
     return {
       preferredSmsGateway: rows[0].preferredSmsGateway,
       allowedDestinations: allowedDestinations === null ? null : (JSON.parse(allowedDestinations) as string[]),
+      client: dailyOf(rows[0]),
       smsConfigs: rows
         .filter((row) => row.id !== null)
         .map((row) => ({
@@ -154,29 +196,30 @@ export class DispatchRepository {
     };
   }
 
-  // The client's row first, as every change of a client's configurations locks it, so audit entries commit in order.
+  // Both rows locked by one statement, so that the locks are held for as few round trips as possible.
   async lockReported(smsConfigId: number): Promise<ReportedSmsConfig | null> {
     // A configuration never changes client: its client is known before either lock is taken.
     const owner = await this.transactions.manager
       .getRepository(SmsConfig)
       .findOne({ select: { clientId: true }, where: { id: smsConfigId } });
     if (owner === null) return null;
-    await this.smsConfigs.lockOwner(owner.clientId);
-    type Row = Omit<ReportedSmsConfig, 'balanceMicros' | 'perSmsCostMicros' | 'lowBalanceThresholdMicros' | 'unhealthyUntil'> & {
-      balance: Decimal;
-      perSmsCost: Decimal;
-      lowBalanceThreshold: Decimal | null;
-      balanceMicros: Micros;
-      perSmsCostMicros: Micros;
-      lowBalanceThresholdMicros: Micros;
-      unhealthyUntil: Timestamp;
-    };
-    const [row] = await this.transactions.sql<Row>(this.reportedSql, [smsConfigId]);
+    type Row = DailyRow &
+      Omit<ReportedSmsConfig, 'client' | 'balanceMicros' | 'perSmsCostMicros' | 'lowBalanceThresholdMicros' | 'unhealthyUntil'> & {
+        balance: Decimal;
+        perSmsCost: Decimal;
+        lowBalanceThreshold: Decimal | null;
+        balanceMicros: Micros;
+        perSmsCostMicros: Micros;
+        lowBalanceThresholdMicros: Micros;
+        unhealthyUntil: Timestamp;
+      };
+    const [row] = await this.transactions.sql<Row>(this.reportedSql, [owner.clientId, smsConfigId]);
     // Deleted between the two reads.
     if (row === undefined) return null;
     return {
       smsConfigId: Number(row.smsConfigId),
       clientId: Number(row.clientId),
+      client: dailyOf(row),
       providerName: row.providerName,
       balanceMicros: storedMicros(row.balanceMicros, row.balance)!,
       perSmsCostMicros: storedMicros(row.perSmsCostMicros, row.perSmsCost)!,
@@ -186,14 +229,34 @@ export class DispatchRepository {
     };
   }
 
-  async recordReport(smsConfigId: number, state: ReportedState): Promise<void> {
+  // The client's daily sums too when the report counted messages.
+  async recordReport(reported: ReportedSmsConfig, state: ReportedState, usage: DailyUsage | null): Promise<void> {
     const unhealthyUntil = state.unhealthyUntil === null ? null : sqlTimestamp(new Date(state.unhealthyUntil));
-    const balance = [decimalTextOf(state.balanceMicros), state.balanceMicros.toString()];
-    const values = [...balance, state.consecutiveFailures, unhealthyUntil, smsConfigId];
-    await this.transactions.sql(this.reportSql, values);
+    const report = [decimalTextOf(state.balanceMicros), state.balanceMicros.toString(), state.consecutiveFailures, unhealthyUntil];
+    if (usage === null) return void (await this.transactions.sql(this.reportSql, [...report, reported.smsConfigId]));
+    const spent = [decimalTextOf(usage.spentTodayMicros), usage.spentTodayMicros.toString()];
+    const counted = [usage.usageDay, ...spent, usage.sentToday, usage.spendLimitReachedOn, usage.smsLimitReachedOn];
+    if (this.reportWithUsageSql !== null) {
+      await this.transactions.sql(this.reportWithUsageSql, [...report, ...counted, reported.clientId, reported.smsConfigId]);
+      return;
+    }
+    await this.transactions.sql(this.reportSql, [...report, reported.smsConfigId]);
+    await this.transactions.sql(this.usageSql, [...counted, reported.clientId]);
   }
 
   countUnhealthy(): Promise<number> {
     return this.transactions.manager.getRepository(SmsConfig).count({ where: { unhealthyUntil: Not(IsNull()) } });
   }
+}
+
+function dailyOf(row: DailyRow): ClientDaily {
+  return {
+    dailySpendLimitMicros: row.dailySpendLimitMicros === null ? null : BigInt(row.dailySpendLimitMicros),
+    dailySmsLimit: row.dailySmsLimit === null ? null : Number(row.dailySmsLimit),
+    usageDay: row.usageDay,
+    spentTodayMicros: BigInt(row.spentTodayMicros ?? 0),
+    sentToday: Number(row.sentToday ?? 0),
+    spendLimitReachedOn: row.spendLimitReachedOn,
+    smsLimitReachedOn: row.smsLimitReachedOn,
+  };
 }

@@ -394,17 +394,8 @@ export class SmsConfigRepository {
     return this.manager.getRepository(SmsConfig).createQueryBuilder('s').select(selection);
   }
 
-  // Twins read as text: the entity would read a BIGINT as a double on SQLite.
-  private async withTwins<T extends AmountTwin>(
-    query: SelectQueryBuilder<SmsConfig>,
-    twins: readonly T[],
-  ): Promise<Array<Omit<SmsConfig, AmountTwin> & Record<T, string | null>>> {
-    for (const twin of twins) query.addSelect(this.names.integerText(twin, 's'), twin);
-    const { entities, raw } = await query.getRawAndEntities<Record<T, string | null>>();
-    return entities.map((entity, index) => {
-      const read = Object.fromEntries(twins.map((twin) => [twin, raw[index][twin]])) as Record<T, string | null>;
-      return { ...entity, ...read };
-    });
+  private withTwins<T extends AmountTwin>(query: SelectQueryBuilder<SmsConfig>, twins: readonly T[]) {
+    return this.names.withIntegerTexts(query, 's', twins);
   }
 }
 

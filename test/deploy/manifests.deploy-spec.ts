@@ -152,11 +152,12 @@ describe('Deployment files', () => {
     expect(targetOf('http')).toBe(apiPort);
   });
 
-  it('should alert on errors, latency, the database, the broker, delayed events, pool saturation, rate limiting, key usage not written and unhealthy SMS configurations, with metrics the service exports', () => {
+  it('should alert on errors, latency, the database, the broker, delayed events, pool saturation, rate limiting, key usage not written, unhealthy SMS configurations and clients at a daily limit, with metrics the service exports', () => {
     const rules = only(byKind.PrometheusRule, 'PrometheusRule').spec.groups.flatMap((group: Manifest) => group.rules as Manifest[]);
     expect(rules.map((rule: Manifest) => rule.alert).sort()).toEqual(
       [
         'ClientRegistryBrokerDown',
+        'ClientRegistryDailyLimitReached',
         'ClientRegistryDatabaseDown',
         'ClientRegistryDatabasePoolSaturated',
         'ClientRegistryErrorRate',
@@ -196,6 +197,9 @@ describe('Deployment files', () => {
         'dispatch_sms_failed_total',
         'dispatch_reports_total',
         'dispatch_sms_configs_unhealthy',
+        'dispatch_route_skips_total',
+        'dispatch_daily_limits_reached_total',
+        'dispatch_route_refusals_total',
       ]),
     );
     expect(read.filter((name) => !exported.has(name))).toEqual([]);

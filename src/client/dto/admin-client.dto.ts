@@ -1,13 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, ValidateIf } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/page';
-import { IsHttpUrl, IsOptionalText, IsText, NullClears } from '../../common/validation/decorators';
+import { Amount } from '../../common/exact-amount';
+import { IsHttpUrl, IsNullableIntegerFrom, IsOptionalAmount, IsOptionalText, IsText, NullClears } from '../../common/validation/decorators';
 import { IsOptionalDestinationPrefixes } from '../../common/validation/destinations';
 
 const ALLOWED_DESTINATIONS_DESCRIPTION =
   'E.164 prefixes without + (1 to 7 digits, at most 300, in the order given): route then requires a destination that one of ' +
   'them starts (else 400 without one, 403 outside them). Null: any destination. Prefix 1 admits every country of the North ' +
   'American plan, its Caribbean premium-rate ranges included';
+
+export const MAX_DAILY_SMS_LIMIT = 100_000_000;
+
+const DAILY_SPEND_LIMIT_DESCRIPTION =
+  "Route skips each configuration whose price × count would take spentToday past it (reason spend-limit). Prices are the client's " +
+  'own to set, so a leaked secretKey can price every message at 0: only dailySmsLimit holds against that. Null: no limit';
+const DAILY_SMS_LIMIT_DESCRIPTION =
+  'Route skips every configuration when sentToday + count would pass it (reason sms-limit), whatever the prices. Null: no limit';
 
 // Never a key, a digest or a provider credential.
 export class AdminClientDto {
@@ -71,6 +80,23 @@ export class AdminClientDto {
 
   @ApiProperty({ type: [String], nullable: true, example: ['44', '33'], description: ALLOWED_DESTINATIONS_DESCRIPTION })
   allowedDestinations: string[] | null;
+
+  @ApiProperty({ type: Number, nullable: true, example: 250, description: DAILY_SPEND_LIMIT_DESCRIPTION })
+  dailySpendLimit: Amount | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, example: 20000, description: DAILY_SMS_LIMIT_DESCRIPTION })
+  dailySmsLimit: number | null;
+
+  @ApiProperty({
+    type: Number,
+    example: 12.5,
+    description:
+      "The exact sum of price × sent over the client's outcome reports since 00:00 UTC, whether or not a report also set a balance",
+  })
+  spentToday: Amount;
+
+  @ApiProperty({ type: 'integer', example: 500, description: "The sum of sent over the client's outcome reports since 00:00 UTC" })
+  sentToday: number;
 }
 
 export class AdminClientResponseDto {
@@ -150,6 +176,12 @@ export class UpdateClientDto {
 
   @IsOptionalDestinationPrefixes({ description: `${ALLOWED_DESTINATIONS_DESCRIPTION}; null admits any again` })
   allowedDestinations?: string[] | null;
+
+  @IsOptionalAmount({ default: undefined, description: DAILY_SPEND_LIMIT_DESCRIPTION })
+  dailySpendLimit?: number | null;
+
+  @IsNullableIntegerFrom(1, MAX_DAILY_SMS_LIMIT, { description: DAILY_SMS_LIMIT_DESCRIPTION })
+  dailySmsLimit?: number | null;
 }
 
 export class DeletedClientDto {

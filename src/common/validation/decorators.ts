@@ -94,6 +94,9 @@ export function IsOptionalSecret(maxLength: number, docs: ApiPropertyOptions = {
 export const MAX_AMOUNT_EXCLUSIVE = 1e12;
 export const AMOUNT_DECIMAL_PLACES = 6;
 
+const EXACT_AMOUNT_RULE =
+  'At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400';
+
 export function IsOptionalAmount(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({
@@ -104,8 +107,7 @@ export function IsOptionalAmount(docs: ApiPropertyOptions = {}): PropertyDecorat
       exclusiveMaximum: true,
       default: 0,
       ...docs,
-      description:
-        'At most 6 decimal places, and kept exactly as sent: a number a double would change (more than 15 significant digits, such as 8589934592.000001) is refused with 400',
+      description: [docs.description, EXACT_AMOUNT_RULE].filter(Boolean).join('. '),
     }),
     IsDecimalAmount(),
     IsOptional(),

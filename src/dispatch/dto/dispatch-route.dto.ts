@@ -81,8 +81,10 @@ export class SkippedSmsConfigDto {
   @ApiProperty({
     enum: SKIP_REASONS,
     description:
-      'The first that applies, in this order: inactive (isActive false), smsType (another type was asked), unhealthy ' +
-      '(5 failures in a row, for DISPATCH_UNHEALTHY_MS), balance (under perSmsCost × count)',
+      'The first that applies, in this order: inactive (isActive false), unapproved (its host is not an approved provider ' +
+      "destination), smsType (another type was asked), sms-limit (the client's sentToday + count would pass its dailySmsLimit), " +
+      "spend-limit (the client's spentToday + price × count would pass its dailySpendLimit), unhealthy (5 failures in a row, " +
+      'for DISPATCH_UNHEALTHY_MS), balance (under price × count)',
   })
   reason: SkipReason;
 }
