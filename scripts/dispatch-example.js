@@ -5,8 +5,10 @@
 // DISPATCHER_API_KEYS set and ALLOW_PRIVATE_PROVIDER_HOSTS=true (the fakes are local), then:
 //   DISPATCHER_KEY=<one of DISPATCHER_API_KEYS> node scripts/dispatch-example.js
 // env: BASE_URL (http://127.0.0.1:3000), ADMIN_KEY (default: the development admin key, `npm run --silent keys`),
-//      MESSAGES (9). It adds a client with the two configurations, sends MESSAGES messages in rounds of 3, reporting
-// after each round, and prints one line per message and per report; it exits 1 at the first unexpected answer.
+//      MESSAGES (9). It adds a client with the two configurations, steady-sms priced for British mobiles, sends MESSAGES
+// messages to a British number in rounds of 3, reporting after each round, sets steady-sms's balance from the provider,
+// then, as an admin, keeps the client to the United Kingdom and France and routes one message to the United States,
+// which is refused. It prints one line per step, message and report; it exits 1 at the first unexpected answer.
 const http = require('node:http');
 const { execFileSync } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
@@ -15,6 +17,9 @@ const BASE_URL = process.env.BASE_URL || 'http://127.0.0.1:3000';
 const DISPATCHER_KEY = process.env.DISPATCHER_KEY;
 const MESSAGES = Number(process.env.MESSAGES || 9);
 const ROUND = 3;
+// In the ranges Ofcom and the North American numbering plan reserve for fiction: nobody's phone.
+const DESTINATION = '+447700900123';
+const ELSEWHERE = '+12025550123';
 
 /** A provider as the fakes play it: POST /send answers 200 or 503, GET /balance its balance. */
 function fakeProvider(name, { fails, balance }) {
@@ -34,14 +39,15 @@ function fakeProvider(name, { fails, balance }) {
   );
 }
 
-/** POST to the registry; anything but 200 stops the example with the service's error. */
-async function registry(path, { headers = {}, body, method = 'POST' } = {}) {
+/** A call to the registry; anything but 200 stops the example with the service's error, unless `refusable` lists it. */
+async function registry(path, { headers = {}, body, method = 'POST', refusable = [] } = {}) {
   const response = await fetch(`${BASE_URL}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const answer = await response.json();
+  if (refusable.includes(response.status)) return { refused: `${response.status} ${answer.error}` };
   if (response.status !== 200) throw new Error(`${method} ${path} answered ${response.status}: ${answer.error}`);
   return answer.results;
 }
@@ -79,39 +85,115 @@ async function sendThrough(config, message) {
 async function dispatch(secretKey, message, tally) {
   const route = await registry('/api/v1/dispatch/route', {
     headers: { 'x-api-key': DISPATCHER_KEY, secretKey },
-    body: { smsType: 'Transactional', count: 1 },
+    body: { smsType: 'Transactional', count: 1, destination: message.to },
+    // The client's own rules (allowedDestinations): drop the message and tell the client, never retry it.
+    refusable: [400, 403],
   });
+  if (route.refused) return `refused: ${route.refused}`;
   const skipped = route.skipped.map(({ smsConfigId, reason }) => `${nameOf(smsConfigId)} ${reason}`).join(', ') || 'none';
   const tried = [];
   for (const candidate of route.candidates) {
     const sent = await sendThrough(await credentialsOf(candidate), message);
-    const counts = tally.get(candidate.smsConfigId) ?? { sent: 0, failed: 0 };
+    // A batch per configuration and destination: the registry debits it at the price there.
+    const key = `${candidate.smsConfigId} ${message.to}`;
+    const counts = tally.get(key) ?? { smsConfigId: candidate.smsConfigId, destination: message.to, sent: 0, failed: 0 };
     counts[sent ? 'sent' : 'failed'] += 1;
-    tally.set(candidate.smsConfigId, counts);
+    tally.set(key, counts);
     tried.push(candidate.providerName);
-    if (sent) return `sent through ${candidate.providerName} (tried: ${tried.join(', ')}; skipped: ${skipped})`;
+    if (sent) {
+      const price = `priced at ${candidate.perSmsCost} (prefix ${candidate.pricePrefix})`;
+      return `sent through ${candidate.providerName}, ${price} (tried: ${tried.join(', ')}; skipped: ${skipped})`;
+    }
   }
   return `not sent (tried: ${tried.join(', ') || 'nothing'}; skipped: ${skipped})`;
 }
 
-/** The round's counts, one report per configuration used. */
+/** The round's counts, one report per configuration and destination used. */
 async function report(tally) {
-  for (const [smsConfigId, counts] of tally) {
+  for (const counts of tally.values()) {
     // A key per batch: a retry of it after no answer is counted once.
     const outcome = await registry('/api/v1/dispatch/outcomes', {
       headers: { 'x-api-key': DISPATCHER_KEY, 'idempotency-key': randomUUID() },
-      body: { smsConfigId, ...counts },
+      body: counts,
     });
     const health = outcome.healthy ? 'healthy' : `unhealthy until ${outcome.unhealthyUntil}`;
-    console.log(`report ${nameOf(smsConfigId)}: sent ${counts.sent}, failed ${counts.failed} -> balance ${outcome.balance}, ${health}`);
+    const { smsConfigId, destination, sent, failed } = counts;
+    console.log(`report ${nameOf(smsConfigId)} ${destination}: sent ${sent}, failed ${failed} -> balance ${outcome.balance}, ${health}`);
   }
   tally.clear();
 }
 
-// --- The example's setup: a client with a configuration at each fake provider. --------------------------------------
+// --- The example's steps: a client with a configuration at each fake provider, then what happens to it. -------------
 
 const names = new Map();
 const nameOf = (smsConfigId) => names.get(smsConfigId) ?? `#${smsConfigId}`;
+let numbered = 0;
+
+/** Dispatches one more message and prints its line. */
+async function message(secretKey, to, tally) {
+  numbered += 1;
+  console.log(`message ${numbered}: ${await dispatch(secretKey, { to, text: `order ${numbered} shipped` }, tally)}`);
+}
+
+async function addClient(adminKey, providers) {
+  const appName = `dispatch-example-${Date.now()}`;
+  const { secretKey } = await registry('/api/client/add', {
+    headers: { 'x-api-key': adminKey },
+    body: { appName, appUrl: 'https://shop.example.com', isHost: false, preferredSmsGateway: 'budget-sms' },
+  });
+  for (const [name, provider, perSmsCost, destinationPrices] of [
+    ['budget-sms', providers.budget, 0.01, null],
+    // Cheaper for British mobiles (447) than for other British numbers (44); elsewhere, the flat perSmsCost.
+    [
+      'steady-sms',
+      providers.steady,
+      0.05,
+      [
+        { prefix: '44', perSmsCost: 0.045 },
+        { prefix: '447', perSmsCost: 0.04 },
+      ],
+    ],
+  ]) {
+    await registry('/api/sms-config/add', {
+      headers: { secretKey },
+      body: {
+        providerName: name,
+        smsApi: `${provider.url}/send`,
+        balanceUrl: `${provider.url}/balance`,
+        apiKey: `${name}-api-key`,
+        senderId: 'SHOP',
+        smsType: 'Transactional',
+        balance: name === 'budget-sms' ? 10 : 25,
+        perSmsCost,
+        destinationPrices,
+        lowBalanceThreshold: 24.7,
+      },
+    });
+  }
+  for (const config of await registry('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })) {
+    names.set(config.smsConfigId, config.providerName);
+  }
+  return { appName, secretKey };
+}
+
+/** An admin approves the fakes' host once: route offers, and resolve answers, only approved provider hosts. */
+async function approveHost(adminKey, url) {
+  const host = new URL(url).hostname;
+  const listed = await registry('/api/v1/provider-hosts?limit=200', { method: 'GET', headers: { 'x-api-key': adminKey } });
+  if (!listed.items.some((item) => item.host === host)) {
+    await registry('/api/v1/provider-hosts', { headers: { 'x-api-key': adminKey }, body: { host, note: 'dispatch example' } });
+  }
+  console.log(`approved provider host ${host}`);
+}
+
+/** An admin's change to the client, found by its appName: the admin API names clients by clientId. */
+async function changeClient(adminKey, appName, change) {
+  const found = await registry(`/api/v1/clients?appName=${encodeURIComponent(appName)}`, {
+    method: 'GET',
+    headers: { 'x-api-key': adminKey },
+  });
+  return registry(`/api/v1/clients/${found.items[0].clientId}`, { method: 'PATCH', headers: { 'x-api-key': adminKey }, body: change });
+}
 
 async function main() {
   if (!DISPATCHER_KEY) throw new Error('set DISPATCHER_KEY to one of the keys the service was started with in DISPATCHER_API_KEYS');
@@ -119,48 +201,12 @@ async function main() {
   const budget = await fakeProvider('budget-sms', { fails: true, balance: 10 });
   const steady = await fakeProvider('steady-sms', { fails: false, balance: 25 });
   try {
-    const { secretKey } = await registry('/api/client/add', {
-      headers: { 'x-api-key': adminKey },
-      body: {
-        appName: `dispatch-example-${Date.now()}`,
-        appUrl: 'https://shop.example.com',
-        isHost: false,
-        preferredSmsGateway: 'budget-sms',
-      },
-    });
-    for (const [name, provider, perSmsCost] of [
-      ['budget-sms', budget, 0.01],
-      ['steady-sms', steady, 0.05],
-    ]) {
-      await registry('/api/sms-config/add', {
-        headers: { secretKey },
-        body: {
-          providerName: name,
-          smsApi: `${provider.url}/send`,
-          balanceUrl: `${provider.url}/balance`,
-          apiKey: `${name}-api-key`,
-          senderId: 'SHOP',
-          smsType: 'Transactional',
-          balance: name === 'budget-sms' ? 10 : 25,
-          perSmsCost,
-          lowBalanceThreshold: 24.7,
-        },
-      });
-    }
-    // An admin approves the fakes' host once: route offers, and resolve answers, only approved provider hosts.
-    const host = new URL(budget.url).hostname;
-    const listed = await registry('/api/v1/provider-hosts?limit=200', { method: 'GET', headers: { 'x-api-key': adminKey } });
-    if (!listed.items.some((item) => item.host === host)) {
-      await registry('/api/v1/provider-hosts', { headers: { 'x-api-key': adminKey }, body: { host, note: 'dispatch example' } });
-    }
-    console.log(`approved provider host ${host}`);
-    for (const config of await registry('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })) {
-      names.set(config.smsConfigId, config.providerName);
-    }
+    const { appName, secretKey } = await addClient(adminKey, { budget, steady });
+    await approveHost(adminKey, budget.url);
 
     const tally = new Map();
     for (let number = 1; number <= MESSAGES; number++) {
-      console.log(`message ${number}: ${await dispatch(secretKey, { to: '+15550100', text: `order ${number} shipped` }, tally)}`);
+      await message(secretKey, DESTINATION, tally);
       if (number % ROUND === 0 || number === MESSAGES) await report(tally);
     }
 
@@ -172,6 +218,11 @@ async function main() {
       body: { smsConfigId: steadyId, sent: 0, failed: 0, balance },
     });
     console.log(`balance of steady-sms set from the provider: ${outcome.balance}`);
+
+    // The client serves the United Kingdom and France: a message elsewhere is refused, as one sent with a leaked key would be.
+    const { allowedDestinations } = await changeClient(adminKey, appName, { allowedDestinations: ['44', '33'] });
+    console.log(`allowed destinations set by the admin: ${allowedDestinations.join(', ')}`);
+    await message(secretKey, ELSEWHERE, tally);
   } finally {
     budget.server.close();
     steady.server.close();

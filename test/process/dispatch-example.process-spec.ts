@@ -8,6 +8,7 @@ import { ServiceProcess } from '../helpers/service-process';
 /** What the service is started with in DISPATCHER_API_KEYS and the example is given as DISPATCHER_KEY. */
 const DISPATCHER_KEY = 'docs-dispatcher-key-7d41b0c9e25f8a3316c2';
 const ISO_UTC = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z';
+const actorOf = (role: 'admin' | 'dispatcher', key: string) => `${role}:${createHash('sha256').update(key).digest('hex').slice(0, 8)}`;
 
 /** The output docs/dispatching.md shows, its one time made a pattern. */
 function documentedOutput(): RegExp[] {
@@ -32,7 +33,7 @@ describe('The dispatch example (scripts/dispatch-example.js)', () => {
   });
   afterAll(() => service.stop());
 
-  it('should fail over from the failing provider, skip it once unhealthy, and print what docs/dispatching.md shows', async () => {
+  it('should fail over, skip the unhealthy provider, price at the destination, refuse one outside the client’s, and print what the docs show', async () => {
     const run = await runCommand('node', ['scripts/dispatch-example.js'], {
       DATA_DIR: dataDir,
       BASE_URL: service.url,
@@ -46,12 +47,30 @@ describe('The dispatch example (scripts/dispatch-example.js)', () => {
     expect(lines).toHaveLength(documented.length);
     lines.forEach((line, index) => expect(line).toMatch(documented[index]));
 
+    // Each report debited sent × steady-sms's price at +447700900123: its longest prefix, 447 (0.04), not 44 (0.045) nor
+    // the flat 0.05. The provider's own figure, which billed 0.05 a message, then replaced the registry's count.
+    let sentThroughSteady = 0;
+    const steadyReports = lines.flatMap((line) => {
+      const report = /^report steady-sms \+447700900123: sent (\d+), failed 0 -> balance ([\d.]+), healthy$/.exec(line);
+      if (report === null) return [];
+      sentThroughSteady += Number(report[1]);
+      return [{ balance: report[2], expected: String((25_000_000 - 40_000 * sentThroughSteady) / 1_000_000) }];
+    });
+    expect(steadyReports).toHaveLength(3);
+    expect(steadyReports.map(({ balance }) => balance)).toEqual(steadyReports.map(({ expected }) => expected));
+    expect(lines).toContain(`balance of steady-sms set from the provider: ${(25 - 0.05 * sentThroughSteady).toFixed(2)}`);
+    // The last message goes outside the two countries the admin kept the client to: route refuses it, and the example goes on.
+    expect(lines.at(-1)).toBe('message 10: refused: 403 destination +12025550123 is not allowed for this client');
+
+    const adminKey = developmentAdminKey(dataDir);
+    const clients = await fetch(`${service.url}/api/v1/clients?appName=dispatch-example-`, { headers: { 'x-api-key': adminKey } });
+    const clientsAnswer = (await clients.json()).results.items as Array<{ allowedDestinations: string[] | null }>;
+    expect(clientsAnswer.map((client) => client.allowedDestinations)).toEqual([['44', '33']]);
+
     // The crossings it caused, audited once each under the dispatcher's name.
-    const actor = `dispatcher:${createHash('sha256').update(DISPATCHER_KEY).digest('hex').slice(0, 8)}`;
-    const audit = await fetch(`${service.url}/api/v1/audit-events?limit=200`, { headers: { 'x-api-key': developmentAdminKey(dataDir) } });
-    const dispatchEntries = ((await audit.json()).results.items as Array<{ action: string; actor: string }>)
-      .filter((entry) => entry.actor === actor)
-      .map((entry) => entry.action);
+    const audit = await fetch(`${service.url}/api/v1/audit-events?limit=200`, { headers: { 'x-api-key': adminKey } });
+    const entries = (await audit.json()).results.items as Array<{ action: string; actor: string; changed: string[] }>;
+    const dispatchEntries = entries.filter((entry) => entry.actor === actorOf('dispatcher', DISPATCHER_KEY)).map((entry) => entry.action);
     expect(dispatchEntries.filter((action) => action !== 'sms-config.credentials-resolved').reverse()).toEqual([
       'sms-config.unhealthy',
       'sms-config.balance-low',
@@ -59,6 +78,16 @@ describe('The dispatch example (scripts/dispatch-example.js)', () => {
     ]);
     // One resolution per configuration: the example keeps resolved credentials, as a dispatcher should.
     expect(dispatchEntries.filter((action) => action === 'sms-config.credentials-resolved')).toHaveLength(2);
+    // The admin's steps are the admin's: keeping the client to its destinations is a client.updated under the admin's name.
+    const adminEntries = entries
+      .filter((entry) => entry.actor === actorOf('admin', adminKey))
+      .map(({ action, changed }) => ({ action, changed }))
+      .reverse();
+    expect(adminEntries).toEqual([
+      { action: 'client.created', changed: [] },
+      { action: 'provider-host.approved', changed: ['host', 'note'] },
+      { action: 'client.updated', changed: ['allowedDestinations'] },
+    ]);
   });
 
   it('should stop with exit code 1 and the service’s error when the dispatcher key is not one', async () => {
