@@ -8,7 +8,8 @@
 //      MESSAGES (9). It adds a client with the two configurations, steady-sms priced for British mobiles, sends MESSAGES
 // messages to a British number in rounds of 3, reporting after each round, sets steady-sms's balance from the provider,
 // then, as an admin, keeps the client to the United Kingdom and France and routes one message to the United States,
-// which is refused. It prints one line per step, message and report; it exits 1 at the first unexpected answer.
+// which is refused, and caps the client's messages for the day so that the last one is skipped (sms-limit). It prints
+// one line per step, message and report; it exits 1 at the first unexpected answer.
 const http = require('node:http');
 const { execFileSync } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
@@ -223,6 +224,13 @@ async function main() {
     const { allowedDestinations } = await changeClient(adminKey, appName, { allowedDestinations: ['44', '33'] });
     console.log(`allowed destinations set by the admin: ${allowedDestinations.join(', ')}`);
     await message(secretKey, ELSEWHERE, tally);
+
+    // A day's messages capped one above what was sent: the next is sent, and the one after is skipped whatever its price.
+    const { sentToday, spentToday } = await changeClient(adminKey, appName, { dailySmsLimit: MESSAGES + 1 });
+    console.log(`daily sms limit set by the admin: ${MESSAGES + 1} (sent today ${sentToday}, spent today ${spentToday})`);
+    await message(secretKey, DESTINATION, tally);
+    await report(tally);
+    await message(secretKey, DESTINATION, tally);
   } finally {
     budget.server.close();
     steady.server.close();

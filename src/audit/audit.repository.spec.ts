@@ -33,6 +33,7 @@ describe('AuditLog as the outbox', () => {
     );
     expect(flags).toEqual({
       'client.created': 1,
+      'client.daily-limit-reached': 1,
       'client.updated': 1,
       'client.disabled': 1,
       'client.enabled': 1,

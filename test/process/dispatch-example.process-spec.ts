@@ -33,7 +33,7 @@ describe('The dispatch example (scripts/dispatch-example.js)', () => {
   });
   afterAll(() => service.stop());
 
-  it('should fail over, skip the unhealthy provider, price at the destination, refuse one outside the client’s, and print what the docs show', async () => {
+  it('should fail over, skip the unhealthy provider, price at the destination, refuse one outside the client’s, stop at the day’s limit, and print what the docs show', async () => {
     const run = await runCommand('node', ['scripts/dispatch-example.js'], {
       DATA_DIR: dataDir,
       BASE_URL: service.url,
@@ -56,16 +56,28 @@ describe('The dispatch example (scripts/dispatch-example.js)', () => {
       sentThroughSteady += Number(report[1]);
       return [{ balance: report[2], expected: String((25_000_000 - 40_000 * sentThroughSteady) / 1_000_000) }];
     });
-    expect(steadyReports).toHaveLength(3);
-    expect(steadyReports.map(({ balance }) => balance)).toEqual(steadyReports.map(({ expected }) => expected));
-    expect(lines).toContain(`balance of steady-sms set from the provider: ${(25 - 0.05 * sentThroughSteady).toFixed(2)}`);
-    // The last message goes outside the two countries the admin kept the client to: route refuses it, and the example goes on.
-    expect(lines.at(-1)).toBe('message 10: refused: 403 destination +12025550123 is not allowed for this client');
+    expect(steadyReports).toHaveLength(4);
+    const [beforeSet, afterSet] = [steadyReports.slice(0, 3), steadyReports[3]];
+    expect(beforeSet.map(({ balance }) => balance)).toEqual(beforeSet.map(({ expected }) => expected));
+    // The provider's figure (0.05 a message for the first 9) replaced the count; the eleventh message is debited from it.
+    expect(lines).toContain('balance of steady-sms set from the provider: 24.55');
+    expect(afterSet.balance).toBe('24.51');
+    // A message outside the two countries the admin kept the client to: route refuses it, and the example goes on.
+    expect(lines).toContain('message 10: refused: 403 destination +12025550123 is not allowed for this client');
+    // At the daily limit of 10 messages, route skips every configuration, whatever its price or health.
+    expect(lines.at(-1)).toBe('message 12: not sent (tried: nothing; skipped: budget-sms sms-limit, steady-sms sms-limit)');
 
     const adminKey = developmentAdminKey(dataDir);
     const clients = await fetch(`${service.url}/api/v1/clients?appName=dispatch-example-`, { headers: { 'x-api-key': adminKey } });
-    const clientsAnswer = (await clients.json()).results.items as Array<{ allowedDestinations: string[] | null }>;
-    expect(clientsAnswer.map((client) => client.allowedDestinations)).toEqual([['44', '33']]);
+    const clientsAnswer = (await clients.json()).results.items as Array<Record<string, unknown>>;
+    expect(
+      clientsAnswer.map(({ allowedDestinations, dailySmsLimit, sentToday, spentToday }) => ({
+        allowedDestinations,
+        dailySmsLimit,
+        sentToday,
+        spentToday,
+      })),
+    ).toEqual([{ allowedDestinations: ['44', '33'], dailySmsLimit: 10, sentToday: 10, spentToday: 0.4 }]);
 
     // The crossings it caused, audited once each under the dispatcher's name.
     const audit = await fetch(`${service.url}/api/v1/audit-events?limit=200`, { headers: { 'x-api-key': adminKey } });
@@ -75,6 +87,7 @@ describe('The dispatch example (scripts/dispatch-example.js)', () => {
       'sms-config.unhealthy',
       'sms-config.balance-low',
       'sms-config.balance-set',
+      'client.daily-limit-reached',
     ]);
     // One resolution per configuration: the example keeps resolved credentials, as a dispatcher should.
     expect(dispatchEntries.filter((action) => action === 'sms-config.credentials-resolved')).toHaveLength(2);
@@ -87,6 +100,7 @@ describe('The dispatch example (scripts/dispatch-example.js)', () => {
       { action: 'client.created', changed: [] },
       { action: 'provider-host.approved', changed: ['host', 'note'] },
       { action: 'client.updated', changed: ['allowedDestinations'] },
+      { action: 'client.updated', changed: ['dailySmsLimit'] },
     ]);
   });
 
