@@ -10,26 +10,28 @@ export const E164_DESTINATION = /^\+[0-9]{7,15}$/;
 
 const ENTRY_FIELDS = ['prefix', 'perSmsCost'];
 
+const PREFIX_RULE = 'must be a string of 1 to 7 digits (an E.164 prefix without +)';
+
 // The first problem, named down to the entry and its field; undefined when the list is valid.
 export function destinationPricesProblem(property: string, value: unknown): string | undefined {
   if (!Array.isArray(value)) return `${property} must be an array of {prefix, perSmsCost}, or null`;
   if (value.length > MAX_DESTINATION_PRICES) return `${property} must have at most ${MAX_DESTINATION_PRICES} entries`;
-  const seen = new Set<string>();
   for (const [index, entry] of (value as unknown[]).entries()) {
     const at = `${property}[${index}]`;
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return `${at} must be an object {prefix, perSmsCost}`;
     const unknown = Object.keys(entry).find((field) => !ENTRY_FIELDS.includes(field));
     if (unknown !== undefined) return `property ${at}.${unknown} should not exist`;
     const { prefix, perSmsCost } = entry as Record<string, unknown>;
-    if (typeof prefix !== 'string' || !E164_PREFIX.test(prefix))
-      return `${at}.prefix must be a string of 1 to 7 digits (an E.164 prefix without +)`;
+    const problem = prefixProblem(`${at}.prefix`, prefix);
+    if (problem !== undefined) return problem;
     if (!isDecimalAmount(perSmsCost)) {
       return `${at}.perSmsCost must be a number >= 0 and < ${MAX_AMOUNT_EXCLUSIVE} with at most ${AMOUNT_DECIMAL_PLACES} decimal places`;
     }
-    if (seen.has(prefix)) return `${property} has prefix ${prefix} more than once`;
-    seen.add(prefix);
   }
-  return undefined;
+  return repeatedPrefixProblem(
+    property,
+    (value as Array<{ prefix: string }>).map(({ prefix }) => prefix),
+  );
 }
 
 export const MAX_ALLOWED_DESTINATIONS = 300;
@@ -38,14 +40,21 @@ export const MAX_ALLOWED_DESTINATIONS = 300;
 export function destinationPrefixesProblem(property: string, value: unknown): string | undefined {
   if (!Array.isArray(value)) return `${property} must be an array of E.164 prefixes, or null`;
   if (value.length > MAX_ALLOWED_DESTINATIONS) return `${property} must have at most ${MAX_ALLOWED_DESTINATIONS} entries`;
-  const seen = new Set<string>();
   for (const [index, prefix] of (value as unknown[]).entries()) {
-    if (typeof prefix !== 'string' || !E164_PREFIX.test(prefix))
-      return `${property}[${index}] must be a string of 1 to 7 digits (an E.164 prefix without +)`;
-    if (seen.has(prefix)) return `${property} has prefix ${prefix} more than once`;
-    seen.add(prefix);
+    const problem = prefixProblem(`${property}[${index}]`, prefix);
+    if (problem !== undefined) return problem;
   }
-  return undefined;
+  return repeatedPrefixProblem(property, value as string[]);
+}
+
+function prefixProblem(at: string, prefix: unknown): string | undefined {
+  return typeof prefix === 'string' && E164_PREFIX.test(prefix) ? undefined : `${at} ${PREFIX_RULE}`;
+}
+
+function repeatedPrefixProblem(property: string, prefixes: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  const repeated = prefixes.find((prefix) => seen.size === seen.add(prefix).size);
+  return repeated === undefined ? undefined : `${property} has prefix ${repeated} more than once`;
 }
 
 export function IsDestinationPrices(options?: ValidationOptions): PropertyDecorator {
