@@ -153,6 +153,22 @@ describe('Daily limits: spentToday, sentToday, dailySpendLimit, dailySmsLimit', 
       expect(await viewOf(a, clientId)).toMatchObject({ spentToday: 1, sentToday: 1000 });
       expect((await viewOf(a, clientId)).spentToday).toBe(1);
     });
+    it('should take reports while the client changes the configuration and an admin its limits, with no deadlock', async () => {
+      const { secretKey, clientId } = await newClient({ dailySmsLimit: 100000 });
+      const id = await addConfig(secretKey, { balance: 1000, perSmsCost: 0.01 });
+      // A change of a configuration locks its client's row, then its own: a report must take them in that order too.
+      const answers = await Promise.all(
+        Array.from({ length: 300 }, (_, index) => {
+          if (index % 15 === 7) {
+            return a.send('PATCH', `/api/v1/sms-configs/${id}`, { headers: { secretKey }, body: { senderId: `S${index}` } });
+          }
+          if (index % 15 === 11) return change(clientId, { dailySmsLimit: 100000 + index });
+          return report(index % 2 === 0 ? a : b, { smsConfigId: id, sent: 1, failed: 0 });
+        }),
+      );
+      expect(answers.filter((answer) => answer.status !== 200).map((answer) => answer.raw)).toEqual([]);
+      expect(await viewOf(a, clientId)).toMatchObject({ spentToday: 2.6, sentToday: 260 });
+    });
   });
 
   describe('on route', () => {
