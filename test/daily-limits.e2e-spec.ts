@@ -142,6 +142,17 @@ describe('Daily limits: spentToday, sentToday, dailySpendLimit, dailySmsLimit', 
       expect(await viewOf(b, clientId)).toMatchObject({ spentToday: 0.193007, sentToday: 12 });
     });
 
+    it('should count a report retried with its Idempotency-Key once', async () => {
+      const { secretKey, clientId } = await newClient();
+      const id = await addConfig(secretKey, { perSmsCost: 0.02 });
+      const headers = { ...DISPATCHER, 'idempotency-key': `batch-${clientId}` };
+      const body = { smsConfigId: id, sent: 5, failed: 0 };
+      const first = await a.post('/api/v1/dispatch/outcomes', { headers, body });
+      const retried = await b.post('/api/v1/dispatch/outcomes', { headers, body });
+      expect([first.status, retried.status, retried.headers['idempotent-replayed']]).toEqual([200, 200, 'true']);
+      expect(await viewOf(a, clientId)).toMatchObject({ spentToday: 0.1, sentToday: 5 });
+    });
+
     it('should count all of 1,000 concurrent reports on two instances, each answered 200', async () => {
       const { secretKey, clientId } = await newClient();
       const id = await addConfig(secretKey, { balance: 1000, perSmsCost: 0.001 });
