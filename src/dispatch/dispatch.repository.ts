@@ -124,8 +124,8 @@ export class DispatchRepository {
       FROM ${client.table} c JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}
       WHERE ${client.column('id', 'c')} = ? AND ${smsConfig.column('id', 's')} = ?${forUpdate}`;
     const reportSet = (alias?: string) =>
-      ['balance', 'balanceMicros', 'consecutiveFailures', 'unhealthyUntil'].map(
-        (property) => `${smsConfig.column(property as keyof SmsConfig, alias)} = ?`,
+      (['balance', 'balanceMicros', 'consecutiveFailures', 'unhealthyUntil'] as const).map(
+        (property) => `${smsConfig.column(property, alias)} = ?`,
       );
     const usageSet = (alias?: string) =>
       (['usageDay', 'spentToday', 'spentTodayMicros', 'sentToday', 'spendLimitReachedOn', 'smsLimitReachedOn'] as const).map(
