@@ -10,7 +10,8 @@
 // Each round runs the three scenarios one after another, in turns, so that the machine's drift hits each alike; the
 // table gives each scenario's median req/s, p50 and p99 over the rounds, and its req/s as a share of get-client's.
 // get-client is answered from the cache; route reads the client and its configurations and seals a token per
-// candidate; an outcome report is a transaction that locks the client and the configuration and writes one row.
+// candidate; an outcome report is a transaction that locks the client and the configuration in one read and writes
+// both (the balance, the daily sums) in one UPDATE.
 // The wide clients' route, without and with a destination, measures the lookup of a destination's price: their
 // prices are written straight into destination_price, 30,000 a client, ten times what the API lets a client keep, so
 // that each of the destination's prefixes matches a row on all 100 configurations.
