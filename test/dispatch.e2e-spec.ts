@@ -313,6 +313,18 @@ describe('Dispatch: routing and outcome reports', () => {
       expect((await viewOf(secretKey, id)).balance).toBe(5);
     });
 
+    it('should refuse, among reports that arrive together, only those the ones before them leave no room for', async () => {
+      const { secretKey } = await newClient();
+      const id = await addConfig(secretKey, { balance: 0, perSmsCost: 400000000000 });
+      const answers = await Promise.all(Array.from({ length: 6 }, () => report(a, { smsConfigId: id, sent: 1, failed: 0 })));
+      const balances = answers.filter((answer) => answer.status === 200).map((answer) => answer.body.results.balance as number);
+      expect(balances.sort((x, y) => y - x)).toEqual([-400000000000, -800000000000]);
+      expect(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body)).toEqual(
+        Array(4).fill({ status: 409, error: 'balance would fall below -1000000000000: the report was not taken' }),
+      );
+      expect((await viewOf(secretKey, id)).balance).toBe(-800000000000);
+    });
+
     it('should lose no debit of 1,000 reports over two instances, 500 at once', async () => {
       const { secretKey } = await newClient();
       const id = await addConfig(secretKey, { balance: 1000, perSmsCost: 0.001, providerName: 'concurrency-provider' });

@@ -16,9 +16,10 @@ import { VerifyApiKeyIssuer } from '../sms-config/verify-api-key-issuer';
 import { DestinationPriceRepository } from '../sms-config/destination-price.repository';
 import { isAllowedDestination, longestPrefixPrices, prefixesOf, pricedAt } from './destination-pricing';
 import { route } from './dispatch-routing';
-import { DailyLimit, usageAfterReport, usageOn } from './daily-usage';
+import { DailyLimit, DailyUsage, usageAfterReport, usageOn } from './daily-usage';
 import { countDailyLimitReached, countReport, countRouteRefusal, countRouteSkips } from './dispatch.metrics';
 import { DispatchRepository, ReportedSmsConfig } from './dispatch.repository';
+import { ReportBatches } from './report-batches';
 import { OutcomeDto, OutcomeReportDto } from './dto/dispatch-outcome.dto';
 import { ROUTE_CANDIDATE_FIELDS, ROUTE_CANDIDATE_FIELDS_WITHOUT_DESTINATION, RouteDto, RouteRequestDto } from './dto/dispatch-route.dto';
 import { healthAfterReport } from './provider-health';
@@ -28,9 +29,17 @@ const NO_DAILY_LIMITS = { dailySpendLimitMicros: null, dailySmsLimit: null, spen
 // A debit may take a balance below zero, but not below what DECIMAL(18,6) holds.
 const LOWEST_BALANCE_MICROS = -(BigInt(MAX_AMOUNT_EXCLUSIVE) * 1_000_000n - 1n);
 
+interface TakenReport {
+  report: OutcomeReportDto;
+  origin: ChangeOrigin;
+}
+
 @Injectable()
 export class DispatchService {
   private readonly unhealthyMs: number;
+  private readonly batches = new ReportBatches<TakenReport, OutcomeDto>((smsConfigId, reports) =>
+    retryDeadlockVictims(() => this.transactions.run(() => this.takeReports(smsConfigId, reports))),
+  );
 
   constructor(
     private readonly dispatch: DispatchRepository,
@@ -91,49 +100,78 @@ export class DispatchService {
     if (report.sent + report.failed === 0 && report.balance === undefined) {
       throw new BadRequestException('a report must count at least one message (sent + failed >= 1) or give balance');
     }
-    const take = () => this.transactions.run(() => this.takeReport(report, origin));
-    // Inside a larger transaction, a deadlock rolls all of it back: it is answered, not retried here.
-    const { reported, reached, outcome } = await (this.transactions.active ? take() : retryDeadlockVictims(take));
-    countReport(reported.providerName, report);
-    for (const limit of reached) countDailyLimitReached(limit);
-    return outcome;
+    // Inside a larger transaction (an Idempotency-Key's), alone, and a deadlock rolls all of it back: answered, not retried.
+    if (this.transactions.active) {
+      const [taken] = await this.transactions.run(() => this.takeReports(report.smsConfigId, [{ report, origin }]));
+      if (taken instanceof Error) throw taken;
+      return taken;
+    }
+    return this.batches.submit(report.smsConfigId, { report, origin });
   }
 
-  private async takeReport(
-    report: OutcomeReportDto,
-    origin: ChangeOrigin,
-  ): Promise<{ reported: ReportedSmsConfig; reached: DailyLimit[]; outcome: OutcomeDto }> {
-    // Read before the locks: a price changed while the report waits for them applies from the next report.
-    const prices =
-      report.destination === undefined ? [] : await this.destinationPrices.ofSmsConfig(report.smsConfigId, prefixesOf(report.destination));
-    const reported = (await this.dispatch.lockReported(report.smsConfigId)) ?? throwNotFound();
-    const price = longestPrefixPrices(prices).get(reported.smsConfigId)?.perSmsCostMicros ?? reported.perSmsCostMicros;
-    const spentMicros = price * BigInt(report.sent);
-    const balanceMicros = report.balance !== undefined ? microsOf(report.balance) : reported.balanceMicros - spentMicros;
-    if (balanceMicros < LOWEST_BALANCE_MICROS) {
-      throw new ConflictException(`balance would fall below -${MAX_AMOUNT_EXCLUSIVE}: the report was not taken`);
-    }
+  // Each report in turn on the state the one before it left; one that is refused leaves the state as it was.
+  private async takeReports(smsConfigId: number, reports: TakenReport[]): Promise<Array<OutcomeDto | Error>> {
+    // Read before the locks: a price changed while the reports wait for them applies from the next batch.
+    const pricesAt = await this.pricesOf(smsConfigId, reports);
+    const locked = await this.dispatch.lockReported(smsConfigId);
+    if (locked === null) return reports.map(() => new SmsConfigNotFoundException());
     const now = this.clock.now();
-    const { health, crossing } = healthAfterReport(reported, report, now, this.unhealthyMs);
-    const daily = report.sent === 0 ? null : usageAfterReport(reported.client, utcDayOf(now), { spentMicros, sent: report.sent });
-    await this.dispatch.recordReport(reported, { balanceMicros, ...health }, daily?.usage ?? null);
-    const entry = { origin, clientId: reported.clientId, smsConfigId: reported.smsConfigId };
-    const reached = daily?.reached ?? [];
-    for (const limit of reached) await this.auditLog.record({ action: 'client.daily-limit-reached', ...entry, changed: [limit] });
-    // The provider's figure replaces the balance: audited, unlike a debit, which metrics count.
-    if (report.balance !== undefined) await this.auditLog.record({ action: 'sms-config.balance-set', ...entry });
-    if (fallsBelowThreshold(reported, balanceMicros)) await this.auditLog.record({ action: 'sms-config.balance-low', ...entry });
-    if (crossing !== null) await this.auditLog.record({ action: crossing, ...entry });
-    return {
-      reported,
-      reached,
-      outcome: {
-        smsConfigId: reported.smsConfigId,
+    let reported = locked;
+    let usage: DailyUsage | null = null;
+    const counted: Array<{ report: OutcomeReportDto; reached: DailyLimit[] }> = [];
+    const results: Array<OutcomeDto | Error> = [];
+    for (const { report, origin } of reports) {
+      const price = (report.destination === undefined ? undefined : pricesAt.get(report.destination)) ?? reported.perSmsCostMicros;
+      const spentMicros = price * BigInt(report.sent);
+      const balanceMicros = report.balance !== undefined ? microsOf(report.balance) : reported.balanceMicros - spentMicros;
+      if (balanceMicros < LOWEST_BALANCE_MICROS) {
+        results.push(new ConflictException(`balance would fall below -${MAX_AMOUNT_EXCLUSIVE}: the report was not taken`));
+        continue;
+      }
+      const { health, crossing } = healthAfterReport(reported, report, now, this.unhealthyMs);
+      const daily = report.sent === 0 ? null : usageAfterReport(reported.client, utcDayOf(now), { spentMicros, sent: report.sent });
+      const entry = { origin, clientId: reported.clientId, smsConfigId };
+      const reached = daily?.reached ?? [];
+      for (const limit of reached) await this.auditLog.record({ action: 'client.daily-limit-reached', ...entry, changed: [limit] });
+      // The provider's figure replaces the balance: audited, unlike a debit, which metrics count.
+      if (report.balance !== undefined) await this.auditLog.record({ action: 'sms-config.balance-set', ...entry });
+      if (fallsBelowThreshold(reported, balanceMicros)) await this.auditLog.record({ action: 'sms-config.balance-low', ...entry });
+      if (crossing !== null) await this.auditLog.record({ action: crossing, ...entry });
+      if (daily) usage = daily.usage;
+      reported = { ...reported, ...health, balanceMicros, client: daily ? { ...reported.client, ...daily.usage } : reported.client };
+      counted.push({ report, reached });
+      results.push({
+        smsConfigId,
         balance: amountOf(balanceMicros),
         healthy: health.unhealthyUntil === null,
         unhealthyUntil: health.unhealthyUntil === null ? null : new Date(health.unhealthyUntil).toISOString(),
-      },
-    };
+      });
+    }
+    if (counted.length > 0) {
+      const { balanceMicros, consecutiveFailures, unhealthyUntil } = reported;
+      await this.dispatch.recordReport(reported, { balanceMicros, consecutiveFailures, unhealthyUntil }, usage);
+      this.transactions.afterCommit(() => {
+        for (const { report, reached } of counted) {
+          countReport(reported.providerName, report);
+          reached.forEach(countDailyLimitReached);
+        }
+      });
+    }
+    return results;
+  }
+
+  // Per destination, the price of the configuration's longest prefix for it, if it has one.
+  private async pricesOf(smsConfigId: number, reports: TakenReport[]): Promise<Map<string, bigint>> {
+    const destinations = [...new Set(reports.flatMap(({ report }) => (report.destination === undefined ? [] : [report.destination])))];
+    const found = await Promise.all(
+      destinations.map((destination) => this.destinationPrices.ofSmsConfig(smsConfigId, prefixesOf(destination))),
+    );
+    const prices = new Map<string, bigint>();
+    destinations.forEach((destination, index) => {
+      const price = longestPrefixPrices(found[index]).get(smsConfigId);
+      if (price !== undefined) prices.set(destination, price.perSmsCostMicros);
+    });
+    return prices;
   }
 }
 
@@ -151,8 +189,4 @@ function refuseOutsideAllowed(destination: string | undefined, allowedDestinatio
 
 function fallsBelowThreshold({ balanceMicros, lowBalanceThresholdMicros }: ReportedSmsConfig, newBalanceMicros: bigint): boolean {
   return lowBalanceThresholdMicros !== null && balanceMicros >= lowBalanceThresholdMicros && newBalanceMicros < lowBalanceThresholdMicros;
-}
-
-function throwNotFound(): never {
-  throw new SmsConfigNotFoundException();
 }
