@@ -2,7 +2,8 @@
 // A burst of outcome reports, as the dispatcher's fleet sends them: BURST reports at the same instant, in turns over two
 // instances of the service on one MariaDB database. An outcome report is a transaction that locks the configuration's
 // client row and the configuration row and debits the balance (and, from 2035a48, adds to the client's spentToday and
-// sentToday on that row): the reports of one client wait for each other on its row lock.
+// sentToday on that row): the reports of one client wait for each other on its row lock. From 05d7351 the reports on one
+// configuration that reach an instance while it holds that lock are taken together by its next transaction, up to 100.
 //   npm run bench:report-burst          (builds, then runs dist/main.js)
 //   npm run bench:report-burst -- <before/dist/main.js>   the same, with another build in every round: each build has
 //        its own two instances and its own database, and only one build's instances run at a time (2 cores)
