@@ -19,7 +19,8 @@ const e2e = (database) => ({
 module.exports = {
   testTimeout: 30000,
   // No forced exit: every suite closes what it opens (`npx jest --detectOpenHandles` reports nothing), so jest ends by
-  // itself once the last suite has reported; .ci/run bounds the run should a handle ever be left open again.
+  // itself once the last suite has reported. Should a handle be left open again, this names it and ends jest 30 s later.
+  globalTeardown: '<rootDir>/test/helpers/report-open-handles.ts',
   projects: [
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
     e2e('sqlite'),
