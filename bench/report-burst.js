@@ -7,7 +7,8 @@
 //   npm run bench:report-burst          (builds, then runs dist/main.js)
 //   npm run bench:report-burst -- <before/dist/main.js>   the same, with another build in every round: each build has
 //        its own two instances and its own database, and only one build's instances run at a time (2 cores)
-//   env: BURST (1000), ROUNDS (5), BENCH_DATABASE (registry_burst; the other build's is <it>_before),
+//   env: BURST (1000), ROUNDS (5), IDEMPOTENT (unset; 1: each report with an Idempotency-Key of its own, as the
+//        dispatcher is told to send them), BENCH_DATABASE (registry_burst; the other build's is <it>_before),
 //        BENCH_PORT (3140: the two instances on it and +1)
 // Scenarios, each round, both on each build:
 //   one-configuration  every report on the one configuration of one client (one lock, hot)
@@ -42,6 +43,7 @@ const PORT = Number(process.env.BENCH_PORT || 3140);
 const params = {
   burst: Number(process.env.BURST || 1000),
   rounds: Number(process.env.ROUNDS || 5),
+  idempotent: process.env.IDEMPOTENT === '1',
 };
 const SPREAD_CLIENTS = 20;
 const SPREAD_CONFIGS_PER_CLIENT = 5;
@@ -70,7 +72,7 @@ async function getJson(url, headers) {
 }
 
 /** One report over `agent`; resolves with its status (0: no answer) and its latency. */
-function sendReport(agent, port, body) {
+function sendReport(agent, port, body, idempotencyKey) {
   return new Promise((resolve) => {
     const startedAt = performance.now();
     const request = http.request(
@@ -80,7 +82,12 @@ function sendReport(agent, port, body) {
         port,
         method: 'POST',
         path: '/api/v1/dispatch/outcomes',
-        headers: { ...JSON_HEADERS, 'content-length': body.length, 'x-api-key': seed.DISPATCHER_API_KEY },
+        headers: {
+          ...JSON_HEADERS,
+          'content-length': body.length,
+          'x-api-key': seed.DISPATCHER_API_KEY,
+          ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+        },
       },
       (response) => {
         response.resume();
@@ -124,7 +131,14 @@ async function burst(instances, smsConfigIds) {
     await Promise.all(instances.map(({ port }, i) => openSockets(agents[i], port, perInstance)));
     const startedAt = performance.now();
     const answers = await Promise.all(
-      bodies.map((body, i) => sendReport(agents[i % instances.length], instances[i % instances.length].port, body)),
+      bodies.map((body, i) =>
+        sendReport(
+          agents[i % instances.length],
+          instances[i % instances.length].port,
+          body,
+          params.idempotent ? crypto.randomUUID() : undefined,
+        ),
+      ),
     );
     const totalMs = performance.now() - startedAt;
     const latencies = answers.map(({ ms }) => ms).sort((a, b) => a - b);
@@ -338,7 +352,7 @@ async function main() {
     }
   }
   console.log(
-    `${params.rounds} rounds, each a burst of ${params.burst} outcome reports (sent 1) at once per scenario${beforeMainJs ? ' and build' : ''}, ` +
+    `${params.rounds} rounds, each a burst of ${params.burst} outcome reports (sent 1${params.idempotent ? ', each with an Idempotency-Key' : ''}) at once per scenario${beforeMainJs ? ' and build' : ''}, ` +
       `in turns over two instances on one MariaDB database; one-configuration: all on one configuration of one client; ` +
       `spread: in turns over ${SPREAD_CLIENTS * SPREAD_CONFIGS_PER_CLIENT} configurations of ${SPREAD_CLIENTS} clients. ` +
       'Times are medians over the rounds; statuses are summed.\n',
