@@ -386,6 +386,25 @@ describe('Dispatch: routing and outcome reports', () => {
       expect((await send({ smsConfigId: id, sent: 4, failed: 0 }, 'batch-2')).body.results.balance).toBe(6);
     });
 
+    it('should take 300 reports sent at once with keys of their own once each, and answer each retry with its own answer', async () => {
+      const { secretKey } = await newClient();
+      const id = await addConfig(secretKey, { balance: 1000, perSmsCost: 0.001 });
+      const keys = Array.from({ length: 300 }, (_, index) => `burst-${id}-${index}`);
+      const send = (key: string, index: number) =>
+        (index % 2 === 0 ? a : b).post('/api/v1/dispatch/outcomes', {
+          headers: { ...DISPATCHER, 'idempotency-key': key },
+          body: { smsConfigId: id, sent: 1, failed: 0 },
+        });
+      const first = await Promise.all(keys.map(send));
+      expect(first.map((answer) => answer.status)).toEqual(Array(300).fill(200));
+      expect(new Set(first.map((answer) => answer.body.results.balance)).size).toBe(300);
+      const retried = await Promise.all(keys.map(send));
+      expect(retried.map((answer) => [answer.raw, answer.headers['idempotent-replayed']])).toEqual(
+        first.map((answer) => [answer.raw, 'true']),
+      );
+      expect((await viewOf(secretKey, id)).balance).toBe(999.7);
+    });
+
     it.each([
       [{ smsConfigId: 1, sent: 100001, failed: 0 }, 'sent must be an integer from 0 to 100000'],
       [{ smsConfigId: 1, sent: 1, failed: -1 }, 'failed must be an integer from 0 to 100000'],

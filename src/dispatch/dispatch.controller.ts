@@ -78,6 +78,10 @@ export class DispatchController {
     @Origin() origin: ChangeOrigin,
     @IdempotencyOf() call?: IdempotentCall,
   ): Promise<OutcomeResponseDto | ReplayedAnswer> {
-    return this.idempotency.once(call, async () => ({ status: 200, results: await this.dispatch.report(report, origin) }));
+    // Taken in a batch with the reports on its configuration that arrive with it, its answer kept in the batch's transaction.
+    return this.idempotency.keptBy(call, async (keep) => ({
+      status: 200,
+      results: await this.dispatch.report(report, origin, keep && ((results) => keep({ status: 200, results }))),
+    }));
   }
 }

@@ -10,6 +10,7 @@ import { AppConfig } from '../config/app-config';
 import { retryDeadlockVictims } from '../database/deadlock-retry';
 import { amountOf, microsOf } from '../database/exact-decimal';
 import { Transactions } from '../database/transactions';
+import { IdempotentRequestInProgressException, KeepAnswer } from '../idempotency/idempotency.service';
 import { ProviderHostApproval } from '../provider-host/provider-host-approval';
 import { SmsConfigNotFoundException } from '../sms-config/sms-config.service';
 import { VerifyApiKeyIssuer } from '../sms-config/verify-api-key-issuer';
@@ -32,6 +33,7 @@ const LOWEST_BALANCE_MICROS = -(BigInt(MAX_AMOUNT_EXCLUSIVE) * 1_000_000n - 1n);
 interface TakenReport {
   report: OutcomeReportDto;
   origin: ChangeOrigin;
+  keep?: KeepAnswer<OutcomeDto>;
 }
 
 @Injectable()
@@ -96,17 +98,17 @@ export class DispatchService {
   }
 
   // Under the configuration's lock, so that concurrent reports from any instance each count.
-  async report(report: OutcomeReportDto, origin: ChangeOrigin): Promise<OutcomeDto> {
+  async report(report: OutcomeReportDto, origin: ChangeOrigin, keep?: KeepAnswer<OutcomeDto>): Promise<OutcomeDto> {
     if (report.sent + report.failed === 0 && report.balance === undefined) {
       throw new BadRequestException('a report must count at least one message (sent + failed >= 1) or give balance');
     }
-    // Inside a larger transaction (an Idempotency-Key's), alone, and a deadlock rolls all of it back: answered, not retried.
+    // Inside a larger transaction, alone, and a deadlock rolls all of it back: answered, not retried.
     if (this.transactions.active) {
-      const [taken] = await this.transactions.run(() => this.takeReports(report.smsConfigId, [{ report, origin }]));
+      const [taken] = await this.takeReports(report.smsConfigId, [{ report, origin, keep }]);
       if (taken instanceof Error) throw taken;
       return taken;
     }
-    return this.batches.submit(report.smsConfigId, { report, origin });
+    return this.batches.submit(report.smsConfigId, { report, origin, keep });
   }
 
   // Each report in turn on the state the one before it left; one that is refused leaves the state as it was.
@@ -120,7 +122,7 @@ export class DispatchService {
     let usage: DailyUsage | null = null;
     const counted: Array<{ report: OutcomeReportDto; reached: DailyLimit[] }> = [];
     const results: Array<OutcomeDto | Error> = [];
-    for (const { report, origin } of reports) {
+    for (const { report, origin, keep } of reports) {
       const price = (report.destination === undefined ? undefined : pricesAt.get(report.destination)) ?? reported.perSmsCostMicros;
       const spentMicros = price * BigInt(report.sent);
       const balanceMicros = report.balance !== undefined ? microsOf(report.balance) : reported.balanceMicros - spentMicros;
@@ -130,6 +132,20 @@ export class DispatchService {
       }
       const { health, crossing } = healthAfterReport(reported, report, now, this.unhealthyMs);
       const daily = report.sent === 0 ? null : usageAfterReport(reported.client, utcDayOf(now), { spentMicros, sent: report.sent });
+      const outcome: OutcomeDto = {
+        smsConfigId,
+        balance: amountOf(balanceMicros),
+        healthy: health.unhealthyUntil === null,
+        unhealthyUntil: health.unhealthyUntil === null ? null : new Date(health.unhealthyUntil).toISOString(),
+      };
+      try {
+        await keep?.(outcome);
+      } catch (error) {
+        // Its Idempotency-Key was taken over by a retry: the retry counts it, not this one.
+        if (!(error instanceof IdempotentRequestInProgressException)) throw error;
+        results.push(error);
+        continue;
+      }
       const entry = { origin, clientId: reported.clientId, smsConfigId };
       const reached = daily?.reached ?? [];
       for (const limit of reached) await this.auditLog.record({ action: 'client.daily-limit-reached', ...entry, changed: [limit] });
@@ -140,12 +156,7 @@ export class DispatchService {
       if (daily) usage = daily.usage;
       reported = { ...reported, ...health, balanceMicros, client: daily ? { ...reported.client, ...daily.usage } : reported.client };
       counted.push({ report, reached });
-      results.push({
-        smsConfigId,
-        balance: amountOf(balanceMicros),
-        healthy: health.unhealthyUntil === null,
-        unhealthyUntil: health.unhealthyUntil === null ? null : new Date(health.unhealthyUntil).toISOString(),
-      });
+      results.push(outcome);
     }
     if (counted.length > 0) {
       const { balanceMicros, consecutiveFailures, unhealthyUntil } = reported;

@@ -221,4 +221,31 @@ describe('IdempotencyService', () => {
     await service.finish(SCOPE, KEY, 'mine', 200, '{}');
     expect(repository.complete.mock.calls[0][5]).toBeNull();
   });
+
+  describe('keptBy: the answer kept by the work, in the transaction of its effect', () => {
+    const reply = { status: jest.fn().mockReturnThis(), header: jest.fn().mockReturnThis() };
+    const call = { scope: SCOPE, key: KEY, request: REQUEST, reply: reply as never };
+
+    it('should open no transaction of its own and keep the answer when the work calls keep', async () => {
+      const answer = { status: 200, results: { balance: 9 } };
+      await expect(service.keptBy(call, async (keep) => (await keep!(answer), answer))).resolves.toBe(answer);
+      const [scope, key, claim, statusCode, sealed] = repository.complete.mock.calls[0];
+      expect([scope, key, claim, statusCode]).toEqual([SCOPE, KEY, expect.any(String), 200]);
+      expect(sealer.open(sealed, idempotentAnswerSealContext(SCOPE, KEY))).toBe('{"status":200,"results":{"balance":9}}');
+      expect(repository.release).not.toHaveBeenCalled();
+    });
+
+    it('should refuse keep when the claim was taken over, and give the claim back when the work fails', async () => {
+      repository.complete.mockResolvedValue(false);
+      const work = async (keep?: (answer: object) => Promise<void>) => (await keep!({ status: 200 }), { status: 200 });
+      await expect(service.keptBy(call, work)).rejects.toBeInstanceOf(IdempotentRequestInProgressException);
+      expect(repository.release).toHaveBeenCalledWith(SCOPE, KEY, expect.any(String));
+    });
+
+    it('should run the work without keep when no Idempotency-Key was sent', async () => {
+      const work = jest.fn((keep?: unknown) => Promise.resolve(keep));
+      await expect(service.keptBy(undefined, work)).resolves.toBeUndefined();
+      expect(repository.claim).not.toHaveBeenCalled();
+    });
+  });
 });

@@ -18,6 +18,9 @@ const ATTEMPTS = 3;
 
 export type ReplayedAnswer = string;
 
+// Keeps a request's answer, in the transaction of its effect: throws if the request's claim was taken over meanwhile.
+export type KeepAnswer<T> = (answer: T) => Promise<void>;
+
 export type IdempotentStart = { kind: 'replay'; statusCode: number; answer: string } | { kind: 'claimed'; claim: string };
 
 export class IdempotencyKeyReusedException extends UnprocessableEntityException {
@@ -55,6 +58,32 @@ export class IdempotencyService {
 
   async once<T>(call: IdempotentCall | undefined, work: () => Promise<T>, secretKey?: HoldsSecretKey<T>): Promise<T | ReplayedAnswer> {
     if (call === undefined) return work();
+    return this.claimed(
+      call,
+      (keep) =>
+        this.transactions.run(async () => {
+          const answer = await work();
+          await keep(answer);
+          return answer;
+        }),
+      secretKey,
+    );
+  }
+
+  /**
+   * As once(), for work that applies its effect in a transaction of its own choosing (reports taken in batches): it
+   * calls `keep` with the answer inside that transaction, before it commits, and is refused if `keep` throws.
+   */
+  async keptBy<T>(call: IdempotentCall | undefined, work: (keep?: KeepAnswer<T>) => Promise<T>): Promise<T | ReplayedAnswer> {
+    if (call === undefined) return work();
+    return this.claimed(call, work);
+  }
+
+  private async claimed<T>(
+    call: IdempotentCall,
+    work: (keep: KeepAnswer<T>) => Promise<T>,
+    secretKey?: HoldsSecretKey<T>,
+  ): Promise<T | ReplayedAnswer> {
     const { scope, key } = call;
     const start = await this.start(scope, key, call.request);
     if (start.kind === 'replay') {
@@ -64,12 +93,10 @@ export class IdempotencyService {
     }
     try {
       call.countWrite?.();
-      return await this.transactions.run(async () => {
-        const answer = await work();
+      return await work((answer) => {
         // The reply serializer is exactJson too, so the kept answer is the bytes the caller gets.
         const replayableUntil = secretKey ? new Date(Date.now() + SECRET_KEPT_MS) : null;
-        await this.finish(scope, key, start.claim, HttpStatus.OK, exactJson(answer), replayableUntil);
-        return answer;
+        return this.finish(scope, key, start.claim, HttpStatus.OK, exactJson(answer), replayableUntil);
       });
     } catch (error) {
       await this.abandon(scope, key, start.claim).catch((releaseError: Error) =>
