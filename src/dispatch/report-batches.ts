@@ -1,4 +1,4 @@
-import { DATABASE_TIMEOUT_MS, ServiceUnavailableError } from '../common/errors/unavailable';
+import { DATABASE_TIMEOUT_MS, notAnsweredWithin } from '../common/errors/unavailable';
 
 // Most reports one transaction takes: a batch holds the configuration's lock while it writes their audit entries.
 export const MAX_REPORTS_PER_BATCH = 100;
@@ -40,7 +40,7 @@ export class ReportBatches<T, R> {
       const oldest = this.now() - DATABASE_TIMEOUT_MS;
       const batch = queue.splice(0, MAX_REPORTS_PER_BATCH).filter((entry) => {
         if (entry.since >= oldest) return true;
-        entry.reject(new ServiceUnavailableError(`database did not answer within ${DATABASE_TIMEOUT_MS} ms`));
+        entry.reject(notAnsweredWithin(DATABASE_TIMEOUT_MS, 'database'));
         return false;
       });
       if (batch.length === 0) continue;

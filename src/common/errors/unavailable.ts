@@ -52,11 +52,15 @@ export function driverErrorCode(error: unknown): string | undefined {
 /** Every database wait is bounded, so an unreachable database answers 503 instead of hanging a request. */
 export const DATABASE_TIMEOUT_MS = 4000;
 
+export function notAnsweredWithin(milliseconds: number, what: string): ServiceUnavailableError {
+  return new ServiceUnavailableError(`${what} did not answer within ${milliseconds} ms`);
+}
+
 /** Rejects with ServiceUnavailableError when `operation` has not settled in time; the operation itself is not cancelled. */
 export function withTimeout<T>(operation: Promise<T>, milliseconds: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ServiceUnavailableError(`${what} did not answer within ${milliseconds} ms`)), milliseconds);
+    timer = setTimeout(() => reject(notAnsweredWithin(milliseconds, what)), milliseconds);
   });
   return Promise.race([operation, timeout]).finally(() => clearTimeout(timer));
 }
