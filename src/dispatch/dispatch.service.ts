@@ -102,7 +102,7 @@ export class DispatchService {
     if (report.sent + report.failed === 0 && report.balance === undefined) {
       throw new BadRequestException('a report must count at least one message (sent + failed >= 1) or give balance');
     }
-    // Inside a larger transaction, alone, and a deadlock rolls all of it back: answered, not retried.
+    // Inside a caller's transaction, alone: a batch started here would run in it, and take other requests' reports with it.
     if (this.transactions.active) {
       const [taken] = await this.takeReports(report.smsConfigId, [{ report, origin, keep }]);
       if (taken instanceof Error) throw taken;
