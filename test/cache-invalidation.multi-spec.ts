@@ -72,7 +72,7 @@ describe('cache invalidation across instances', () => {
     relay = await TcpRelay.start(new URL(AMQP_URL).hostname, Number(new URL(AMQP_URL).port || 5672));
     const env = {
       DATABASE_URL: await emptyMysqlDatabase('multi_instance'),
-      AMQP_URL: `amqp://guest:guest@127.0.0.1:${relay.port}`,
+      AMQP_URL: relay.rewrite(AMQP_URL),
       DISPATCHER_API_KEYS: DISPATCHER_API_KEY,
     };
     a = await startTestApp(env);

@@ -57,7 +57,7 @@ describe('lifecycle changes across instances', () => {
 
   beforeAll(async () => {
     relay = await TcpRelay.start(new URL(AMQP_URL).hostname, Number(new URL(AMQP_URL).port || 5672));
-    const env = { DATABASE_URL: await emptyMysqlDatabase('lifecycle_multi'), AMQP_URL: `amqp://guest:guest@127.0.0.1:${relay.port}` };
+    const env = { DATABASE_URL: await emptyMysqlDatabase('lifecycle_multi'), AMQP_URL: relay.rewrite(AMQP_URL) };
     a = await startTestApp(env);
     cacheA = a.app.get(ClientCache);
     b = await ServiceProcess.start(env);

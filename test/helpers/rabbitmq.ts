@@ -16,6 +16,8 @@ export interface ExchangeOnBroker {
 export async function inspectExchange(name: string): Promise<ExchangeOnBroker | undefined> {
   const { stdout } = await promisify(execFile)('rabbitmqctl', [
     'list_exchanges',
+    '-p',
+    decodeURIComponent(new URL(AMQP_URL).pathname.slice(1)) || '/',
     'name',
     'type',
     'durable',

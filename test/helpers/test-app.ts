@@ -22,9 +22,13 @@ function fixedKeyBytes(seed: number): Buffer {
   return Buffer.from(Array.from({ length: 32 }, (_, index) => (index * 37 + seed * 11) % 256));
 }
 export const MYSQL_SERVER_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
-export const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-/** Several checkouts can run their suites at once on one MariaDB when each sets its own prefix. */
+/** Several checkouts can run their suites at once on one MariaDB and RabbitMQ when each sets its own prefix. */
 export const TEST_DATABASE_PREFIX = process.env.TEST_DATABASE_PREFIX ?? 'registry';
+/** Each jest worker talks to a RabbitMQ vhost of its own (test/helpers/broker-vhosts.ts), as it has its own database. */
+export const AMQP_URL = process.env.TEST_AMQP_URL ?? `amqp://guest:guest@127.0.0.1:5672/${workerVhost(process.env.JEST_WORKER_ID ?? '1')}`;
+export function workerVhost(workerId: string): string {
+  return `${TEST_DATABASE_PREFIX}-${workerId}`;
+}
 
 export interface Answer {
   status: number;
