@@ -1,8 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Server, Socket } from 'node:net';
 
-// After the last suite: what is still open in jest's own process (tests run in it on 2 cores) is named, and the process
-// ends 30 s later with jest's exit code instead of waiting for CI's bound (40 minutes) to stop it.
+// After the last suite: what is still open in jest's own process (tests run in it when jest runs them in band, as for one
+// file; its workers it ends itself) is named, and the process ends 30 s later with jest's exit code instead of waiting
+// for CI's bound (20 minutes) to stop it.
 const GRACE_MS = 30_000;
 
 function describe(handle: object): string {

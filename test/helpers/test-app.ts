@@ -6,6 +6,7 @@ import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { ClientCache } from '../../src/client-cache/client-cache';
 import { createApp } from '../../src/create-app';
+import { ProviderHostApproval } from '../../src/provider-host/provider-host-approval';
 import CLIENT from '../fixtures/client.json';
 import SMS_CONFIG from '../fixtures/sms-config.json';
 import { assertAnswerMatchesContract, assertRequestMatchesContract } from './contract';
@@ -148,7 +149,14 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
       await app.close().finally(() => clearTimeout(watchdog));
     },
   };
-  if (!options.keepData) await testApp.reset();
+  if (!options.keepData) {
+    await testApp.reset();
+    // Hosts another suite approved on this worker's database: a suite starts with none, whatever ran before it.
+    await dataSource.query('DELETE FROM provider_host');
+    const approval = app.get(ProviderHostApproval);
+    approval.changed();
+    await approval.current();
+  }
   return testApp;
 }
 
