@@ -9,7 +9,7 @@ export interface Idempotency {
 }
 
 @Injectable()
-export class BindIdempotency implements PipeTransform<IdempotentCall | undefined, Idempotency> {
+class BindIdempotency implements PipeTransform<IdempotentCall | undefined, Idempotency> {
   constructor(private readonly idempotency: IdempotencyService) {}
 
   transform(call: IdempotentCall | undefined): Idempotency {
