@@ -1,28 +1,27 @@
 import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChangeOrigin } from '../auth/actor';
-import { AdminOnly, Origin } from '../auth/auth.decorators';
-import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
-import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { Origin } from '../auth/auth.decorators';
+import { AdminRoute } from '../routes/route.decorators';
 import { BrokerService } from './broker.service';
 import { CreateExchangeDto, CreateExchangeResponseDto } from './dto/create-exchange.dto';
 
 @ApiTags('broker')
-@ApiCommonErrors()
 @Controller('api/v1/rabbitmq')
 export class BrokerController {
   constructor(private readonly broker: BrokerService) {}
 
   @Post('exchanges')
   @HttpCode(HttpStatus.OK)
-  @AdminOnly()
+  @AdminRoute({
+    badRequest: 'Invalid request, for example the name is missing',
+    conflict: 'The exchange exists with a different type',
+  })
   @ApiOperation({
     summary: 'Create exchange',
     description: 'Declares a durable RabbitMQ exchange; declaring it again with the same type succeeds.',
   })
   @ApiOkResponse({ type: CreateExchangeResponseDto })
-  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid request, for example the name is missing' })
-  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The exchange exists with a different type' })
   async create(@Body() request: CreateExchangeDto, @Origin() origin: ChangeOrigin): Promise<CreateExchangeResponseDto> {
     await this.broker.declareExchange(request.name, request.type, origin);
     return {

@@ -9,9 +9,10 @@ import { generateSecretKey } from '../auth/secret-key';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
 import { DEFAULT_PAGE_LIMIT, Page, cursorPosition, pageOf } from '../common/pagination/page';
 import { Transactions } from '../database/transactions';
+import { Idempotency } from '../idempotency/idempotency-of.decorator';
 import { AdminClientView, CHANGEABLE_CLIENT_FIELDS, ClientChanges, ClientKeys, ClientRepository } from './client.repository';
 import { ClientListQueryDto, DeletedClientDto, UpdateClientDto } from './dto/admin-client.dto';
-import { DEFAULT_GRACE_SECONDS, RotatedSecretKeyDto } from './dto/secret-key-rotation.dto';
+import { DEFAULT_GRACE_SECONDS, RotatedSecretKeyDto, RotatedSecretKeyResponseDto } from './dto/secret-key-rotation.dto';
 
 export class ClientNotFoundException extends NotFoundException {
   constructor() {
@@ -77,8 +78,11 @@ export class ClientAdminService {
     });
   }
 
-  async recordRotationReplay(clientId: number, origin: ChangeOrigin): Promise<void> {
-    await this.clients.recordSecretKeyReplay(clientId, origin);
+  // Once per Idempotency-Key; a replay hands the new key out again, so each replay is audited (client.secret-key.replayed).
+  rotateOnce(idempotency: Idempotency, clientId: number, origin: ChangeOrigin, rotation: () => Promise<RotatedSecretKeyDto>) {
+    return idempotency.once(async () => RotatedSecretKeyResponseDto.of(await rotation()), {
+      replayed: () => this.clients.recordSecretKeyReplay(clientId, origin),
+    });
   }
 
   async rotateAsAdmin(clientId: number, graceSeconds: number | undefined, origin: ChangeOrigin): Promise<RotatedSecretKeyDto> {

@@ -1,31 +1,31 @@
 import { Body, Controller, Header, HttpCode, HttpStatus, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChangeOrigin } from '../auth/actor';
-import { DispatchKeyGuard } from '../auth/api-key.guard';
-import { CurrentClient, DispatchForClient, DispatcherOnly, Origin } from '../auth/auth.decorators';
+import { CurrentClient, Origin } from '../auth/auth.decorators';
 import { AuthenticatedClient } from '../auth/client-lookup';
-import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
-import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { OptionalBody } from '../common/validation/optional-body.decorator';
-import { Idempotent } from '../idempotency/idempotency.decorator';
-import { IdempotencyService, ReplayedAnswer } from '../idempotency/idempotency.service';
-import { IdempotentCall, IdempotencyOf } from '../idempotency/idempotent-call';
+import { Idempotency, IdempotencyOf } from '../idempotency/idempotency-of.decorator';
+import { DispatcherRoute } from '../routes/route.decorators';
 import { DispatchService } from './dispatch.service';
 import { OutcomeReportDto, OutcomeResponseDto } from './dto/dispatch-outcome.dto';
 import { RouteRequestDto, RouteResponseDto } from './dto/dispatch-route.dto';
 
 @ApiTags('dispatch')
-@ApiCommonErrors()
 @Controller('api/v1/dispatch')
 export class DispatchController {
-  constructor(
-    private readonly dispatch: DispatchService,
-    private readonly idempotency: IdempotencyService,
-  ) {}
+  constructor(private readonly dispatch: DispatchService) {}
 
   @Post('route')
   @HttpCode(HttpStatus.OK)
-  @DispatchForClient()
+  @DispatcherRoute({
+    forClient: true,
+    badRequest:
+      'smsType, count or destination is not valid, the body has other fields, or the client has allowedDestinations and no ' +
+      'destination was given (destination is required for this client)',
+    forbidden:
+      "An admin key as x-api-key, the secretKey's client is disabled, or the destination is outside the client's " +
+      'allowedDestinations (destination +<digits> is not allowed for this client)',
+  })
   @Header('cache-control', 'no-store')
   @ApiOperation({
     summary: 'Which SMS configurations to send through now',
@@ -36,26 +36,20 @@ export class DispatchController {
       'Read from the database at every call: a report or a change on any instance shows at once. Never a secret.',
   })
   @ApiOkResponse({ type: RouteResponseDto, headers: { 'cache-control': { schema: { type: 'string', example: 'no-store' } } } })
-  @ApiBadRequestResponse({
-    type: ErrorResponseDto,
-    description:
-      'smsType, count or destination is not valid, the body has other fields, or the client has allowedDestinations and no ' +
-      'destination was given (destination is required for this client)',
-  })
-  @ApiForbiddenResponse({
-    type: ErrorResponseDto,
-    description:
-      "An admin key as x-api-key, the secretKey's client is disabled, or the destination is outside the client's " +
-      'allowedDestinations (destination +<digits> is not allowed for this client)',
-  })
-  async route(@CurrentClient() client: AuthenticatedClient, @OptionalBody() request: RouteRequestDto): Promise<RouteResponseDto> {
-    return { status: 200, results: await this.dispatch.route(client, request) };
+  async route(@CurrentClient() client: AuthenticatedClient, @OptionalBody() request: RouteRequestDto) {
+    return RouteResponseDto.of(await this.dispatch.route(client, request));
   }
 
   @Post('outcomes')
   @HttpCode(HttpStatus.OK)
-  @DispatcherOnly(DispatchKeyGuard)
-  @Idempotent('The debit would take the balance below -10^12')
+  @DispatcherRoute({
+    task: 'dispatch',
+    idempotent: true,
+    conflict: 'The debit would take the balance below -10^12',
+    badRequest: 'A field is not valid, or the report counts no message and gives no balance',
+    forbidden: 'An admin key as x-api-key',
+    notFound: 'No configuration has this smsConfigId',
+  })
   @ApiOperation({
     summary: 'Report what sending through a configuration did',
     description:
@@ -67,21 +61,10 @@ export class DispatchController {
       'Idempotency-Key with each batch: a retry of it is answered again and counted once.',
   })
   @ApiOkResponse({ type: OutcomeResponseDto })
-  @ApiBadRequestResponse({
-    type: ErrorResponseDto,
-    description: 'A field is not valid, or the report counts no message and gives no balance',
-  })
-  @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'An admin key as x-api-key' })
-  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No configuration has this smsConfigId' })
-  async report(
-    @Body() report: OutcomeReportDto,
-    @Origin() origin: ChangeOrigin,
-    @IdempotencyOf() call?: IdempotentCall,
-  ): Promise<OutcomeResponseDto | ReplayedAnswer> {
+  report(@Body() report: OutcomeReportDto, @Origin() origin: ChangeOrigin, @IdempotencyOf() idempotency: Idempotency) {
     // Taken in a batch with the reports on its configuration that arrive with it, its answer kept in the batch's transaction.
-    return this.idempotency.keptBy(call, async (keep) => ({
-      status: 200,
-      results: await this.dispatch.report(report, origin, keep && ((results) => keep({ status: 200, results }))),
-    }));
+    return idempotency.keptBy(async (keep) =>
+      OutcomeResponseDto.of(await this.dispatch.report(report, origin, keep && ((results) => keep(OutcomeResponseDto.of(results))))),
+    );
   }
 }

@@ -2,6 +2,7 @@ import { Controller, Get, NotFoundException, ServiceUnavailableException } from 
 import { ConfigService } from '@nestjs/config';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
+import { AnswerOf } from '../common/answer';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { AppConfig } from '../config/app-config';
 import { DrainingException } from './draining.exception';
@@ -15,13 +16,7 @@ class HealthStateDto {
   broker: 'up' | 'down';
 }
 
-class HealthResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: HealthStateDto })
-  results: HealthStateDto;
-}
+class HealthResponseDto extends AnswerOf(HealthStateDto) {}
 
 @ApiTags('operations')
 @SkipThrottle()

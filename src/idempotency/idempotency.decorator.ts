@@ -4,7 +4,6 @@ import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { CountedWhenRunWith } from '../rate-limit/write-limit';
 import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotency-key';
 
-// The handler calls IdempotencyService.once() itself: an interceptor cost a quarter of add client's time (BENCHMARKS.md).
 export function Idempotent(conflict?: string): MethodDecorator {
   return idempotentRoute(
     `1–255 visible ASCII characters. Retrying with the same key and the same request within 24 h answers the first ` +
@@ -14,13 +13,14 @@ export function Idempotent(conflict?: string): MethodDecorator {
   );
 }
 
-export function IdempotentHoldingSecretKey(): MethodDecorator {
+export function IdempotentHoldingSecretKey(conflict?: string): MethodDecorator {
   return idempotentRoute(
     `1–255 visible ASCII characters. Retrying with the same key and the same request within 10 minutes answers the ` +
       `first answer again, byte for byte, with \`${REPLAYED_HEADER}: true\`, and does nothing twice; each replay is ` +
       `audited (client.secret-key.replayed). After 10 minutes the kept answer, which holds a secret key, is deleted and ` +
       `the retry is refused (422); the request is not run again. Scoped to the credential.`,
     'Idempotency-Key was used with a different request; or: Idempotency-Key has expired for an answer holding a secret key',
+    conflict,
   );
 }
 

@@ -1,8 +1,7 @@
-import { ExecutionContext, createParamDecorator } from '@nestjs/common';
+import { ExecutionContext } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequestWithActor } from '../auth/actor';
 import { RequestWithClient } from '../auth/client-lookup';
-import type { RequestWithRawBody } from '../http/json-body';
 import { RequestWithCredential } from '../rate-limit/credential';
 import { idempotencyKeyOf } from './idempotency-key';
 
@@ -16,9 +15,10 @@ export interface IdempotentCall {
   countWrite?: () => void;
 }
 
-type KeyedRequest = FastifyRequest & RequestWithClient & RequestWithCredential & RequestWithRawBody;
+// rawBody: the body's text as received, which http/json-body.ts keeps (named, not imported: http/ sits above the routes).
+type KeyedRequest = FastifyRequest & RequestWithClient & RequestWithCredential & { rawBody?: string };
 
-export const IdempotencyOf = createParamDecorator((_: unknown, context: ExecutionContext): IdempotentCall | undefined => {
+export function idempotentCallOf(context: ExecutionContext): IdempotentCall | undefined {
   const request = context.switchToHttp().getRequest<KeyedRequest>();
   const key = idempotencyKeyOf(request.headers);
   if (key === undefined) return undefined;
@@ -29,7 +29,7 @@ export const IdempotencyOf = createParamDecorator((_: unknown, context: Executio
     reply: context.switchToHttp().getResponse<FastifyReply>(),
     countWrite: request.countWrite,
   };
-});
+}
 
 function scopeOf(request: KeyedRequest & RequestWithActor): string {
   if (request.client) return `client:${request.client.id}`;

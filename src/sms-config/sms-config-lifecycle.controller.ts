@@ -1,21 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChangeOrigin } from '../auth/actor';
-import { ClientAuthenticated, CurrentClient, Origin } from '../auth/auth.decorators';
+import { CurrentClient, Origin } from '../auth/auth.decorators';
 import { AuthenticatedClient } from '../auth/client-lookup';
-import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
-import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { PositiveIdPipe } from '../common/validation/positive-id.pipe';
-import { ClientWrite } from '../rate-limit/write-limit';
-import { MAX_DESTINATION_PRICES_PER_CLIENT, MAX_SMS_CONFIG_ANSWER_BYTES } from './sms-config-limit';
+import { ClientRoute } from '../routes/route.decorators';
+import { CHANGE_BEYOND_LIMITS } from './sms-config-limit';
 import {
   DeletedSmsConfigResponseDto,
   SmsConfigResponseDto,
@@ -26,28 +16,27 @@ import { AddSmsConfigResponseDto } from './dto/sms-config-response.dto';
 import { SmsConfigService } from './sms-config.service';
 
 /** One configuration of the key's own client; any other id is answered 404, as if it did not exist. */
+const OWN_SMS_CONFIG = {
+  badRequest: 'smsConfigId is not a positive integer, or the body is invalid',
+  forbidden: 'Client is disabled',
+  notFound: 'No configuration of this client has this id',
+};
+
 @ApiTags('sms-config')
-@ApiCommonErrors()
-@ClientAuthenticated()
-@ApiBadRequestResponse({ type: ErrorResponseDto, description: 'smsConfigId is not a positive integer, or the body is invalid' })
-@ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Client is disabled' })
-@ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No configuration of this client has this id' })
 @Controller('api/v1/sms-configs')
 export class SmsConfigLifecycleController {
   constructor(private readonly smsConfigs: SmsConfigService) {}
 
   @Get(':smsConfigId')
+  @ClientRoute(OWN_SMS_CONFIG)
   @ApiOperation({ summary: 'Get an SMS configuration', description: 'The fields of the list answer; never the password or apiKey.' })
   @ApiOkResponse({ type: SmsConfigResponseDto })
-  async get(
-    @CurrentClient() client: AuthenticatedClient,
-    @Param('smsConfigId', PositiveIdPipe) smsConfigId: number,
-  ): Promise<SmsConfigResponseDto> {
-    return { status: 200, results: await this.smsConfigs.get(client, smsConfigId) };
+  async get(@CurrentClient() client: AuthenticatedClient, @Param('smsConfigId', PositiveIdPipe) smsConfigId: number) {
+    return SmsConfigResponseDto.of(await this.smsConfigs.get(client, smsConfigId));
   }
 
   @Patch(':smsConfigId')
-  @ClientWrite()
+  @ClientRoute({ ...OWN_SMS_CONFIG, write: true, conflict: CHANGE_BEYOND_LIMITS })
   @ApiOperation({
     summary: 'Change an SMS configuration',
     description:
@@ -57,36 +46,30 @@ export class SmsConfigLifecycleController {
       'six makes every earlier verifyApiKey stale. Answers the configuration and a fresh verifyApiKey.',
   })
   @ApiOkResponse({ type: UpdatedSmsConfigResponseDto })
-  @ApiConflictResponse({
-    type: ErrorResponseDto,
-    description:
-      `The client's configurations would take more than ${MAX_SMS_CONFIG_ANSWER_BYTES} bytes of get-client answer, or hold more ` +
-      `than ${MAX_DESTINATION_PRICES_PER_CLIENT} destinationPrices entries in all`,
-  })
   async update(
     @CurrentClient() client: AuthenticatedClient,
     @Param('smsConfigId', PositiveIdPipe) smsConfigId: number,
     @Body() request: UpdateSmsConfigDto,
     @Origin() origin: ChangeOrigin,
-  ): Promise<UpdatedSmsConfigResponseDto> {
-    return { status: 200, results: await this.smsConfigs.update(client, smsConfigId, request, origin) };
+  ) {
+    return UpdatedSmsConfigResponseDto.of(await this.smsConfigs.update(client, smsConfigId, request, origin));
   }
 
   @Delete(':smsConfigId')
-  @ClientWrite()
+  @ClientRoute({ ...OWN_SMS_CONFIG, write: true })
   @ApiOperation({ summary: 'Delete an SMS configuration' })
   @ApiOkResponse({ type: DeletedSmsConfigResponseDto })
   async delete(
     @CurrentClient() client: AuthenticatedClient,
     @Param('smsConfigId', PositiveIdPipe) smsConfigId: number,
     @Origin() origin: ChangeOrigin,
-  ): Promise<DeletedSmsConfigResponseDto> {
-    return { status: 200, results: await this.smsConfigs.delete(client, smsConfigId, origin) };
+  ) {
+    return DeletedSmsConfigResponseDto.of(await this.smsConfigs.delete(client, smsConfigId, origin));
   }
 
   @Post(':smsConfigId/verify-api-key')
   @HttpCode(HttpStatus.OK)
-  @ClientWrite()
+  @ClientRoute({ ...OWN_SMS_CONFIG, write: true })
   @ApiOperation({
     summary: 'Issue a fresh verifyApiKey',
     description:
@@ -96,10 +79,7 @@ export class SmsConfigLifecycleController {
       'credentials are unchanged.',
   })
   @ApiOkResponse({ type: AddSmsConfigResponseDto })
-  async issueVerifyApiKey(
-    @CurrentClient() client: AuthenticatedClient,
-    @Param('smsConfigId', PositiveIdPipe) smsConfigId: number,
-  ): Promise<AddSmsConfigResponseDto> {
-    return { status: 200, results: await this.smsConfigs.issueVerifyApiKey(client, smsConfigId) };
+  async issueVerifyApiKey(@CurrentClient() client: AuthenticatedClient, @Param('smsConfigId', PositiveIdPipe) smsConfigId: number) {
+    return AddSmsConfigResponseDto.of(await this.smsConfigs.issueVerifyApiKey(client, smsConfigId));
   }
 }

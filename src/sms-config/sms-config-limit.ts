@@ -6,6 +6,15 @@ export const MAX_SMS_CONFIG_ANSWER_BYTES = 256 * 1024;
 
 export const MAX_DESTINATION_PRICES_PER_CLIENT = 3000;
 
+// The 409s of add and change, as the document states them.
+export const ADD_BEYOND_LIMITS =
+  `The client already has ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations, they would take more than ` +
+  `${MAX_SMS_CONFIG_ANSWER_BYTES} bytes of get-client answer, or more than ${MAX_DESTINATION_PRICES_PER_CLIENT} destinationPrices entries in all`;
+
+export const CHANGE_BEYOND_LIMITS =
+  `The client's configurations would take more than ${MAX_SMS_CONFIG_ANSWER_BYTES} bytes of get-client answer, or hold more ` +
+  `than ${MAX_DESTINATION_PRICES_PER_CLIENT} destinationPrices entries in all`;
+
 export class SmsConfigLimitReachedException extends ConflictException {
   constructor() {
     super(`A client can have at most ${MAX_SMS_CONFIGS_PER_CLIENT} SMS configurations`);

@@ -59,8 +59,8 @@ export class SmsConfigService {
         providerName: request.providerName,
         providerUrl: request.providerUrl ?? null,
         username: request.username ?? null,
-        passwordSealed: request.password === undefined ? null : this.sealer.seal(request.password, passwordSealContext(owner.id)),
-        apiKeySealed: request.apiKey === undefined ? null : this.sealer.seal(request.apiKey, apiKeySealContext(owner.id)),
+        passwordSealed: request.password === undefined ? null : this.seal('password', request.password, owner.id),
+        apiKeySealed: request.apiKey === undefined ? null : this.seal('apiKey', request.apiKey, owner.id),
         senderId: request.senderId ?? null,
         smsType: request.smsType ?? null,
         smsApi: request.smsApi,
@@ -172,9 +172,13 @@ export class SmsConfigService {
 
   private columnValue(field: keyof SmsConfigChanges, value: unknown, clientId: number): string | number | boolean | null {
     if (value === null) return CLEARED_VALUES[field] ?? null;
-    if (field === 'password') return this.sealer.seal(value as string, passwordSealContext(clientId));
-    if (field === 'apiKey') return this.sealer.seal(value as string, apiKeySealContext(clientId));
+    if (field === 'password' || field === 'apiKey') return this.seal(field, value as string, clientId);
     return value as string | number | boolean;
+  }
+
+  // Each secret is bound to its column and client (sms-config-seal-context.ts).
+  private seal(field: 'password' | 'apiKey', secret: string, clientId: number): string {
+    return this.sealer.seal(secret, field === 'password' ? passwordSealContext(clientId) : apiKeySealContext(clientId));
   }
 }
 

@@ -3,6 +3,7 @@ import { IsIn, IsOptional } from 'class-validator';
 import { IsOptionalQueryInteger, PageQueryDto } from '../../common/pagination/page';
 import { AUDIT_ACTIONS, AuditAction } from '../audit-entry';
 import { AuditEvent } from '../audit-event.entity';
+import { AnswerOf } from '../../common/answer';
 
 export class AuditEventDto {
   @ApiProperty({ format: 'uuid' })
@@ -54,13 +55,7 @@ export class AuditEventPageDto {
   nextCursor: string | null;
 }
 
-export class AuditEventPageResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: AuditEventPageDto })
-  results: AuditEventPageDto;
-}
+export class AuditEventPageResponseDto extends AnswerOf(AuditEventPageDto) {}
 
 export class AuditEventQueryDto extends PageQueryDto {
   @IsOptionalQueryInteger(1, 2_147_483_647, 'clientId must be a positive integer')

@@ -4,6 +4,7 @@ import { PageQueryDto } from '../../common/pagination/page';
 import { Amount } from '../../common/exact-amount';
 import { IsHttpUrl, IsNullableIntegerFrom, IsOptionalAmount, IsOptionalText, IsText, NullClears } from '../../common/validation/decorators';
 import { IsOptionalDestinationPrefixes } from '../../common/validation/destinations';
+import { AnswerOf } from '../../common/answer';
 
 const ALLOWED_DESTINATIONS_DESCRIPTION =
   'E.164 prefixes without + (1 to 7 digits, at most 300, in the order given): route then requires a destination that one of ' +
@@ -99,13 +100,7 @@ export class AdminClientDto {
   sentToday: number;
 }
 
-export class AdminClientResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: AdminClientDto })
-  results: AdminClientDto;
-}
+export class AdminClientResponseDto extends AnswerOf(AdminClientDto) {}
 
 export class AdminClientPageDto {
   @ApiProperty({ type: [AdminClientDto], description: 'By clientId ascending' })
@@ -115,13 +110,7 @@ export class AdminClientPageDto {
   nextCursor: string | null;
 }
 
-export class AdminClientPageResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: AdminClientPageDto })
-  results: AdminClientPageDto;
-}
+export class AdminClientPageResponseDto extends AnswerOf(AdminClientPageDto) {}
 
 export class ClientListQueryDto extends PageQueryDto {
   @IsOptionalText(100, { description: 'Only clients whose appName starts with this (case-insensitive)' })
@@ -192,10 +181,4 @@ export class DeletedClientDto {
   deleted: true;
 }
 
-export class DeletedClientResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: DeletedClientDto })
-  results: DeletedClientDto;
-}
+export class DeletedClientResponseDto extends AnswerOf(DeletedClientDto) {}

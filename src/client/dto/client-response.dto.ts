@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SmsConfigSummaryDto } from '../../sms-config/dto/sms-config-response.dto';
+import { AnswerOf } from '../../common/answer';
 
 export class ClientDto {
   @ApiProperty({ type: String, nullable: true })
@@ -43,10 +44,4 @@ export const CLIENT_FIELDS = [
   'smsConfig',
 ] as const satisfies ReadonlyArray<keyof ClientDto>;
 
-export class ClientResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: ClientDto })
-  results: ClientDto;
-}
+export class ClientResponseDto extends AnswerOf(ClientDto) {}

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIntegerFrom } from '../../common/validation/decorators';
+import { AnswerOf } from '../../common/answer';
 
 export const DEFAULT_GRACE_SECONDS = 86_400;
 export const MAX_GRACE_SECONDS = 604_800;
@@ -27,10 +28,4 @@ export class RotatedSecretKeyDto {
   previousKeyExpiresAt: string | null;
 }
 
-export class RotatedSecretKeyResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: RotatedSecretKeyDto })
-  results: RotatedSecretKeyDto;
-}
+export class RotatedSecretKeyResponseDto extends AnswerOf(RotatedSecretKeyDto) {}

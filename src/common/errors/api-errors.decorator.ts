@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import {
+  ApiExtraModels,
   ApiInternalServerErrorResponse,
   ApiPayloadTooLargeResponse,
   ApiServiceUnavailableResponse,
@@ -10,6 +11,8 @@ import { ErrorResponseDto } from './error-response.dto';
 
 export function ApiCommonErrors(): ClassDecorator & MethodDecorator {
   return applyDecorators(
+    // Registered ahead of the route's own schemas, so the document lists the refusals' schema first.
+    ApiExtraModels(ErrorResponseDto),
     ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Body over 32 KiB' }),
     ApiUnsupportedMediaTypeResponse({ type: ErrorResponseDto, description: 'Body that is not application/json' }),
     ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'Rate limit exceeded; see Retry-After' }),

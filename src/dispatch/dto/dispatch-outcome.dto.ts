@@ -3,6 +3,7 @@ import { IsInt, IsPositive } from 'class-validator';
 import { IsIntegerFrom, IsOptionalSignedAmount } from '../../common/validation/decorators';
 import { IsOptionalDestination } from '../../common/validation/destinations';
 import { Amount } from '../../common/exact-amount';
+import { AnswerOf } from '../../common/answer';
 
 export const MAX_REPORTED_MESSAGES = 100_000;
 
@@ -57,10 +58,4 @@ export class OutcomeDto {
   unhealthyUntil: string | null;
 }
 
-export class OutcomeResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: OutcomeDto })
-  results: OutcomeDto;
-}
+export class OutcomeResponseDto extends AnswerOf(OutcomeDto) {}

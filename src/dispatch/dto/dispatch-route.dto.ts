@@ -3,6 +3,7 @@ import { IsIntegerFrom, IsOptionalText } from '../../common/validation/decorator
 import { IsOptionalDestination } from '../../common/validation/destinations';
 import { SKIP_REASONS, SkipReason } from '../dispatch-routing';
 import { Amount } from '../../common/exact-amount';
+import { AnswerOf } from '../../common/answer';
 
 export const MAX_ROUTED_COUNT = 10_000;
 
@@ -105,10 +106,4 @@ export class RouteDto {
   skipped: SkippedSmsConfigDto[];
 }
 
-export class RouteResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: RouteDto })
-  results: RouteDto;
-}
+export class RouteResponseDto extends AnswerOf(RouteDto) {}

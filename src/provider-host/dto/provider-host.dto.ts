@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsOptionalText, IsText } from '../../common/validation/decorators';
+import { AnswerOf } from '../../common/answer';
 
 export class ApproveProviderHostDto {
   @IsText(1, 255, {
@@ -29,13 +30,7 @@ export class ProviderHostDto {
   createdAt: string;
 }
 
-export class ProviderHostResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: ProviderHostDto })
-  results: ProviderHostDto;
-}
+export class ProviderHostResponseDto extends AnswerOf(ProviderHostDto) {}
 
 export class ProviderHostPageDto {
   @ApiProperty({ type: [ProviderHostDto], description: 'By providerHostId ascending' })
@@ -45,13 +40,7 @@ export class ProviderHostPageDto {
   nextCursor: string | null;
 }
 
-export class ProviderHostPageResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: ProviderHostPageDto })
-  results: ProviderHostPageDto;
-}
+export class ProviderHostPageResponseDto extends AnswerOf(ProviderHostPageDto) {}
 
 export class DeletedProviderHostDto {
   @ApiProperty({ example: 1 })
@@ -61,10 +50,4 @@ export class DeletedProviderHostDto {
   deleted: true;
 }
 
-export class DeletedProviderHostResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: DeletedProviderHostDto })
-  results: DeletedProviderHostDto;
-}
+export class DeletedProviderHostResponseDto extends AnswerOf(DeletedProviderHostDto) {}

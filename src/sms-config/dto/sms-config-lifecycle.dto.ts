@@ -11,6 +11,7 @@ import {
 import { IsOptionalDestinationPrices } from '../../common/validation/destinations';
 import { DESTINATION_PRICES_RULE, DestinationPriceDto, RequestedDestinationPrice } from './destination-price.dto';
 import { SMS_CONFIG_VIEW_FIELDS, SmsConfigViewDto } from './sms-config-response.dto';
+import { AnswerOf } from '../../common/answer';
 
 export const LOW_BALANCE_THRESHOLD_RULE =
   'A dispatch report that takes the balance below it publishes sms-config.balance-low, once until the balance is back at it or above; null: none';
@@ -75,13 +76,7 @@ export class UpdateSmsConfigDto {
   isActive?: boolean | null;
 }
 
-export class SmsConfigResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: SmsConfigViewDto })
-  results: SmsConfigViewDto;
-}
+export class SmsConfigResponseDto extends AnswerOf(SmsConfigViewDto) {}
 
 export class UpdatedSmsConfigDto extends SmsConfigViewDto {
   @ApiProperty({ minLength: 64, description: 'A fresh token for the configuration as it now is' })
@@ -92,13 +87,7 @@ export const UPDATED_SMS_CONFIG_FIELDS = [...SMS_CONFIG_VIEW_FIELDS, 'verifyApiK
   keyof UpdatedSmsConfigDto
 >;
 
-export class UpdatedSmsConfigResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: UpdatedSmsConfigDto })
-  results: UpdatedSmsConfigDto;
-}
+export class UpdatedSmsConfigResponseDto extends AnswerOf(UpdatedSmsConfigDto) {}
 
 export class DeletedSmsConfigDto {
   @ApiProperty({ example: 12 })
@@ -108,13 +97,7 @@ export class DeletedSmsConfigDto {
   deleted: true;
 }
 
-export class DeletedSmsConfigResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: DeletedSmsConfigDto })
-  results: DeletedSmsConfigDto;
-}
+export class DeletedSmsConfigResponseDto extends AnswerOf(DeletedSmsConfigDto) {}
 
 export class ResolveCredentialsDto {
   @ApiProperty({ description: 'The token from add, change or verify-api-key' })
@@ -154,10 +137,4 @@ export const RESOLVED_SMS_CONFIG_FIELDS = [
   'destinationApproved',
 ] as const satisfies ReadonlyArray<keyof ResolvedSmsConfigDto>;
 
-export class ResolvedSmsConfigResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: ResolvedSmsConfigDto })
-  results: ResolvedSmsConfigDto;
-}
+export class ResolvedSmsConfigResponseDto extends AnswerOf(ResolvedSmsConfigDto) {}

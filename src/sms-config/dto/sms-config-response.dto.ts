@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Amount } from '../../common/exact-amount';
 import { DestinationPriceDto } from './destination-price.dto';
+import { AnswerOf } from '../../common/answer';
 
 export class SmsConfigSummaryDto {
   @ApiProperty({ example: 'twilio' })
@@ -89,23 +90,11 @@ export const SMS_CONFIG_VIEW_FIELDS = [
 // Whether the destination is approved is judged apart, from the approved host list.
 export type StoredSmsConfigView = Omit<SmsConfigViewDto, 'destinationApproved'>;
 
-export class SmsConfigListResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: [SmsConfigDto], description: 'Ordered by smsConfigId ascending' })
-  results: SmsConfigDto[];
-}
+export class SmsConfigListResponseDto extends AnswerOf([SmsConfigDto], 'Ordered by smsConfigId ascending') {}
 
 export class VerifyApiKeyDto {
   @ApiProperty({ minLength: 64, description: 'Opaque token sealed by the server over the configuration, its client and its apiKey' })
   verifyApiKey: string;
 }
 
-export class AddSmsConfigResponseDto {
-  @ApiProperty({ example: 200 })
-  status: 200;
-
-  @ApiProperty({ type: VerifyApiKeyDto })
-  results: VerifyApiKeyDto;
-}
+export class AddSmsConfigResponseDto extends AnswerOf(VerifyApiKeyDto) {}
