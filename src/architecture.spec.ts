@@ -171,6 +171,7 @@ describe('Architecture', () => {
     expect(files.filter((path) => path.endsWith('.repository.ts') && SQL.test(readFileSync(join(ROOT, path), 'utf8')))).toEqual([
       'src/audit/audit.repository.ts',
       'src/client/client.repository.ts',
+      'src/client/get-client.repository.ts',
       'src/dispatch/dispatch.repository.ts',
       'src/key-usage/key-usage.repository.ts',
       'src/reseal/sealed-column.repository.ts',

@@ -2,8 +2,9 @@ import { sha256Hex } from '../auth/digest';
 import { generateSecretKey } from '../auth/secret-key';
 import { ClientCache } from '../client-cache/client-cache';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
-import { ClientRepository, ClientWithSmsConfigs, NewClient } from './client.repository';
+import { ClientRepository, NewClient } from './client.repository';
 import { ClientService } from './client.service';
+import { ClientWithSmsConfigs, GetClientRepository } from './get-client.repository';
 
 const STORED: ClientWithSmsConfigs = {
   clientId: 9,
@@ -33,7 +34,12 @@ describe('ClientService', () => {
     cache = new ClientCache({ maxBytes: 1_000_000 });
     cache.setLive(true);
     invalidation = { answerChanged: jest.fn(), keyChanged: jest.fn(), keyIssued: jest.fn() };
-    service = new ClientService({ insert, findWithSmsConfigsByDigest: find } as unknown as ClientRepository, cache, invalidation);
+    service = new ClientService(
+      { insert } as unknown as ClientRepository,
+      { findWithSmsConfigsByDigest: find } as unknown as GetClientRepository,
+      cache,
+      invalidation,
+    );
   });
 
   it('should store a new client under the digest of a new key and answer the key, nowhere stored', async () => {

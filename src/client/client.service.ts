@@ -10,17 +10,19 @@ import { toCachedClient } from './client-answer';
 import { ClientRepository } from './client.repository';
 import { AddClientDto } from './dto/add-client.dto';
 import { CLIENT_FIELDS, ClientDto, ClientResponseDto } from './dto/client-response.dto';
+import { GetClientRepository } from './get-client.repository';
 
 @Injectable()
 export class ClientService implements ClientLookup {
   constructor(
     private readonly clients: ClientRepository,
+    private readonly getClientReads: GetClientRepository,
     private readonly cache: ClientCache,
     private readonly invalidation: ClientCacheInvalidation,
   ) {}
 
   private readonly read = async (digest: string): Promise<CachedClient | null> => {
-    const found = await this.clients.findWithSmsConfigsByDigest(digest);
+    const found = await this.getClientReads.findWithSmsConfigsByDigest(digest);
     return found === null ? null : toCachedClient(found);
   };
 
