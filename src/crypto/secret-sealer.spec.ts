@@ -1,6 +1,6 @@
 import nodeCrypto, { createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { keylessVerifyApiKey } from '../../test/helpers/keyless-token';
-import { EncryptionKey } from '../config/encryption-keys';
+import { EncryptionKey } from '../config/app-config';
 import { sealedFieldAad, SealContext, SecretSealer, UnsealError, VerifyApiKeyClaims, VerifyApiKeyIssue } from './secret-sealer';
 
 const keyA: EncryptionKey = { id: 'kidA', key: randomBytes(32) };

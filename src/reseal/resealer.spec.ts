@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '../auth/digest';
-import { EncryptionKey } from '../config/encryption-keys';
+import { EncryptionKey } from '../config/app-config';
 import { SealContext, SecretSealer } from '../crypto/secret-sealer';
 import { buildDataSourceOptions } from '../database/database-options';
 import { runMigrationsUnderLock } from '../database/run-migrations';
