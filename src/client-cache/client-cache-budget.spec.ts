@@ -11,7 +11,7 @@ const client = (id: number, key: Partial<CachedClient> = {}): CachedClient => ({
   ...key,
 });
 
-describe('ClientCache within its byte budget', () => {
+describe('ClientCache', () => {
   let now: number;
   const cacheWith = (options: Partial<ClientCacheOptions> = {}): ClientCache =>
     new ClientCache({ maxBytes: 1_000_000, now: () => now, random: () => 0, ...options });

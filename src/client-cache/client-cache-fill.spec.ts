@@ -13,7 +13,7 @@ const client = (id: number, key: Partial<CachedClient> = {}): CachedClient => ({
   ...key,
 });
 
-describe('ClientCache storing a read only while nothing newer was written', () => {
+describe('ClientCache', () => {
   let now: number;
   const cacheWith = (options: Partial<ClientCacheOptions> = {}): ClientCache =>
     new ClientCache({ maxBytes: 1_000_000, now: () => now, random: () => 0, ...options });

@@ -9,7 +9,7 @@ import { ConfigurationError } from './environment';
 const ENCRYPTION_KEYS = `kid1:${Buffer.from(Array.from({ length: 32 }, (_, index) => index * 7)).toString('base64')}`;
 const ADMIN_API_KEY = 'admin-key-of-thirty-two-characters!';
 
-describe('loadAppConfig: the secrets, required in production and generated outside it', () => {
+describe('loadAppConfig', () => {
   let dataDir: string;
 
   beforeEach(() => {
