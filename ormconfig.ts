@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { loadAppConfig } from './src/config/app-config';
+import { loadAppConfig } from './src/config/load-app-config';
 import { loadDotEnv } from './src/config/dotenv';
 import { buildDataSourceOptions } from './src/database/database-options';
 import { RegistryDataSource } from './src/database/registry-data-source';

@@ -81,8 +81,8 @@ async function main() {
       '[]',
       0,
     ];
-    const { ClientRepository } = require('../dist/client/client.repository');
-    const getClientSql = new ClientRepository({}, {}, {}, dataSource).withSmsConfigsSql;
+    const { GetClientRepository } = require('../dist/client/get-client.repository');
+    const getClientSql = new GetClientRepository({}, dataSource).withSmsConfigsSql.get(1);
     const digest = 'a'.repeat(64);
     let run = 0;
     const fresh = (i) => auditValues(++run * 100000 + i);

@@ -75,6 +75,23 @@ function sourceFiles(): string[] {
     .filter((path) => path.endsWith('.ts'));
 }
 
+const MAX_FILE_LINES = 300;
+// Generated from the entities, then reviewed: their length is the schema's, not a design's.
+const GENERATED = /^src\/database\/migrations\/(mysql|sqlite)\//;
+// Over the bound, and being reworked on its own branch: its line goes when that work is merged.
+const OVER_THE_BOUND_FOR_NOW = ['src/sms-config/sms-config.repository.ts'];
+
+function lineCount(text: string): number {
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+/** The files longer than MAX_FILE_LINES lines, with their length, the generated migrations aside. */
+function filesOverTheBound(files: Array<{ path: string; text: string }>): string[] {
+  return files
+    .filter(({ path, text }) => !GENERATED.test(path) && lineCount(text) > MAX_FILE_LINES)
+    .map(({ path, text }) => `${path} (${lineCount(text)} lines)`);
+}
+
 /** The classes a text declares extending an error class: `Error` itself, `TypeError`, or any of its own `...Error`. */
 function errorClassesIn(text: string): string[] {
   return [...text.matchAll(/\bclass\s+(\w+)(?:\s*<[^>{]*>)?\s+extends\s+(?:\w+\.)*\w*Error\b/g)].map(([, name]) => name);
@@ -171,6 +188,7 @@ describe('Architecture', () => {
     expect(files.filter((path) => path.endsWith('.repository.ts') && SQL.test(readFileSync(join(ROOT, path), 'utf8')))).toEqual([
       'src/audit/audit.repository.ts',
       'src/client/client.repository.ts',
+      'src/client/get-client.repository.ts',
       'src/dispatch/dispatch.repository.ts',
       'src/key-usage/key-usage.repository.ts',
       'src/reseal/sealed-column.repository.ts',
@@ -209,6 +227,31 @@ describe('Architecture', () => {
     expect(PATCH.test("runner.query = sent as QueryRunner['query'];")).toBe(true);
     expect(PATCH.test('driver.obtainMasterConnection = () => {')).toBe(true);
     expect(PATCH.test('const same = runner.query === sent;')).toBe(false);
+  });
+
+  it(`should keep every file of src/ within ${MAX_FILE_LINES} lines, the generated migrations aside`, () => {
+    const files = sourceFiles().map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }));
+    expect(files.length).toBeGreaterThan(50);
+    const over = filesOverTheBound(files);
+    expect(over.filter((file) => !OVER_THE_BOUND_FOR_NOW.some((path) => file.startsWith(`${path} `)))).toEqual([]);
+    // A file let off that has come within the bound is let off no longer.
+    expect(OVER_THE_BOUND_FOR_NOW.filter((path) => !over.some((file) => file.startsWith(`${path} `)))).toEqual([]);
+    // The check does count lines as wc -l does, and does leave out the generated migrations only.
+    const lines = (count: number) => 'x\n'.repeat(count);
+    expect(
+      filesOverTheBound([
+        { path: 'src/feature/at-the-bound.ts', text: lines(MAX_FILE_LINES) },
+        { path: 'src/feature/one-over.ts', text: lines(MAX_FILE_LINES) + 'x' },
+        { path: 'src/feature/one-over.spec.ts', text: lines(MAX_FILE_LINES + 1) },
+        { path: 'src/database/migrations/mysql/1-Generated.ts', text: lines(1000) },
+        { path: 'src/database/migrations/sqlite/1-Generated.ts', text: lines(1000) },
+        { path: 'src/database/migrations/by-hand.ts', text: lines(MAX_FILE_LINES + 1) },
+      ]),
+    ).toEqual([
+      'src/feature/one-over.ts (301 lines)',
+      'src/feature/one-over.spec.ts (301 lines)',
+      'src/database/migrations/by-hand.ts (301 lines)',
+    ]);
   });
 
   it('should keep every import chain below the composition root within 10 hops', () => {

@@ -1,7 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
-import { AppConfig, loadAppConfig } from './config/app-config';
+import { AppConfig } from './config/app-config';
+import { loadAppConfig } from './config/load-app-config';
 import { createFastifyAdapter } from './http/edge';
 import { Loggers, createLoggers, loggingConfigOf } from './logging/logger-options';
 import { nestLoggerOver } from './logging/nest-logger';

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { AppConfig, loadAppConfig } from './config/app-config';
+import { AppConfig } from './config/app-config';
+import { loadAppConfig } from './config/load-app-config';
 import { loadDotEnv } from './config/dotenv';
 import { createApp } from './create-app';
 import { OpsServer } from './health/ops-server';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import pino from 'pino';
-import { loadAppConfig } from './config/app-config';
+import { loadAppConfig } from './config/load-app-config';
 import { loadDotEnv } from './config/dotenv';
 import { buildDataSourceOptions } from './database/database-options';
 import { RegistryDataSource } from './database/registry-data-source';

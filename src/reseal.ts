@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import pino from 'pino';
-import { loadAppConfig } from './config/app-config';
+import { loadAppConfig } from './config/load-app-config';
 import { loadDotEnv } from './config/dotenv';
 import { SecretSealer } from './crypto/secret-sealer';
 import { buildDataSourceOptions, withStatementTimeout } from './database/database-options';

@@ -2,8 +2,8 @@ import { sha256Hex } from '../src/auth/digest';
 import { generateSecretKey } from '../src/auth/secret-key';
 import { ClientCache } from '../src/client-cache/client-cache';
 import { clientCacheMisses } from '../src/client-cache/client-cache.metrics';
-import { ClientRepository, MAX_DIGESTS_PER_READ } from '../src/client/client.repository';
 import { ClientService } from '../src/client/client.service';
+import { GetClientRepository, MAX_DIGESTS_PER_READ } from '../src/client/get-client.repository';
 import { ADMIN_API_KEY, Answer, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
@@ -25,7 +25,7 @@ async function missCount(): Promise<number> {
 describe('get-client on a cache miss', () => {
   let t: TestApp;
   let cache: ClientCache;
-  let repository: ClientRepository;
+  let repository: GetClientRepository;
   const getClient = (secretKey: string) => t.post('/api/client/get/secretKey', { headers: { secretKey } });
   const clientIdOf = async (appName: string) =>
     (await t.get(`/api/v1/clients?appName=${appName}`, ADMIN)).body.results.items[0].clientId as number;
@@ -33,7 +33,7 @@ describe('get-client on a cache miss', () => {
   beforeAll(async () => {
     t = await startTestApp();
     cache = t.app.get(ClientCache);
-    repository = t.app.get(ClientRepository);
+    repository = t.app.get(GetClientRepository);
   });
   afterEach(async () => {
     jest.restoreAllMocks();

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
-import { loadAppConfig } from '../src/config/app-config';
+import { loadAppConfig } from '../src/config/load-app-config';
 import { buildDataSourceOptions } from '../src/database/database-options';
 import { runMigrationsUnderLock } from '../src/database/run-migrations';
 import { RegistryDataSource } from '../src/database/registry-data-source';

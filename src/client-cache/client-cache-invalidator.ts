@@ -6,6 +6,7 @@ import { ClientCache } from './client-cache';
 export abstract class ClientCacheInvalidation {
   abstract answerChanged(secretKeyDigests: string[]): void;
   abstract keyChanged(secretKeyDigests: string[]): void;
+  abstract keyIssued(secretKeyDigest: string): void;
 }
 
 @Injectable()
@@ -22,6 +23,12 @@ export class ClientCacheInvalidator implements ClientCacheInvalidation {
 
   keyChanged(secretKeyDigests: string[]): void {
     this.invalidate(secretKeyDigests, 'key');
+  }
+
+  // A key nobody could have asked for, dropped all the same should it be remembered as unknown. Not published: made
+  // here a moment ago, no other instance can hold it, and its echo could drop what the client's first get-client filled.
+  keyIssued(secretKeyDigest: string): void {
+    this.transactions.afterCommit(() => this.cache.drop(secretKeyDigest));
   }
 
   // After commit, not before: a read in between would cache the old row again.

@@ -111,15 +111,31 @@ export class ClientCache implements InvalidationListener {
 
   // undefined: not cached; found false: a key known to belong to no client.
   lookup(digest: string): CacheLookup {
+    const entry = this.answerEntry(digest);
+    if (entry === undefined) return undefined;
+    return entry.owner === null ? { found: false } : { found: true, client: entry.owner as CachedClient };
+  }
+
+  // The edge's hit, counted here: an enabled client. null: a key Nest's route refuses (unknown, or its client disabled).
+  lookupEnabled(digest: string): CachedClient | null | undefined {
+    const entry = this.answerEntry(digest);
+    if (entry === undefined) return undefined;
+    const client = entry.owner as CachedClient | null;
+    if (client === null || !client.isActive) return null;
+    clientCacheHits.inc({ kind: 'found' });
+    return client;
+  }
+
+  // A fresh entry holding an answer, or a key known to belong to no client (owner null).
+  private answerEntry(digest: string): Entry | undefined {
     const entry = this.entries.get(digest);
     if (entry === undefined) return undefined;
     if (entry.owner === null) {
-      if (this.now() - entry.storedAt <= this.unknownTtlMs) return { found: false };
+      if (this.now() - entry.storedAt <= this.unknownTtlMs) return entry;
       this.entries.delete(digest);
       return undefined;
     }
-    if (!entry.hasAnswer || !this.isFresh(digest, entry)) return undefined;
-    return { found: true, client: entry.owner as CachedClient };
+    return entry.hasAnswer && this.isFresh(digest, entry) ? entry : undefined;
   }
 
   async getOrLoad(digest: string, read: ClientRead): Promise<CachedClient | null> {

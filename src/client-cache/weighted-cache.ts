@@ -1,14 +1,10 @@
+import { FrequencySketch } from './frequency-sketch';
+
 // Caffeine's defaults.
 const WINDOW_SHARE = 0.01;
 const PROTECTED_SHARE = 0.8;
 // Responses weigh 1.4–3 KB as counted (2 bytes a character plus overhead): 1 KB errs on a wider sketch, never a crowded one.
 const DEFAULT_MIN_AVERAGE_ENTRY_BYTES = 1024;
-const COUNTERS_PER_ENTRY = 4;
-const MIN_SKETCH_WIDTH = 256;
-const MAX_SKETCH_WIDTH = 1 << 20;
-const SAMPLE_PER_ENTRY = 10;
-const MAX_COUNT = 15;
-const HEX_DIGEST_LENGTH = 64;
 
 const WINDOW = 0;
 const PROBATION = 1;
@@ -48,90 +44,6 @@ function append<K, V>(list: CacheNode<K, V>, node: CacheNode<K, V>): void {
   list.prev = node;
 }
 
-function hexDigit(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  const lower = code | 32;
-  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
-}
-
-// 28 bits keep every hash a small integer (no boxed number).
-function hexBits(key: string, offset: number): number {
-  let bits = 0;
-  for (let i = offset; i < offset + 7; i++) {
-    const digit = hexDigit(key.charCodeAt(i));
-    if (digit < 0) return -1;
-    bits = (bits << 4) | digit;
-  }
-  return bits;
-}
-
-// Murmur3's finaliser: spreads FNV's weak low bits, which the sketch's masks keep.
-function mix(hash: number): number {
-  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
-  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
-  return (hash ^ (hash >>> 16)) >>> 4;
-}
-
-class FrequencySketch {
-  private readonly counters: Uint8Array;
-  private readonly words: Uint32Array;
-  private readonly width: number;
-  private readonly mask: number;
-  private readonly sampleSize: number;
-  private additions = 0;
-
-  constructor(expectedEntries: number) {
-    const wanted = Math.max(MIN_SKETCH_WIDTH, COUNTERS_PER_ENTRY * expectedEntries);
-    this.width = Math.min(MAX_SKETCH_WIDTH, 2 ** Math.ceil(Math.log2(wanted)));
-    this.mask = this.width - 1;
-    this.counters = new Uint8Array(4 * this.width);
-    this.words = new Uint32Array(this.counters.buffer);
-    this.sampleSize = SAMPLE_PER_ENTRY * Math.min(expectedEntries, this.width / COUNTERS_PER_ENTRY);
-  }
-
-  increment(a: number, b: number): void {
-    const counters = this.counters;
-    const i0 = a & this.mask;
-    const i1 = ((a + b) & this.mask) + this.width;
-    const i2 = ((a + 2 * b) & this.mask) + 2 * this.width;
-    const i3 = ((a + 3 * b) & this.mask) + 3 * this.width;
-    let added = false;
-    if (counters[i0] < MAX_COUNT) {
-      counters[i0]++;
-      added = true;
-    }
-    if (counters[i1] < MAX_COUNT) {
-      counters[i1]++;
-      added = true;
-    }
-    if (counters[i2] < MAX_COUNT) {
-      counters[i2]++;
-      added = true;
-    }
-    if (counters[i3] < MAX_COUNT) {
-      counters[i3]++;
-      added = true;
-    }
-    if (added && ++this.additions >= this.sampleSize) this.age();
-  }
-
-  frequency(a: number, b: number): number {
-    const counters = this.counters;
-    return Math.min(
-      counters[a & this.mask],
-      counters[((a + b) & this.mask) + this.width],
-      counters[((a + 2 * b) & this.mask) + 2 * this.width],
-      counters[((a + 3 * b) & this.mask) + 3 * this.width],
-    );
-  }
-
-  private age(): void {
-    const words = this.words;
-    for (let i = 0; i < words.length; i++) words[i] = (words[i] >>> 1) & 0x7f7f7f7f;
-    this.additions >>>= 1;
-  }
-}
-
 export interface WeightedTinyLfuCacheOptions<K extends string, V> {
   maxBytes: number;
   // Called after the cache is consistent again, for the policy's evictions only; it must not throw.
@@ -155,9 +67,6 @@ export class WeightedTinyLfuCache<K extends string, V> {
   private protectedBytes = 0;
   private readonly sketch: FrequencySketch;
   private readonly onEvict: ((key: K, value: V) => void) | undefined;
-  // Set by hashKey(): two results without allocating.
-  private hashA = 0;
-  private hashB = 0;
 
   constructor(options: WeightedTinyLfuCacheOptions<K, V>) {
     const { maxBytes, minAverageEntryBytes = DEFAULT_MIN_AVERAGE_ENTRY_BYTES } = options;
@@ -182,8 +91,8 @@ export class WeightedTinyLfuCache<K extends string, V> {
   get(key: K): V | undefined {
     const node = this.entries.get(key);
     if (node === undefined) {
-      this.hashKey(key);
-      this.sketch.increment(this.hashA, this.hashB);
+      this.sketch.hash(key);
+      this.sketch.increment(this.sketch.hashA, this.sketch.hashB);
       return undefined;
     }
     this.sketch.increment(node.hashA, node.hashB);
@@ -224,8 +133,8 @@ export class WeightedTinyLfuCache<K extends string, V> {
       node.value = value;
       this.reweigh(node, bytes);
     } else {
-      this.hashKey(key);
-      node = new CacheNode(key, value, bytes, this.hashA, this.hashB);
+      this.sketch.hash(key);
+      node = new CacheNode(key, value, bytes, this.sketch.hashA, this.sketch.hashB);
       this.entries.set(key, node);
       // Heavier than the whole window, it would flush the window: it competes for admission at once.
       if (bytes > this.windowMaxBytes) this.admitOrEvict(node);
@@ -381,26 +290,5 @@ export class WeightedTinyLfuCache<K extends string, V> {
     const next = node.next;
     if (next === this.probationList) return this.protectedList.next !== this.protectedList ? this.protectedList.next : undefined;
     return next === this.protectedList ? undefined : next;
-  }
-
-  private hashKey(key: string): void {
-    if (key.length === HEX_DIGEST_LENGTH) {
-      const a = hexBits(key, 0);
-      const b = a < 0 ? -1 : hexBits(key, 7);
-      if (b >= 0) {
-        this.hashA = a;
-        this.hashB = b;
-        return;
-      }
-    }
-    let a = 0x811c9dc5;
-    let b = 0x050c5d1f;
-    for (let i = 0; i < key.length; i++) {
-      const code = key.charCodeAt(i);
-      a = Math.imul(a ^ code, 0x01000193);
-      b = Math.imul(b ^ code, 0x5bd1e995);
-    }
-    this.hashA = mix(a);
-    this.hashB = mix(b);
   }
 }

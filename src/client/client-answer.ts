@@ -1,8 +1,8 @@
 import { inFieldOrder } from '../common/answer-fields';
 import { exactJson } from '../common/exact-amount';
 import { CachedClient } from '../client-cache/client-cache';
-import { ClientWithSmsConfigs } from './client.repository';
 import { CLIENT_FIELDS } from './dto/client-response.dto';
+import { ClientWithSmsConfigs } from './get-client.repository';
 
 type KeptField = Exclude<(typeof CLIENT_FIELDS)[number], 'secretKey'>;
 const KEY_AT = CLIENT_FIELDS.indexOf('secretKey');

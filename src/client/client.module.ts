@@ -10,6 +10,7 @@ import { ClientController } from './client.controller';
 import { ClientRepository } from './client.repository';
 import { ClientService } from './client.service';
 import { GetClientAtEdge } from './get-client-at-edge';
+import { GetClientRepository } from './get-client.repository';
 import { SecretKeyController } from './secret-key.controller';
 import { Client } from './client.entity';
 
@@ -22,6 +23,7 @@ import { Client } from './client.entity';
     ClientService,
     ClientAdminService,
     ClientRepository,
+    GetClientRepository,
     { provide: CLIENT_LOOKUP, useExisting: ClientService },
     { provide: EdgeAnswer, useClass: GetClientAtEdge },
   ],

@@ -1,8 +1,10 @@
 import { sha256Hex } from '../auth/digest';
 import { generateSecretKey } from '../auth/secret-key';
 import { ClientCache } from '../client-cache/client-cache';
-import { ClientRepository, ClientWithSmsConfigs, NewClient } from './client.repository';
+import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
+import { ClientRepository, NewClient } from './client.repository';
 import { ClientService } from './client.service';
+import { ClientWithSmsConfigs, GetClientRepository } from './get-client.repository';
 
 const STORED: ClientWithSmsConfigs = {
   clientId: 9,
@@ -23,6 +25,7 @@ describe('ClientService', () => {
   let insert: jest.Mock<Promise<number>, [NewClient]>;
   let find: jest.Mock<Promise<ClientWithSmsConfigs | null>, [string]>;
   let cache: ClientCache;
+  let invalidation: jest.Mocked<ClientCacheInvalidation>;
   let service: ClientService;
 
   beforeEach(() => {
@@ -30,7 +33,13 @@ describe('ClientService', () => {
     find = jest.fn<Promise<ClientWithSmsConfigs | null>, [string]>().mockResolvedValue(STORED);
     cache = new ClientCache({ maxBytes: 1_000_000 });
     cache.setLive(true);
-    service = new ClientService({ insert, findWithSmsConfigsByDigest: find } as unknown as ClientRepository, cache);
+    invalidation = { answerChanged: jest.fn(), keyChanged: jest.fn(), keyIssued: jest.fn() };
+    service = new ClientService(
+      { insert } as unknown as ClientRepository,
+      { findWithSmsConfigsByDigest: find } as unknown as GetClientRepository,
+      cache,
+      invalidation,
+    );
   });
 
   it('should store a new client under the digest of a new key and answer the key, nowhere stored', async () => {
@@ -49,6 +58,7 @@ describe('ClientService', () => {
       secretKeyDigest: sha256Hex(answer.secretKey),
     });
     expect(JSON.stringify(stored)).not.toContain(answer.secretKey);
+    expect(invalidation.keyIssued).toHaveBeenCalledWith(sha256Hex(answer.secretKey));
   });
 
   it('should answer get-client with the key echoed, reading the database once for repeated calls', async () => {

@@ -5,21 +5,24 @@ import { sha256Hex } from '../auth/digest';
 import { generateSecretKey, isWellFormedSecretKey } from '../auth/secret-key';
 import { inFieldOrder } from '../common/answer-fields';
 import { CachedClient, ClientCache, KeyOwner, answerOf } from '../client-cache/client-cache';
-import { clientCacheHits } from '../client-cache/client-cache.metrics';
+import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
 import { toCachedClient } from './client-answer';
 import { ClientRepository } from './client.repository';
 import { AddClientDto } from './dto/add-client.dto';
 import { CLIENT_FIELDS, ClientDto, ClientResponseDto } from './dto/client-response.dto';
+import { GetClientRepository } from './get-client.repository';
 
 @Injectable()
 export class ClientService implements ClientLookup {
   constructor(
     private readonly clients: ClientRepository,
+    private readonly getClientReads: GetClientRepository,
     private readonly cache: ClientCache,
+    private readonly invalidation: ClientCacheInvalidation,
   ) {}
 
   private readonly read = async (digest: string): Promise<CachedClient | null> => {
-    const found = await this.clients.findWithSmsConfigsByDigest(digest);
+    const found = await this.getClientReads.findWithSmsConfigsByDigest(digest);
     return found === null ? null : toCachedClient(found);
   };
 
@@ -40,8 +43,7 @@ export class ClientService implements ClientLookup {
       isHost: request.isHost,
     };
     await this.clients.insert({ ...client, secretKeyDigest }, origin);
-    // A key nobody could have asked for before; dropped all the same should it be remembered as unknown.
-    this.cache.drop(secretKeyDigest);
+    this.invalidation.keyIssued(secretKeyDigest);
     return inFieldOrder(CLIENT_FIELDS, {
       ...client,
       secretKey,
@@ -59,12 +61,8 @@ export class ClientService implements ClientLookup {
 
   // null: the cache knows the key, but ClientController must refuse it; undefined: the cache does not know it.
   cachedAnswer(secretKey: string, secretKeyDigest: string): string | null | undefined {
-    const cached = this.cache.lookup(secretKeyDigest);
-    if (cached === undefined) return undefined;
-    // Refusals are counted by ClientController, which refuses them.
-    if (!cached.found || !cached.client.isActive) return null;
-    clientCacheHits.inc({ kind: 'found' });
-    return answerOf(cached.client, secretKey);
+    const client = this.cache.lookupEnabled(secretKeyDigest);
+    return client ? answerOf(client, secretKey) : client;
   }
 
   async loadAnswer(secretKey: string, secretKeyDigest: string): Promise<string | null> {

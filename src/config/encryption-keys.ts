@@ -1,9 +1,5 @@
+import { EncryptionKey } from './app-config';
 import { ConfigurationError } from './environment';
-
-export interface EncryptionKey {
-  id: string;
-  key: Buffer;
-}
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 

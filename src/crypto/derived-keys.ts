@@ -1,5 +1,5 @@
 import { hkdfSync } from 'node:crypto';
-import { EncryptionKey } from '../config/encryption-keys';
+import { EncryptionKey } from '../config/app-config';
 
 export interface DerivedKeys {
   id: string;

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { EncryptionKey } from '../config/encryption-keys';
+import { EncryptionKey } from '../config/app-config';
 import { RequestDigests } from './request-digests';
 
 const keyA: EncryptionKey = { id: 'kidA', key: randomBytes(32) };

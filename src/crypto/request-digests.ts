@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { EncryptionKey } from '../config/encryption-keys';
+import { EncryptionKey } from '../config/app-config';
 import { deriveKeys } from './derived-keys';
 
 export interface RequestDigest {

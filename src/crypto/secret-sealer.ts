@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac } from 'node:crypto';
-import { EncryptionKey } from '../config/encryption-keys';
+import { EncryptionKey } from '../config/app-config';
 import { DerivedKeys, deriveKeys } from './derived-keys';
 import { pooledRandomBytes } from './random-pool';
 

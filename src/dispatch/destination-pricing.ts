@@ -1,5 +1,5 @@
 import { Amount } from '../common/exact-amount';
-import { MAX_PREFIX_DIGITS } from '../common/validation/destinations';
+import { MAX_PREFIX_DIGITS } from '../common/validation/destination-limits';
 import { amountOf } from '../database/exact-decimal';
 import { PrefixPrice } from '../sms-config/destination-price.repository';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex as sha256 } from '../auth/digest';
-import { EncryptionKey } from '../config/encryption-keys';
+import { EncryptionKey } from '../config/app-config';
 import { RequestDigests } from '../crypto/request-digests';
 import { SecretSealer } from '../crypto/secret-sealer';
 import { Transactions } from '../database/transactions';

@@ -4,7 +4,7 @@ import { DataSource, Not } from 'typeorm';
 import { amountOf, microsOf } from '../database/exact-decimal';
 import { SqlNames } from '../database/sql-names';
 import { Transactions } from '../database/transactions';
-import { MAX_PREFIX_DIGITS } from '../common/validation/destinations';
+import { MAX_PREFIX_DIGITS } from '../common/validation/destination-limits';
 import { DestinationPrice } from './destination-price.entity';
 import { DestinationPriceDto, RequestedDestinationPrice } from './dto/destination-price.dto';
 import { MAX_DESTINATION_PRICES_PER_CLIENT } from './sms-config-limit';

@@ -31,7 +31,7 @@ describe('SmsConfigService', () => {
     service = new SmsConfigService(
       { add } as unknown as SmsConfigRepository,
       sealer,
-      { answerChanged: invalidate, keyChanged: jest.fn() },
+      { answerChanged: invalidate, keyChanged: jest.fn(), keyIssued: jest.fn() },
       {} as Transactions,
       new VerifyApiKeyIssuer(sealer),
       {} as ProviderHostApproval,

@@ -1,5 +1,5 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
-import { EncryptionKey } from '../../src/config/encryption-keys';
+import { EncryptionKey } from '../../src/config/app-config';
 import { deriveKeys } from '../../src/crypto/derived-keys';
 import { VerifyApiKeyClaims } from '../../src/crypto/secret-sealer';
 

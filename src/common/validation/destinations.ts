@@ -2,11 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsOptional, Matches, ValidationOptions, registerDecorator } from 'class-validator';
 import { AMOUNT_DECIMAL_PLACES, MAX_AMOUNT_EXCLUSIVE, isDecimalAmount } from './decorators';
-
-export const MAX_DESTINATION_PRICES = 300;
-export const MAX_PREFIX_DIGITS = 7;
-export const E164_PREFIX = new RegExp(`^[0-9]{1,${MAX_PREFIX_DIGITS}}$`);
-export const E164_DESTINATION = /^\+[0-9]{7,15}$/;
+import { E164_DESTINATION, E164_PREFIX, MAX_ALLOWED_DESTINATIONS, MAX_DESTINATION_PRICES } from './destination-limits';
 
 const ENTRY_FIELDS = ['prefix', 'perSmsCost'];
 
@@ -33,8 +29,6 @@ export function destinationPricesProblem(property: string, value: unknown): stri
     (value as Array<{ prefix: string }>).map(({ prefix }) => prefix),
   );
 }
-
-export const MAX_ALLOWED_DESTINATIONS = 300;
 
 // As destinationPricesProblem, for a list of bare prefixes.
 export function destinationPrefixesProblem(property: string, value: unknown): string | undefined {

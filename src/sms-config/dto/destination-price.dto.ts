@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Amount } from '../../common/exact-amount';
-import { E164_PREFIX, MAX_DESTINATION_PRICES } from '../../common/validation/destinations';
+import { E164_PREFIX, MAX_DESTINATION_PRICES } from '../../common/validation/destination-limits';
 import { MAX_DESTINATION_PRICES_PER_CLIENT } from '../sms-config-limit';
 
 export class DestinationPriceDto {
