@@ -19,7 +19,7 @@ export class DatabaseHealth implements StatementOutcomeObserver, OnModuleInit, O
 
   constructor(
     private readonly statements: StatementTally,
-    private readonly database: Transactions,
+    private readonly transactions: Transactions,
   ) {}
 
   get current(): DependencyState {
@@ -49,7 +49,7 @@ export class DatabaseHealth implements StatementOutcomeObserver, OnModuleInit, O
     if (this.probeInFlight) return;
     this.probeInFlight = true;
     this.lastProbeAt = performance.now();
-    const ping = this.database.ping();
+    const ping = this.transactions.ping();
     void ping.then(
       () => (this.probeInFlight = false),
       () => (this.probeInFlight = false),
