@@ -51,4 +51,10 @@ describe('Transactions on SQLite', () => {
     await outside;
     expect(await transactions.manager.query('SELECT id FROM t')).toEqual([{ id: 2 }]);
   });
+
+  it('should keep its manager when a statement sent on the DataSource itself releases SQLite’s one runner', async () => {
+    await dataSource.query('INSERT INTO t (id) VALUES (1)');
+    await transactions.run((manager) => manager.query('INSERT INTO t (id) VALUES (2)'));
+    expect(await transactions.sql('SELECT id FROM t ORDER BY id', [])).toEqual([{ id: 1 }, { id: 2 }]);
+  });
 });
