@@ -18,7 +18,8 @@ export class SqliteTurns {
 
   /**
    * The manager of SQLite's one query runner, every statement of which takes its turn and is counted: TypeORM awaits no
-   * hook before a SQLite statement, nor tells its subscribers of one that failed. Its transactions run on it too.
+   * hook before a SQLite statement, tells its subscribers nothing of one that failed, and nobody of one SQLite refuses to
+   * prepare. Its transactions run on it too.
    */
   managerTakingTurns(dataSource: DataSource, statements: StatementTally): EntityManager {
     const runner = dataSource.createQueryRunner();
