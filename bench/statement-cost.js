@@ -7,7 +7,8 @@
 const mysql = require('mysql2');
 const { recreateDatabase } = require('./lib/database');
 
-const { RegistryDataSource } = require('../dist/database/registry-data-source');
+const { registryDataSource, withStatementHooks } = require('../dist/database/registry-data-source');
+const { StatementTally } = require('../dist/database/statement-tally');
 const { buildDataSourceOptions, withStatementTimeout } = require('../dist/database/database-options');
 const { runMigrationsUnderLock } = require('../dist/database/run-migrations');
 const { ENTITIES } = require('../dist/entities');
@@ -53,7 +54,8 @@ async function main() {
   await recreateDatabase({ serverUrl: SERVER, database: DATABASE });
   const url = `${SERVER}/${DATABASE}`;
   const options = withStatementTimeout(buildDataSourceOptions({ type: 'mariadb', url, poolSize: 10 }, ENTITIES));
-  const dataSource = await new RegistryDataSource(options).initialize();
+  // With the service's statement hooks, whose cost its statements pay.
+  const dataSource = await registryDataSource(withStatementHooks(options, new StatementTally())).initialize();
   await runMigrationsUnderLock(dataSource);
   const pool = mysql.createPool({ uri: url, connectionLimit: 10, timezone: 'Z' });
   try {

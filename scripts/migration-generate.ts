@@ -10,10 +10,15 @@
 import 'reflect-metadata';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DataSource, EntityMetadata, Table, TableColumn, TableForeignKey, TableIndex } from 'typeorm';
-import { Query } from 'typeorm/driver/Query';
+import { DataSource, EntityMetadata, QueryRunner, Table, TableColumn, TableForeignKey } from 'typeorm';
 import { dialectsAsked, withMigratedDatabase } from './schema-databases';
 import { runScript } from './script-io';
+
+/** A statement of a migration, as TypeORM's schema builder writes one. */
+export interface Query {
+  query: string;
+  parameters?: unknown[];
+}
 
 /** A dialect's migration: `review` says why it is not only additions, when it is not. */
 export interface GeneratedMigration {
@@ -69,11 +74,27 @@ const NOT_ONLY_ADDITIONS =
   "These are TypeORM's statements: a migration only adds (tables, nullable or defaulted columns, indexes) so that the " +
   'previous release keeps serving; rewrite it so, or leave the rest to a later release (docs/architecture.md, "Where to add")';
 
-/** TypeORM's builders of statements (protected, the same on both dialects): what it writes, without its copy of a table. */
-interface Statements {
-  createTableSql(table: Table, createForeignKeys: boolean): Query;
-  createIndexSql(table: Table, index: TableIndex): Query;
-  buildCreateColumnSql(column: TableColumn, skipPrimary: boolean): string;
+/** The statements TypeORM would run for `change`, kept in its SQL memory rather than run. */
+async function written(queryRunner: QueryRunner, change: () => Promise<unknown>): Promise<string[]> {
+  queryRunner.enableSqlMemory();
+  try {
+    await change();
+    return queryRunner.getMemorySql().upQueries.map(({ query }) => query.trim());
+  } finally {
+    queryRunner.disableSqlMemory();
+  }
+}
+
+/** A column's definition as TypeORM writes it, taken from the table it would make of that column alone. */
+async function columnDefinition(queryRunner: QueryRunner, tableName: string, column: TableColumn): Promise<string> {
+  const alone = column.clone();
+  alone.isUnique = false;
+  const [create] = await written(queryRunner, () =>
+    queryRunner.createTable(new Table({ name: tableName, columns: [alone] }), false, false, false),
+  );
+  const definition = /^CREATE TABLE \S+ \((.*)\)( ENGINE=\w+)?$/s.exec(create)?.[1];
+  if (definition === undefined) throw new Error(`migration:generate: no column definition in ${create}`);
+  return definition;
 }
 
 /**
@@ -83,7 +104,6 @@ interface Statements {
 async function additionsOnly(dataSource: DataSource): Promise<GeneratedMigration> {
   const sqlite = dataSource.options.type === 'better-sqlite3';
   const queryRunner = dataSource.createQueryRunner();
-  const sql = queryRunner as unknown as Statements;
   const name = (identifier: string) => dataSource.driver.escape(identifier);
   const up: string[] = [];
   const down: string[] = [];
@@ -97,24 +117,25 @@ async function additionsOnly(dataSource: DataSource): Promise<GeneratedMigration
     const present = await queryRunner.getTable(table.name);
     if (!present) {
       metadata.foreignKeys.forEach((foreignKey) => table.addForeignKey(TableForeignKey.create(foreignKey, dataSource.driver)));
-      add(sql.createTableSql(table, true).query.replace(/^CREATE TABLE/, 'CREATE TABLE IF NOT EXISTS'), `DROP TABLE ${name(table.name)}`);
+      const [create] = await written(queryRunner, () => queryRunner.createTable(table, false, true, false));
+      add(create.replace(/^CREATE TABLE/, 'CREATE TABLE IF NOT EXISTS'), `DROP TABLE ${name(table.name)}`);
     }
     for (const column of present ? table.columns.filter((column) => !present.findColumnByName(column.name)) : []) {
       add(
-        `ALTER TABLE ${name(table.name)} ADD COLUMN ${sql.buildCreateColumnSql(column, false)}`,
+        `ALTER TABLE ${name(table.name)} ADD COLUMN ${await columnDefinition(queryRunner, table.name, column)}`,
         `ALTER TABLE ${name(table.name)} DROP COLUMN ${name(column.name)}`,
       );
     }
     // A new table's indexes: MySQL's CREATE TABLE above makes them, SQLite's does not.
     for (const index of table.indices.filter((index) => (present ? !present.indices.some(({ name }) => name === index.name) : sqlite))) {
-      const create = sql.createIndexSql(table, index).query.trim();
+      const [create] = await written(queryRunner, () => queryRunner.createIndex(table.clone(), index));
       add(
         create.replace(/^CREATE (UNIQUE )?INDEX "/, 'CREATE $1INDEX IF NOT EXISTS "'),
         `DROP INDEX ${name(index.name ?? '')}${sqlite ? '' : ` ON ${name(table.name)}`}`,
       );
     }
   }
-  return { up: up.map((query) => new Query(query)), down: down.map((query) => new Query(query)) };
+  return { up: up.map((query) => ({ query })), down: down.map((query) => ({ query })) };
 }
 
 /** The entities, each after those it references: MySQL makes a foreign key only to a table that exists. */

@@ -6,7 +6,8 @@ import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { DatabaseConfig } from '../src/config/app-config';
 import { EntityList, buildDataSourceOptions } from '../src/database/database-options';
-import { RegistryDataSource } from '../src/database/registry-data-source';
+import { registryDataSource } from '../src/database/registry-data-source';
+import { readAsSqliteDeclaresIt } from '../src/database/typeorm-gaps';
 import { runMigrationsUnderLock } from '../src/database/run-migrations';
 
 export type SchemaDialect = 'mysql' | 'sqlite';
@@ -23,9 +24,10 @@ export async function migratedScratchDatabase(
   { mysqlServerUrl, name }: { mysqlServerUrl: string; name: string },
 ): Promise<DataSource> {
   const database = dialect === 'sqlite' ? scratchSqlite(name) : await scratchMysql(mysqlServerUrl, name);
-  const dataSource = new RegistryDataSource(buildDataSourceOptions(database, entities));
+  const dataSource = registryDataSource(buildDataSourceOptions(database, entities));
   try {
     await dataSource.initialize();
+    if (dialect === 'sqlite') readAsSqliteDeclaresIt(dataSource);
     await runMigrationsUnderLock(dataSource);
     return dataSource;
   } catch (error) {

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { loadAppConfig } from './config/load-app-config';
 import { loadDotEnv } from './config/dotenv';
 import { buildDataSourceOptions } from './database/database-options';
-import { RegistryDataSource } from './database/registry-data-source';
+import { registryDataSource } from './database/registry-data-source';
 import { runMigrationsUnderLock } from './database/run-migrations';
 import { createLoggers, loggingConfigOf } from './logging/logger-options';
 import { describeStartupFailure } from './startup-failure';
@@ -13,7 +13,7 @@ async function migrate(): Promise<void> {
   const config = loadAppConfig();
   const logger = createLoggers(loggingConfigOf(config)).root.child({ context: 'Migrations' });
   try {
-    const dataSource = await new RegistryDataSource(buildDataSourceOptions(config.database)).initialize();
+    const dataSource = await registryDataSource(buildDataSourceOptions(config.database)).initialize();
     try {
       const applied = await runMigrationsUnderLock(dataSource);
       logger.info(applied.length > 0 ? `Applied ${applied.map((migration) => migration.name).join(', ')}` : 'The schema is up to date');

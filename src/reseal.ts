@@ -4,7 +4,7 @@ import { loadAppConfig } from './config/load-app-config';
 import { loadDotEnv } from './config/dotenv';
 import { SecretSealer } from './crypto/secret-sealer';
 import { buildDataSourceOptions, withStatementTimeout } from './database/database-options';
-import { RegistryDataSource } from './database/registry-data-source';
+import { registryDataSource } from './database/registry-data-source';
 import { createLoggers, loggingConfigOf } from './logging/logger-options';
 import { Resealer, isComplete } from './reseal/resealer';
 import { SealedColumnRepository, resealStatements } from './reseal/sealed-column.repository';
@@ -18,7 +18,7 @@ async function reseal(): Promise<void> {
   const logger = createLoggers(loggingConfigOf(config)).root.child({ context: 'Reseal' });
   const stop = stopOnSignals();
   try {
-    const dataSource = await new RegistryDataSource(withStatementTimeout(buildDataSourceOptions(config.database))).initialize();
+    const dataSource = await registryDataSource(withStatementTimeout(buildDataSourceOptions(config.database))).initialize();
     try {
       const sql = resealStatements(dataSource);
       const resealer = new Resealer(

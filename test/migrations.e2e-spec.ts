@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { loadAppConfig } from '../src/config/load-app-config';
 import { buildDataSourceOptions } from '../src/database/database-options';
 import { runMigrationsUnderLock } from '../src/database/run-migrations';
-import { RegistryDataSource } from '../src/database/registry-data-source';
+import { registryDataSource } from '../src/database/registry-data-source';
+import { StatementTally } from '../src/database/statement-tally';
 import { Transactions } from '../src/database/transactions';
 import { WriteScripts } from '../src/database/write-scripts';
 import { ENTITIES } from '../src/entities';
@@ -185,7 +186,7 @@ describe('Schema migrations', () => {
       await before.destroy();
     }
 
-    const after = await new RegistryDataSource({ ...dataSourceFor(url).options, entities: ENTITIES }).initialize();
+    const after = await registryDataSource({ ...dataSourceFor(url).options, entities: ENTITIES }).initialize();
     try {
       await after.runMigrations();
       const hosts = await after.query<Array<{ host: string; note: string }>>('SELECT host, note FROM provider_host ORDER BY host');
@@ -245,9 +246,9 @@ describe('Schema migrations', () => {
       await before.destroy();
     }
 
-    const after = await new RegistryDataSource({ ...dataSourceFor(url).options, entities: ENTITIES }).initialize();
-    const transactions = new Transactions(after);
-    const scripts = new WriteScripts(after, transactions);
+    const after = await registryDataSource({ ...dataSourceFor(url).options, entities: ENTITIES }).initialize();
+    const transactions = new Transactions(after, new StatementTally());
+    const scripts = new WriteScripts(after, transactions, new StatementTally());
     try {
       await after.runMigrations();
       const text = after.options.type === 'mysql' ? 'CHAR' : 'TEXT';
@@ -307,9 +308,9 @@ describe('Schema migrations', () => {
       await before.destroy();
     }
 
-    const after = await new RegistryDataSource({ ...dataSourceFor(url).options, entities: ENTITIES }).initialize();
-    const transactions = new Transactions(after);
-    const scripts = new WriteScripts(after, transactions);
+    const after = await registryDataSource({ ...dataSourceFor(url).options, entities: ENTITIES }).initialize();
+    const transactions = new Transactions(after, new StatementTally());
+    const scripts = new WriteScripts(after, transactions, new StatementTally());
     try {
       await after.runMigrations();
       const triggers =

@@ -1,5 +1,5 @@
-import { DataSource } from 'typeorm';
-import { RegistryDataSource } from '../src/database/registry-data-source';
+import { StatementTally } from '../src/database/statement-tally';
+import { Transactions } from '../src/database/transactions';
 import { DATABASE_PROBE_INTERVAL_MS, DATABASE_PROBE_TIMEOUT_MS } from '../src/health/database-health';
 import { HealthService } from '../src/health/health.service';
 import { OpsServer } from '../src/health/ops-server';
@@ -29,7 +29,7 @@ describe('GET /health, from state the service holds', () => {
   afterAll(() => t.close());
 
   it('should send no database query for 200 calls, beyond the background probes due meanwhile', async () => {
-    const sent = jest.spyOn(t.app.get<DataSource, RegistryDataSource>(DataSource).statements, 'started');
+    const sent = jest.spyOn(t.app.get(StatementTally), 'started');
     try {
       const started = Date.now();
       for (let call = 0; call < 200; call++) expect((await t.get('/health')).status).toBe(200);
@@ -41,9 +41,8 @@ describe('GET /health, from state the service holds', () => {
   });
 
   it('should report a database that stops answering within the probe interval and timeout, and its return', async () => {
-    const executor = t.app.get<DataSource, RegistryDataSource>(DataSource);
     const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-    const ping = jest.spyOn(executor, 'ping').mockRejectedValue(refused);
+    const ping = jest.spyOn(t.app.get(Transactions), 'ping').mockRejectedValue(refused);
     let down: { body: unknown; ms: number };
     try {
       down = await healthUntil(t, 503, DATABASE_PROBE_INTERVAL_MS + DATABASE_PROBE_TIMEOUT_MS + 500);

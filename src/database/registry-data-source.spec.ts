@@ -1,7 +1,7 @@
 import type { Pool, PoolConnection } from 'mysql2';
 import { ServiceUnavailableError, DATABASE_TIMEOUT_MS } from '../common/errors/unavailable';
-import { RegistryDataSource, WaitBoundedPool } from './registry-data-source';
-import { StatementOutcomeObserver, StatementTally } from './statement-tally';
+import { WaitBoundedPool } from './registry-data-source';
+import { StatementTally } from './statement-tally';
 
 /** A pool that gives its connection when the test says, behind the bound. */
 function withPool() {
@@ -48,48 +48,5 @@ describe('WaitBoundedPool', () => {
     await Promise.resolve();
     await Promise.resolve();
     expect(connection.release).toHaveBeenCalledTimes(1);
-  });
-});
-
-describe('RegistryDataSource on SQLite', () => {
-  let dataSource: RegistryDataSource;
-  let observer: StatementOutcomeObserver & { succeeded: jest.Mock; failed: jest.Mock };
-
-  beforeEach(async () => {
-    dataSource = await new RegistryDataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
-    await dataSource.query('CREATE TABLE t (id INTEGER PRIMARY KEY)');
-    observer = { succeeded: jest.fn(), failed: jest.fn() };
-    dataSource.statements.observe(observer);
-  });
-  afterEach(() => dataSource.destroy());
-
-  it('should count every statement, and tell how each ended', async () => {
-    const started = jest.spyOn(dataSource.statements, 'started');
-    await dataSource.query('INSERT INTO t (id) VALUES (1)');
-    await expect(dataSource.query('INSERT INTO t (id) VALUES (1)')).rejects.toThrow('UNIQUE');
-    await dataSource.manager.createQueryBuilder().select('t.id', 'id').from('t', 't').getRawOne();
-    expect(started).toHaveBeenCalledTimes(3);
-    expect(observer.succeeded).toHaveBeenCalledTimes(2);
-    expect(observer.failed).toHaveBeenCalledTimes(1);
-    expect(dataSource.statements.inFlight).toBe(0);
-  });
-
-  it('should hold back a statement from outside while a transaction holds the turn, so that its rollback leaves it', async () => {
-    let rollBack: () => void = () => undefined;
-    const rolledBack = new Promise<void>((resolve) => (rollBack = resolve));
-    const transaction = dataSource.sqliteTurns!.holding(() =>
-      dataSource.transaction(async (manager) => {
-        await manager.query('INSERT INTO t (id) VALUES (1)');
-        await rolledBack;
-        throw new Error('rolled back');
-      }),
-    );
-    await new Promise((resolve) => setImmediate(resolve));
-    const outside = dataSource.query('INSERT INTO t (id) VALUES (2)');
-    await new Promise((resolve) => setImmediate(resolve));
-    rollBack();
-    await expect(transaction).rejects.toThrow('rolled back');
-    await outside;
-    expect(await dataSource.query('SELECT id FROM t')).toEqual([{ id: 2 }]);
   });
 });

@@ -1,3 +1,5 @@
+import { Injectable } from '@nestjs/common';
+
 // /health keeps the database's state from real traffic instead of a query per call.
 export interface StatementOutcomeObserver {
   succeeded(): void;
@@ -5,6 +7,7 @@ export interface StatementOutcomeObserver {
 }
 
 // Neither mysql2 nor TypeORM keeps such a count; a statement counts from the moment it asks for a connection.
+@Injectable()
 export class StatementTally {
   private count = 0;
   private observer?: StatementOutcomeObserver;

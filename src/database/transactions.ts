@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { PoolConnection } from 'mysql2';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { EntityManager } from 'typeorm';
-import { RegistryDataSource } from './registry-data-source';
+import { DataSource, EntityManager } from 'typeorm';
+import { DATABASE_TIMEOUT_MS } from '../common/errors/unavailable';
+import { SqliteTurns } from './sqlite-turns';
+import { StatementTally } from './statement-tally';
 
 export type SqlValue = string | number | boolean | null;
 
@@ -26,22 +29,37 @@ interface OpenTransaction {
 @Injectable()
 export class Transactions {
   private readonly open = new AsyncLocalStorage<OpenTransaction>();
+  // SQLite has one connection: a statement waits while another caller's transaction holds it.
+  private readonly sqliteTurns?: SqliteTurns;
+  // Outside a transaction; on SQLite the manager whose statements take their turns, and whose transactions hold them.
+  private readonly outside: EntityManager;
 
-  constructor(@InjectDataSource() private readonly dataSource: RegistryDataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly statements: StatementTally,
+  ) {
+    if (dataSource.options.type === 'better-sqlite3') this.sqliteTurns = new SqliteTurns();
+    this.outside = this.sqliteTurns ? this.sqliteTurns.managerTakingTurns(dataSource, statements) : dataSource.manager;
+  }
 
   get manager(): EntityManager {
-    return this.open.getStore()?.manager ?? this.dataSource.manager;
+    return this.open.getStore()?.manager ?? this.outside;
   }
 
   get dialect(): 'mysql' | 'sqlite' {
-    return this.dataSource.sqliteTurns ? 'sqlite' : 'mysql';
+    return this.sqliteTurns ? 'sqlite' : 'mysql';
   }
 
   // Outside a transaction on MySQL, a prepared statement: it is on the hot paths (get-client's miss, a resolution).
   sql<T>(sql: string, values: unknown[]): Promise<T[]> {
     const open = this.open.getStore();
-    if (open || this.dataSource.sqliteTurns) return (open?.manager ?? this.dataSource.manager).query<T[]>(sql, values);
-    return this.dataSource.prepared<T>(sql, values);
+    if (open || this.sqliteTurns) return (open?.manager ?? this.outside).query<T[]>(sql, values);
+    return this.prepared<T>(sql, values);
+  }
+
+  // The health probe's statement, which reads nothing.
+  async ping(): Promise<void> {
+    await this.outside.query('SELECT 1');
   }
 
   get active(): boolean {
@@ -69,10 +87,26 @@ export class Transactions {
   private async begin<T>(work: (manager: EntityManager) => Promise<T>, ambient: boolean): Promise<T> {
     const afterCommit: Array<() => void> = [];
     const transaction = () =>
-      this.dataSource.transaction((manager) => (ambient ? this.open.run({ manager, afterCommit }, () => work(manager)) : work(manager)));
-    const turns = this.dataSource.sqliteTurns;
-    const result = await (turns ? turns.holding(transaction) : transaction());
+      this.outside.transaction((manager) => (ambient ? this.open.run({ manager, afterCommit }, () => work(manager)) : work(manager)));
+    const result = await (this.sqliteTurns ? this.sqliteTurns.holding(transaction) : transaction());
     afterCommit.forEach((callback) => callback());
     return result;
+  }
+
+  // Prepared once per connection: TypeORM sends text, which the server parses at every call (docs/architecture.md).
+  private async prepared<T>(sql: string, values: unknown[]): Promise<T[]> {
+    const connection = (await this.dataSource.driver.obtainMasterConnection()) as PoolConnection;
+    try {
+      return await this.statements.counted(
+        () =>
+          new Promise<T[]>((resolve, reject) =>
+            connection.execute({ sql, values, timeout: DATABASE_TIMEOUT_MS }, (error: Error | null, rows: unknown) =>
+              error ? reject(error) : resolve(rows as T[]),
+            ),
+          ),
+      );
+    } finally {
+      connection.release();
+    }
   }
 }

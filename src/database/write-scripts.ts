@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { PoolConnection, ResultSetHeader } from 'mysql2';
 import { DataSource, DataSourceOptions, QueryResult } from 'typeorm';
 import { DATABASE_TIMEOUT_MS } from '../common/errors/unavailable';
-import { RegistryDataSource } from './registry-data-source';
+import { StatementTally } from './statement-tally';
 import { ScriptStatement, Transactions, WriteResult } from './transactions';
 
 // One round trip on MySQL: each costs a socket write and read, a third of an add's time when there were four.
@@ -12,12 +12,13 @@ export class WriteScripts implements OnApplicationShutdown {
   private scriptSource?: Promise<DataSource>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: RegistryDataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: Transactions,
+    private readonly statements: StatementTally,
   ) {}
 
   async run(statements: ScriptStatement[]): Promise<WriteResult[]> {
-    if (this.dataSource.sqliteTurns || this.transactions.active) {
+    if (this.transactions.dialect === 'sqlite' || this.transactions.active) {
       return this.transactions.run(async (manager) => {
         const results: WriteResult[] = [];
         for (const { sql, values, afterCommit } of statements) {
@@ -30,7 +31,7 @@ export class WriteScripts implements OnApplicationShutdown {
     const sql = ['START TRANSACTION', ...statements.map((statement) => statement.sql), 'COMMIT'].join(';\n');
     // Straight on the pool's connection: the script is this class's own, with nothing for TypeORM to add.
     const connection = (await (await this.openScriptSource()).driver.obtainMasterConnection()) as PoolConnection;
-    const headers = await this.dataSource.statements.counted(async () => {
+    const headers = await this.statements.counted(async () => {
       try {
         const answered = await textQuery<ResultSetHeader[]>(
           connection,

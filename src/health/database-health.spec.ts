@@ -1,5 +1,5 @@
-import { RegistryDataSource } from '../database/registry-data-source';
-import { StatementOutcomeObserver } from '../database/statement-tally';
+import { StatementOutcomeObserver, StatementTally } from '../database/statement-tally';
+import { Transactions } from '../database/transactions';
 import { DATABASE_PROBE_INTERVAL_MS, DATABASE_PROBE_TIMEOUT_MS, DatabaseHealth, FAILURE_PROBE_GAP_MS } from './database-health';
 
 const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
@@ -8,11 +8,8 @@ const duplicate = () => Object.assign(new Error("Duplicate entry 'x' for key 'uq
 /** A DatabaseHealth over a stand-in executor whose ping answers as `ping` says. */
 function databaseHealth(ping: jest.Mock<Promise<void>, []>) {
   let observer: StatementOutcomeObserver | undefined;
-  const executor = {
-    statements: { observe: (given: StatementOutcomeObserver) => (observer = given) },
-    ping,
-  } as unknown as RegistryDataSource;
-  const health = new DatabaseHealth(executor);
+  const statements = { observe: (given: StatementOutcomeObserver) => (observer = given) } as unknown as StatementTally;
+  const health = new DatabaseHealth(statements, { ping } as unknown as Transactions);
   health.onModuleInit();
   return { health, statements: () => observer! };
 }

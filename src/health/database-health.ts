@@ -1,8 +1,7 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { isUnavailableError, withTimeout } from '../common/errors/unavailable';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { RegistryDataSource } from '../database/registry-data-source';
-import { StatementOutcomeObserver } from '../database/statement-tally';
+import { StatementOutcomeObserver, StatementTally } from '../database/statement-tally';
+import { Transactions } from '../database/transactions';
 
 export type DependencyState = 'up' | 'down';
 
@@ -18,14 +17,17 @@ export class DatabaseHealth implements StatementOutcomeObserver, OnModuleInit, O
   private lastProbeAt = Number.NEGATIVE_INFINITY;
   private timer?: NodeJS.Timeout;
 
-  constructor(@InjectDataSource() private readonly database: RegistryDataSource) {}
+  constructor(
+    private readonly statements: StatementTally,
+    private readonly transactions: Transactions,
+  ) {}
 
   get current(): DependencyState {
     return this.state;
   }
 
   onModuleInit(): void {
-    this.database.statements.observe(this);
+    this.statements.observe(this);
     this.timer = setInterval(() => this.probe(), DATABASE_PROBE_INTERVAL_MS).unref();
   }
 
@@ -47,7 +49,7 @@ export class DatabaseHealth implements StatementOutcomeObserver, OnModuleInit, O
     if (this.probeInFlight) return;
     this.probeInFlight = true;
     this.lastProbeAt = performance.now();
-    const ping = this.database.ping();
+    const ping = this.transactions.ping();
     void ping.then(
       () => (this.probeInFlight = false),
       () => (this.probeInFlight = false),

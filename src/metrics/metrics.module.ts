@@ -6,8 +6,7 @@ import { BrokerConnectionModule } from '../broker-connection/broker-connection.m
 import { ClientCache } from '../client-cache/client-cache';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { DatabaseModule } from '../database/database.module';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import { RegistryDataSource } from '../database/registry-data-source';
+import { StatementTally } from '../database/statement-tally';
 import { EventsModule } from '../events/events.module';
 import { OutboxBacklog, OutboxRepository } from '../events/outbox.repository';
 import { scrapedFigure } from '../common/scraped-figure';
@@ -95,13 +94,13 @@ function clientCacheGauges(cache: ClientCache): Gauge<string>[] {
     makeHistogramProvider(REQUEST_DURATION),
     {
       provide: DB_QUERIES_GAUGE,
-      inject: [getDataSourceToken()],
-      useFactory: (database: RegistryDataSource) =>
+      inject: [StatementTally],
+      useFactory: (statements: StatementTally) =>
         freshGauge({
           name: DB_QUERIES_GAUGE,
           help: 'Database statements sent and not answered yet; above DATABASE_POOL_SIZE they wait for a connection',
           collect() {
-            this.set(database.statements.inFlight);
+            this.set(statements.inFlight);
           },
         }),
     },
