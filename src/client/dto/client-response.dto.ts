@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { answerFieldsOf } from '../../common/answer-fields';
 import { SmsConfigSummaryDto } from '../../sms-config/dto/sms-config-response.dto';
 
+// The seed's fields in its order, never one added since.
 export class ClientDto {
   @ApiProperty({ type: String, nullable: true })
   appDescription: string | null;
@@ -31,17 +33,7 @@ export class ClientDto {
   smsConfig: SmsConfigSummaryDto[] | null;
 }
 
-// The seed's fields in its order, never one added since.
-export const CLIENT_FIELDS = [
-  'appDescription',
-  'appUrl',
-  'secretKey',
-  'preferredSmsGateway',
-  'preferredEmailGateway',
-  'preferredPushNotificationGateway',
-  'isHost',
-  'smsConfig',
-] as const satisfies ReadonlyArray<keyof ClientDto>;
+export const CLIENT_FIELDS = answerFieldsOf(ClientDto);
 
 export class ClientResponseDto {
   @ApiProperty({ example: 200 })
