@@ -175,6 +175,7 @@ describe('Architecture', () => {
       'src/key-usage/key-usage.repository.ts',
       'src/reseal/sealed-column.repository.ts',
       'src/sms-config/destination-price.repository.ts',
+      'src/sms-config/sms-config-budget.repository.ts',
       'src/sms-config/sms-config.repository.ts',
     ]);
   });

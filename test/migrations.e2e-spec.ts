@@ -10,7 +10,9 @@ import { WriteScripts } from '../src/database/write-scripts';
 import { ENTITIES } from '../src/entities';
 import { AuditLog } from '../src/audit/audit.repository';
 import { DestinationPriceRepository } from '../src/sms-config/destination-price.repository';
-import { NewSmsConfig, SmsConfigRepository } from '../src/sms-config/sms-config.repository';
+import { SmsConfigBudgetRepository } from '../src/sms-config/sms-config-budget.repository';
+import { NewSmsConfig } from '../src/sms-config/sms-config-fields';
+import { SmsConfigRepository } from '../src/sms-config/sms-config.repository';
 import { ADMIN_API_KEY, KEY_A, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from './helpers/test-app';
 import { createConnection } from 'mysql2/promise';
 import { mkdtempSync } from 'node:fs';
@@ -96,7 +98,9 @@ function dataSourceFor(databaseUrl: string): DataSource {
 /** The repository as the service builds it, on the test's own data source. */
 function smsConfigRepositoryOn(dataSource: DataSource, transactions: Transactions, scripts: WriteScripts): SmsConfigRepository {
   const prices = new DestinationPriceRepository(transactions, dataSource);
-  return new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, dataSource), prices, dataSource);
+  const auditLog = new AuditLog(transactions, dataSource);
+  const budget = new SmsConfigBudgetRepository(transactions, scripts, auditLog, dataSource);
+  return new SmsConfigRepository(transactions, auditLog, prices, budget, dataSource);
 }
 
 async function tablesOf(dataSource: DataSource): Promise<string[]> {

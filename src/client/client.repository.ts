@@ -14,7 +14,7 @@ import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { WriteScripts } from '../database/write-scripts';
 import { SmsConfig } from '../sms-config/sms-config.entity';
-import { SmsConfigRow, columnsOf, fieldReader } from '../sms-config/sms-config-fields';
+import { SmsConfigFields, SmsConfigRow } from '../sms-config/sms-config-fields';
 import { GET_CLIENT_SMS_CONFIG_FIELDS, SmsConfigSummaryDto } from '../sms-config/dto/sms-config-response.dto';
 import { Client } from './client.entity';
 import { CLIENT_FIELDS, ClientDto } from './dto/client-response.dto';
@@ -35,8 +35,6 @@ type ClientStoredField = (typeof CLIENT_STORED_FIELDS)[number];
 
 // Both drivers read booleans as 0/1.
 const CLIENT_FIELD_READS: Partial<Record<ClientStoredField, (value: unknown) => unknown>> = { isHost: Boolean };
-
-const readGetClientSmsConfig = fieldReader(GET_CLIENT_SMS_CONFIG_FIELDS);
 
 export interface ClientWithSmsConfigs extends Pick<ClientDto, ClientStoredField> {
   clientId: number;
@@ -149,7 +147,7 @@ export const MAX_DIGESTS_PER_READ = READ_SIZES[READ_SIZES.length - 1];
 function clientWithSmsConfigsSql(dataSource: DataSource, digests: number): string {
   const client = new SqlNames(dataSource, Client);
   const smsConfig = new SqlNames(dataSource, SmsConfig);
-  const shown = columnsOf(GET_CLIENT_SMS_CONFIG_FIELDS);
+  const shown = new SmsConfigFields(dataSource).columnsOf(GET_CLIENT_SMS_CONFIG_FIELDS);
   const columns = `${client.selectList('c', [
     ['id', 'clientId'],
     ...CLIENT_STORED_FIELDS,
@@ -165,7 +163,10 @@ function clientWithSmsConfigsSql(dataSource: DataSource, digests: number): strin
   SELECT 0 AS isCurrentKey, ${columns} WHERE ${client.column('previousSecretKeyDigest', 'c')} IN (${marks})`;
 }
 
-function clientOf(rows: ClientWithSmsConfigRow[] | undefined): ClientWithSmsConfigs | null {
+function clientOf(
+  rows: ClientWithSmsConfigRow[] | undefined,
+  readSmsConfig: (row: SmsConfigRow) => SmsConfigSummaryDto,
+): ClientWithSmsConfigs | null {
   if (rows === undefined) return null;
   const [client] = rows;
   if (rows.length > 1) rows.sort((a, b) => Number(a.smsConfigId) - Number(b.smsConfigId));
@@ -180,7 +181,7 @@ function clientOf(rows: ClientWithSmsConfigRow[] | undefined): ClientWithSmsConf
     keyDigests: client.previousKeyDigest === null ? [client.currentKeyDigest] : [client.currentKeyDigest, client.previousKeyDigest],
     ...readClientFields(client),
     // A client without configurations is one row whose sms_config columns are all null.
-    smsConfigs: client.smsConfigId === null ? [] : rows.map(readGetClientSmsConfig),
+    smsConfigs: client.smsConfigId === null ? [] : rows.map(readSmsConfig),
   };
 }
 
@@ -195,6 +196,7 @@ export class ClientRepository {
   });
   private readonly insertSql: string;
   private readonly names: SqlNames<Client>;
+  private readonly readSmsConfig: (row: SmsConfigRow) => SmsConfigSummaryDto;
 
   constructor(
     private readonly transactions: Transactions,
@@ -204,6 +206,7 @@ export class ClientRepository {
     @InjectDataSource() dataSource: DataSource,
   ) {
     for (const size of READ_SIZES) this.withSmsConfigsSql.set(size, clientWithSmsConfigsSql(dataSource, size));
+    this.readSmsConfig = new SmsConfigFields(dataSource).reader(GET_CLIENT_SMS_CONFIG_FIELDS);
     const client = new SqlNames(dataSource, Client);
     this.names = client;
     this.insertSql = `INSERT INTO ${client.table} (${client.columns(INSERT_PROPERTIES)}) VALUES (${INSERT_PROPERTIES.map(() => '?').join(', ')})`;
@@ -242,7 +245,7 @@ export class ClientRepository {
       if (found === undefined) rowsByDigest.set(digest, [row]);
       else found.push(row);
     }
-    return digests.map((digest) => clientOf(rowsByDigest.get(digest)));
+    return digests.map((digest) => clientOf(rowsByDigest.get(digest), this.readSmsConfig));
   }
 
   async list(

@@ -5,7 +5,7 @@ import { AuthenticatedClient } from '../auth/client-lookup';
 import { ClientDisabledException } from '../auth/credential-refusals';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
 import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
-import { Transactions } from '../database/transactions';
+import { SqlValue, Transactions } from '../database/transactions';
 import { ProviderHostApproval } from '../provider-host/provider-host-approval';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import {
@@ -23,8 +23,11 @@ import {
   StoredSmsConfigView,
   VerifyApiKeyDto,
 } from './dto/sms-config-response.dto';
-import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
-import { CHANGEABLE_SMS_CONFIG_FIELDS, SealedSecrets, SmsConfigChanges, SmsConfigRepository } from './sms-config.repository';
+import { RequestColumn } from './column-roles';
+import { SmsConfigBudgetRepository } from './sms-config-budget.repository';
+import { NewSmsConfig, SMS_CONFIG_REQUEST_COLUMNS, SmsConfigChanges } from './sms-config-fields';
+import { SEAL_CONTEXTS, passwordSealContext } from './sms-config-seal-context';
+import { SealedSecrets, SmsConfigRepository } from './sms-config.repository';
 import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
 import { CREDENTIAL_BOUND_FIELDS, DESTINATION_FIELDS, tokenRefusal } from './verify-api-key-validity';
 
@@ -34,16 +37,13 @@ export class SmsConfigNotFoundException extends NotFoundException {
   }
 }
 
-const CLEARED_VALUES: Partial<Record<keyof SmsConfigChanges, number | boolean>> = {
-  balance: 0,
-  perSmsCost: 0,
-  isActive: true,
-};
+const CHANGEABLE_FIELDS = [...SMS_CONFIG_REQUEST_COLUMNS.map(({ field }) => field), 'destinationPrices'];
 
 @Injectable()
 export class SmsConfigService {
   constructor(
     private readonly smsConfigs: SmsConfigRepository,
+    private readonly budget: SmsConfigBudgetRepository,
     private readonly sealer: SecretSealer,
     private readonly clientCache: ClientCacheInvalidation,
     private readonly transactions: Transactions,
@@ -53,23 +53,9 @@ export class SmsConfigService {
 
   async add(owner: AuthenticatedClient, request: AddSmsConfigDto, origin: ChangeOrigin): Promise<VerifyApiKeyDto> {
     assertOwnClientId(owner.id, request.clientId);
+    const sent = sentColumns(request).map((column) => [column.property, this.stored(column, request, owner.id)]);
     const smsConfigId = await this.smsConfigs.add(
-      {
-        clientId: owner.id,
-        providerName: request.providerName,
-        providerUrl: request.providerUrl ?? null,
-        username: request.username ?? null,
-        passwordSealed: request.password === undefined ? null : this.sealer.seal(request.password, passwordSealContext(owner.id)),
-        apiKeySealed: request.apiKey === undefined ? null : this.sealer.seal(request.apiKey, apiKeySealContext(owner.id)),
-        senderId: request.senderId ?? null,
-        smsType: request.smsType ?? null,
-        smsApi: request.smsApi,
-        balanceUrl: request.balanceUrl ?? null,
-        balance: request.balance ?? 0,
-        perSmsCost: request.perSmsCost ?? 0,
-        isActive: request.isActive ?? true,
-        lowBalanceThreshold: request.lowBalanceThreshold ?? null,
-      },
+      { ...(Object.fromEntries(sent) as Partial<NewSmsConfig>), clientId: owner.id },
       origin,
       request.destinationPrices ?? [],
     );
@@ -96,22 +82,17 @@ export class SmsConfigService {
     request: UpdateSmsConfigDto,
     origin: ChangeOrigin,
   ): Promise<UpdatedSmsConfigDto> {
-    const fields = (Object.keys(CHANGEABLE_SMS_CONFIG_FIELDS) as Array<keyof SmsConfigChanges>).filter(
-      (field) => request[field] !== undefined,
-    );
-    if (fields.length === 0 && request.destinationPrices === undefined) {
-      const changeable = [...Object.keys(CHANGEABLE_SMS_CONFIG_FIELDS), 'destinationPrices'];
-      throw new BadRequestException(`request body must set at least one of ${changeable.join(', ')}`);
+    const sent = sentColumns(request);
+    if (sent.length === 0 && request.destinationPrices === undefined) {
+      throw new BadRequestException(`request body must set at least one of ${CHANGEABLE_FIELDS.join(', ')}`);
     }
     return this.transactions.run(async () => {
       await this.smsConfigs.lockOwner(owner.id);
       const stored = (await this.smsConfigs.lockSealed(smsConfigId, owner.id)) ?? throwNotFound();
       assertCredentialsFollowDestination(stored, request);
-      const changes = Object.fromEntries(
-        fields.map((field) => [field, this.columnValue(field, request[field]!, owner.id)]),
-      ) as SmsConfigChanges;
-      await this.smsConfigs.assertAnswerFits(smsConfigId, owner.id, changes);
-      const touchesCredentials = fields.some((field) => (CREDENTIAL_BOUND_FIELDS as readonly string[]).includes(field));
+      const changes: SmsConfigChanges = Object.fromEntries(sent.map((column) => [column.field, this.stored(column, request, owner.id)]));
+      await this.budget.assertAnswerFits(smsConfigId, owner.id, changes);
+      const touchesCredentials = sent.some(({ field }) => (CREDENTIAL_BOUND_FIELDS as readonly string[]).includes(field));
       const credentialVersion = touchesCredentials ? stored.credentialVersion + 1 : stored.credentialVersion;
       await this.smsConfigs.update(smsConfigId, owner.id, changes, origin, {
         credentialVersion: touchesCredentials ? credentialVersion : undefined,
@@ -170,12 +151,19 @@ export class SmsConfigService {
     return this.tokens.issue({ smsConfigId, clientId: owner.id, credentialVersion, presentedKeyDigest: owner.secretKeyDigest }, apiKey);
   }
 
-  private columnValue(field: keyof SmsConfigChanges, value: unknown, clientId: number): string | number | boolean | null {
-    if (value === null) return CLEARED_VALUES[field] ?? null;
-    if (field === 'password') return this.sealer.seal(value as string, passwordSealContext(clientId));
-    if (field === 'apiKey') return this.sealer.seal(value as string, apiKeySealContext(clientId));
-    return value as string | number | boolean;
+  // A null stays null: the repository stores its column's default.
+  private stored({ field, sealed }: RequestColumn, request: AddSmsConfigDto | UpdateSmsConfigDto, clientId: number): SqlValue {
+    const value = valueOf(request, field) as SqlValue;
+    return value === null || !sealed ? value : this.sealer.seal(value as string, SEAL_CONTEXTS[field](clientId));
   }
+}
+
+function valueOf(request: AddSmsConfigDto | UpdateSmsConfigDto, field: string): unknown {
+  return (request as unknown as Record<string, unknown>)[field];
+}
+
+function sentColumns(request: AddSmsConfigDto | UpdateSmsConfigDto): RequestColumn[] {
+  return SMS_CONFIG_REQUEST_COLUMNS.filter(({ field }) => valueOf(request, field) !== undefined);
 }
 
 function throwNotFound(): never {
