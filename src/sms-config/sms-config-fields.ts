@@ -53,6 +53,7 @@ export class SmsConfigFields {
   private readonly byField = new Map<string, WrittenColumn>();
   private readonly byProperty = new Map<keyof SmsConfig, WrittenColumn>();
   private readonly amountOfTwin = new Map<keyof SmsConfig, keyof SmsConfig>();
+  private readonly addWrites: Array<(smsConfig: SmsConfigRow) => SqlValue>;
 
   constructor(dataSource: DataSource) {
     const twins = exactTwinsOf(SmsConfig) as Map<keyof SmsConfig, AmountTwin>;
@@ -74,6 +75,15 @@ export class SmsConfigFields {
     this.written = columns
       .map((column) => column.propertyName as keyof SmsConfig)
       .filter((property) => this.byProperty.has(property) || this.amountOfTwin.has(property));
+    this.addWrites = this.written.map((property) => {
+      const amount = this.amountOfTwin.get(property);
+      const { unset } = this.byProperty.get(amount ?? property)!;
+      if (amount !== undefined) return (smsConfig) => twinOf((smsConfig[amount] ?? unset) as SqlValue);
+      return (smsConfig) => {
+        const value = (smsConfig[property] ?? unset) as SqlValue;
+        return typeof value === 'boolean' ? Number(value) : value;
+      };
+    });
   }
 
   /** The fields of these an answer reads from the columns. */
@@ -99,11 +109,7 @@ export class SmsConfigFields {
 
   /** The values of the columns add writes, in `written`'s order, as SQL takes them. */
   addValues(smsConfig: SmsConfigRow): SqlValue[] {
-    return this.written.map((property) => {
-      const amount = this.amountOfTwin.get(property);
-      const value = amount === undefined ? this.stored(property, smsConfig[property]) : twinOf(this.stored(amount, smsConfig[amount]));
-      return typeof value === 'boolean' ? Number(value) : value;
-    });
+    return this.addWrites.map((write) => write(smsConfig));
   }
 
   /** A PATCH's changes as the columns they set, each amount's twin beside it. */

@@ -25,7 +25,7 @@ import {
 } from './dto/sms-config-response.dto';
 import { RequestColumn } from './column-roles';
 import { SmsConfigBudgetRepository } from './sms-config-budget.repository';
-import { NewSmsConfig, SMS_CONFIG_REQUEST_COLUMNS, SmsConfigChanges } from './sms-config-fields';
+import { SMS_CONFIG_REQUEST_COLUMNS, SmsConfigChanges } from './sms-config-fields';
 import { SEAL_CONTEXTS, passwordSealContext } from './sms-config-seal-context';
 import { SealedSecrets, SmsConfigRepository } from './sms-config.repository';
 import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
@@ -53,9 +53,8 @@ export class SmsConfigService {
 
   async add(owner: AuthenticatedClient, request: AddSmsConfigDto, origin: ChangeOrigin): Promise<VerifyApiKeyDto> {
     assertOwnClientId(owner.id, request.clientId);
-    const sent = sentColumns(request).map((column) => [column.property, this.stored(column, request, owner.id)]);
     const smsConfigId = await this.smsConfigs.add(
-      { ...(Object.fromEntries(sent) as Partial<NewSmsConfig>), clientId: owner.id },
+      { ...this.storedFrom(request, sentColumns(request), 'property', owner.id), clientId: owner.id },
       origin,
       request.destinationPrices ?? [],
     );
@@ -90,7 +89,7 @@ export class SmsConfigService {
       await this.smsConfigs.lockOwner(owner.id);
       const stored = (await this.smsConfigs.lockSealed(smsConfigId, owner.id)) ?? throwNotFound();
       assertCredentialsFollowDestination(stored, request);
-      const changes: SmsConfigChanges = Object.fromEntries(sent.map((column) => [column.field, this.stored(column, request, owner.id)]));
+      const changes: SmsConfigChanges = this.storedFrom(request, sent, 'field', owner.id);
       await this.budget.assertAnswerFits(smsConfigId, owner.id, changes);
       const touchesCredentials = sent.some(({ field }) => (CREDENTIAL_BOUND_FIELDS as readonly string[]).includes(field));
       const credentialVersion = touchesCredentials ? stored.credentialVersion + 1 : stored.credentialVersion;
@@ -151,10 +150,21 @@ export class SmsConfigService {
     return this.tokens.issue({ smsConfigId, clientId: owner.id, credentialVersion, presentedKeyDigest: owner.secretKeyDigest }, apiKey);
   }
 
-  // A null stays null: the repository stores its column's default.
-  private stored({ field, sealed }: RequestColumn, request: AddSmsConfigDto | UpdateSmsConfigDto, clientId: number): SqlValue {
-    const value = valueOf(request, field) as SqlValue;
-    return value === null || !sealed ? value : this.sealer.seal(value as string, SEAL_CONTEXTS[field](clientId));
+  // The values these columns store, by the columns' property or the request's field: the secrets sealed, a null kept
+  // (the repository stores its column's default).
+  private storedFrom(
+    request: AddSmsConfigDto | UpdateSmsConfigDto,
+    columns: RequestColumn[],
+    key: 'property' | 'field',
+    clientId: number,
+  ): Record<string, SqlValue> {
+    const stored: Record<string, SqlValue> = {};
+    for (const column of columns) {
+      const value = valueOf(request, column.field) as SqlValue;
+      stored[column[key]] =
+        value === null || !column.sealed ? value : this.sealer.seal(value as string, SEAL_CONTEXTS[column.field](clientId));
+    }
+    return stored;
   }
 }
 
