@@ -15,7 +15,8 @@ import {
   SmsConfigSummaryDto,
   SmsConfigViewDto,
 } from './sms-config/dto/sms-config-response.dto';
-import { storedFieldsOf } from './sms-config/sms-config-fields';
+import { mysqlMetadataOnly } from './entities';
+import { SmsConfigFields } from './sms-config/sms-config-fields';
 
 /** The properties a DTO documents (its own and those it inherits), in the order the OpenAPI document lists them. */
 function documented(dto: abstract new () => unknown): string[] {
@@ -25,13 +26,50 @@ function documented(dto: abstract new () => unknown): string[] {
 
 const sorted = (fields: readonly string[]) => [...fields].sort();
 
+/** The seed's fields of a configuration, in the seed's order: its answers show these, never a field added since. */
+const SEED_SMS_CONFIG_FIELDS = [
+  'providerName',
+  'providerUrl',
+  'username',
+  'senderId',
+  'smsType',
+  'smsApi',
+  'balanceUrl',
+  'balance',
+  'perSmsCost',
+  'isActive',
+];
+
 describe('Answer fields', () => {
-  it("should list the seed's fields in the seed's answers, in the order the interface shows them", () => {
-    expect(CLIENT_FIELDS).toEqual(documented(ClientDto));
-    expect(GET_CLIENT_SMS_CONFIG_FIELDS).toEqual(documented(SmsConfigSummaryDto));
+  it("should show the seed's fields in the seed's answers, in the seed's order, and no field added since", () => {
+    expect(CLIENT_FIELDS).toEqual([
+      'appDescription',
+      'appUrl',
+      'secretKey',
+      'preferredSmsGateway',
+      'preferredEmailGateway',
+      'preferredPushNotificationGateway',
+      'isHost',
+      'smsConfig',
+    ]);
+    expect(GET_CLIENT_SMS_CONFIG_FIELDS).toEqual(SEED_SMS_CONFIG_FIELDS);
+    expect(SMS_CONFIG_LIST_FIELDS).toEqual(['smsConfigId', ...SEED_SMS_CONFIG_FIELDS]);
     expect(sorted(SMS_CONFIG_LIST_FIELDS)).toEqual(sorted(documented(SmsConfigDto)));
-    // Equal by content, each answer owning its list: the list's elements are get-client's with their id first.
-    expect(SMS_CONFIG_LIST_FIELDS).toEqual(['smsConfigId', ...GET_CLIENT_SMS_CONFIG_FIELDS]);
+    expect(documented(SmsConfigSummaryDto)).toEqual(SEED_SMS_CONFIG_FIELDS);
+    expect(documented(ClientDto)).toEqual(CLIENT_FIELDS);
+  });
+
+  it("should show the v1 read as the list's fields and then its own, PATCH's answer as the v1 read's and then its token", () => {
+    expect(SMS_CONFIG_VIEW_FIELDS.slice(0, SMS_CONFIG_LIST_FIELDS.length)).toEqual(SMS_CONFIG_LIST_FIELDS);
+    expect(UPDATED_SMS_CONFIG_FIELDS).toEqual([...SMS_CONFIG_VIEW_FIELDS, 'verifyApiKey']);
+  });
+
+  it("should show resolve with what a dispatcher sends by first, then the v1 read's other fields in its order", () => {
+    const first = ['smsConfigId', 'clientId', 'providerName', 'providerUrl', 'smsApi', 'balanceUrl', 'username', 'password', 'apiKey'];
+    expect(RESOLVED_SMS_CONFIG_FIELDS.slice(0, first.length)).toEqual(first);
+    expect(RESOLVED_SMS_CONFIG_FIELDS.slice(first.length)).toEqual(
+      SMS_CONFIG_VIEW_FIELDS.filter((field) => !first.includes(field) && field !== 'destinationPrices'),
+    );
   });
 
   it.each([
@@ -56,8 +94,9 @@ describe('Answer fields', () => {
     ]);
   });
 
-  it('should read from the columns every field of an answer but those it gets elsewhere', () => {
-    const elsewhere = (fields: readonly string[]) => fields.filter((field) => !(storedFieldsOf(fields) as string[]).includes(field));
+  it('should read from the columns every field of an answer but those it gets elsewhere', async () => {
+    const stored = new SmsConfigFields(await mysqlMetadataOnly());
+    const elsewhere = (fields: readonly string[]) => fields.filter((field) => !stored.storedFieldsOf(fields).includes(field));
     expect(elsewhere(GET_CLIENT_SMS_CONFIG_FIELDS)).toEqual([]);
     expect(elsewhere(SMS_CONFIG_LIST_FIELDS)).toEqual([]);
     expect(elsewhere(SMS_CONFIG_VIEW_FIELDS)).toEqual(['destinationApproved', 'destinationPrices']);

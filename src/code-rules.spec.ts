@@ -12,8 +12,6 @@ function sourceFiles(): string[] {
 const MAX_FILE_LINES = 300;
 // Generated from the entities, then reviewed: their length is the schema's, not a design's.
 const GENERATED = /^src\/database\/migrations\/(mysql|sqlite)\//;
-// Over the bound, and being reworked on its own branch: its line goes when that work is merged.
-const OVER_THE_BOUND_FOR_NOW = ['src/sms-config/sms-config.repository.ts'];
 
 function lineCount(text: string): number {
   return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
@@ -80,6 +78,7 @@ describe('Code rules', () => {
       'src/key-usage/key-usage.repository.ts',
       'src/reseal/sealed-column.repository.ts',
       'src/sms-config/destination-price.repository.ts',
+      'src/sms-config/sms-config-budget.repository.ts',
       'src/sms-config/sms-config.repository.ts',
     ]);
   });
@@ -150,10 +149,7 @@ describe('Code rules', () => {
   it(`should keep every file of src/ within ${MAX_FILE_LINES} lines, the generated migrations aside`, () => {
     const files = sourceFiles().map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }));
     expect(files.length).toBeGreaterThan(50);
-    const over = filesOverTheBound(files);
-    expect(over.filter((file) => !OVER_THE_BOUND_FOR_NOW.some((path) => file.startsWith(`${path} `)))).toEqual([]);
-    // A file let off that has come within the bound is let off no longer.
-    expect(OVER_THE_BOUND_FOR_NOW.filter((path) => !over.some((file) => file.startsWith(`${path} `)))).toEqual([]);
+    expect(filesOverTheBound(files)).toEqual([]);
     // The check does count lines as wc -l does, and does leave out the generated migrations only.
     const lines = (count: number) => 'x\n'.repeat(count);
     expect(

@@ -11,32 +11,19 @@ import { WriteScripts } from '../src/database/write-scripts';
 import { ENTITIES } from '../src/entities';
 import { AuditLog } from '../src/audit/audit.repository';
 import { DestinationPriceRepository } from '../src/sms-config/destination-price.repository';
-import { NewSmsConfig, SmsConfigRepository } from '../src/sms-config/sms-config.repository';
+import { SmsConfigBudgetRepository } from '../src/sms-config/sms-config-budget.repository';
+import { NewSmsConfig } from '../src/sms-config/sms-config-fields';
+import { SmsConfigRepository } from '../src/sms-config/sms-config.repository';
 import { ADMIN_API_KEY, KEY_A, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from './helpers/test-app';
 import { createConnection } from 'mysql2/promise';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** MySQL once went through a stored procedure; SQLite never had one. */
-const MIGRATIONS = [
-  'CreateClientAndSmsConfig1732240000000',
-  ...(process.env.TEST_DATABASE === 'mysql' ? ['CreateSmsConfigAddProcedure1795327283819'] : []),
-  'SmsConfigLimitByTrigger1795400000000',
-  'SmsConfigLimitWithoutTrigger1795600000000',
-  'ClientLifecycle1796000000000',
-  'DomainEventOutbox1797000000000',
-  ...(process.env.TEST_DATABASE === 'mysql' ? [] : ['TablesAsTypeormWritesThem1798000000000']),
-  'CredentialCustody1798000000001',
-  'KeyUsage1798000000002',
-  'Dispatch1798000000003',
-  'ProviderHosts1798000000004',
-  'ExactAmounts1798000000005',
-  'AuditAndKeptSecrets1798000000006',
-  'DestinationPrices1798000000007',
-  'AllowedDestinations1798000000008',
-  'DailyLimits1798000000009',
-];
+/** The migrations the dialect's DataSource options list, by name, in the order they run. */
+function migrationNamesOf(options: DataSource['options']): string[] {
+  return (options.migrations as Array<new () => { name?: string }>).map((migration) => new migration().name!);
+}
 
 /** Only MySQL has the relay's lock row: on SQLite one instance runs. */
 const TABLES = [
@@ -112,7 +99,9 @@ function dataSourceFor(databaseUrl: string): DataSource {
 /** The repository as the service builds it, on the test's own data source. */
 function smsConfigRepositoryOn(dataSource: DataSource, transactions: Transactions, scripts: WriteScripts): SmsConfigRepository {
   const prices = new DestinationPriceRepository(transactions, dataSource);
-  return new SmsConfigRepository(transactions, scripts, new AuditLog(transactions, dataSource), prices, dataSource);
+  const auditLog = new AuditLog(transactions, dataSource);
+  const budget = new SmsConfigBudgetRepository(transactions, scripts, auditLog, dataSource);
+  return new SmsConfigRepository(transactions, auditLog, prices, budget, dataSource);
 }
 
 async function tablesOf(dataSource: DataSource): Promise<string[]> {
@@ -132,7 +121,8 @@ describe('Schema migrations', () => {
     try {
       await Promise.all(instances.map((instance) => runMigrationsUnderLock(instance)));
       expect(await tablesOf(instances[0])).toEqual(TABLES);
-      expect(await instances[0].query('SELECT name FROM typeorm_migrations ORDER BY id')).toEqual(MIGRATIONS.map((name) => ({ name })));
+      const migrations = migrationNamesOf(instances[0].options);
+      expect(await instances[0].query('SELECT name FROM typeorm_migrations ORDER BY id')).toEqual(migrations.map((name) => ({ name })));
       expect(await instances[1].showMigrations()).toBe(false);
     } finally {
       await Promise.all(instances.map((instance) => instance.destroy()));
@@ -145,7 +135,7 @@ describe('Schema migrations', () => {
       cwd: join(__dirname, '..'),
       env: { ...process.env, DATABASE_URL: url, ADMIN_API_KEYS: ADMIN_API_KEY, ENCRYPTION_KEYS: KEY_A },
     });
-    for (const name of MIGRATIONS) expect(stdout).toContain(`${name} has been executed successfully`);
+    for (const name of migrationNamesOf(dataSourceFor(url).options)) expect(stdout).toContain(`${name} has been executed successfully`);
     const dataSource = await dataSourceFor(url).initialize();
     try {
       expect(await tablesOf(dataSource)).toEqual(TABLES);

@@ -36,7 +36,7 @@ export class Client {
   @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 6 })
   createdAt!: Date;
 
-  // Kept by SmsConfigRepository under this row's lock: at most 100 configurations per client.
+  // Kept by SmsConfigBudgetRepository under this row's lock: at most 100 configurations per client.
   @Column({ name: 'sms_config_count', type: 'int', default: 0 })
   smsConfigCount!: number;
 

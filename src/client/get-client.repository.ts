@@ -7,7 +7,7 @@ import { SqlNames } from '../database/sql-names';
 import { epochMsOf } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { SmsConfig } from '../sms-config/sms-config.entity';
-import { SmsConfigRow, columnsOf, fieldReader } from '../sms-config/sms-config-fields';
+import { SmsConfigFields, SmsConfigRow } from '../sms-config/sms-config-fields';
 import { GET_CLIENT_SMS_CONFIG_FIELDS, SmsConfigSummaryDto } from '../sms-config/dto/sms-config-response.dto';
 import { Client } from './client.entity';
 import { CLIENT_FIELDS, ClientDto } from './dto/client-response.dto';
@@ -19,8 +19,6 @@ type ClientStoredField = (typeof CLIENT_STORED_FIELDS)[number];
 
 // Both drivers read booleans as 0/1.
 const CLIENT_FIELD_READS: Partial<Record<ClientStoredField, (value: unknown) => unknown>> = { isHost: Boolean };
-
-const readGetClientSmsConfig = fieldReader(GET_CLIENT_SMS_CONFIG_FIELDS);
 
 export interface ClientWithSmsConfigs extends Pick<ClientDto, ClientStoredField> {
   clientId: number;
@@ -50,7 +48,7 @@ export const MAX_DIGESTS_PER_READ = READ_SIZES[READ_SIZES.length - 1];
 function clientWithSmsConfigsSql(dataSource: DataSource, digests: number): string {
   const client = new SqlNames(dataSource, Client);
   const smsConfig = new SqlNames(dataSource, SmsConfig);
-  const shown = columnsOf(GET_CLIENT_SMS_CONFIG_FIELDS);
+  const shown = new SmsConfigFields(dataSource).columnsOf(GET_CLIENT_SMS_CONFIG_FIELDS);
   const columns = `${client.selectList('c', [
     ['id', 'clientId'],
     ...CLIENT_STORED_FIELDS,
@@ -66,7 +64,10 @@ function clientWithSmsConfigsSql(dataSource: DataSource, digests: number): strin
   SELECT 0 AS isCurrentKey, ${columns} WHERE ${client.column('previousSecretKeyDigest', 'c')} IN (${marks})`;
 }
 
-function clientOf(rows: ClientWithSmsConfigRow[] | undefined): ClientWithSmsConfigs | null {
+function clientOf(
+  rows: ClientWithSmsConfigRow[] | undefined,
+  readSmsConfig: (row: SmsConfigRow) => SmsConfigSummaryDto,
+): ClientWithSmsConfigs | null {
   if (rows === undefined) return null;
   const [client] = rows;
   if (rows.length > 1) rows.sort((a, b) => Number(a.smsConfigId) - Number(b.smsConfigId));
@@ -81,7 +82,7 @@ function clientOf(rows: ClientWithSmsConfigRow[] | undefined): ClientWithSmsConf
     keyDigests: client.previousKeyDigest === null ? [client.currentKeyDigest] : [client.currentKeyDigest, client.previousKeyDigest],
     ...readClientFields(client),
     // A client without configurations is one row whose sms_config columns are all null.
-    smsConfigs: client.smsConfigId === null ? [] : rows.map(readGetClientSmsConfig),
+    smsConfigs: client.smsConfigId === null ? [] : rows.map(readSmsConfig),
   };
 }
 
@@ -89,6 +90,7 @@ function clientOf(rows: ClientWithSmsConfigRow[] | undefined): ClientWithSmsConf
 @Injectable()
 export class GetClientRepository {
   private readonly withSmsConfigsSql = new Map<number, string>();
+  private readonly readSmsConfig: (row: SmsConfigRow) => SmsConfigSummaryDto;
   // Misses of different keys in one turn of the event loop are read by one statement.
   private readonly byDigest = new DataLoader((digests: readonly string[]) => this.findManyWithSmsConfigs(digests), {
     cache: false,
@@ -101,6 +103,7 @@ export class GetClientRepository {
     @InjectDataSource() dataSource: DataSource,
   ) {
     for (const size of READ_SIZES) this.withSmsConfigsSql.set(size, clientWithSmsConfigsSql(dataSource, size));
+    this.readSmsConfig = new SmsConfigFields(dataSource).reader(GET_CLIENT_SMS_CONFIG_FIELDS);
   }
 
   findWithSmsConfigsByDigest(secretKeyDigest: string): Promise<ClientWithSmsConfigs | null> {
@@ -121,7 +124,7 @@ export class GetClientRepository {
       if (found === undefined) rowsByDigest.set(digest, [row]);
       else found.push(row);
     }
-    return digests.map((digest) => clientOf(rowsByDigest.get(digest)));
+    return digests.map((digest) => clientOf(rowsByDigest.get(digest), this.readSmsConfig));
   }
 }
 

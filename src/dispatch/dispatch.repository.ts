@@ -6,10 +6,10 @@ import { epochMsOf, sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { decimalTextOf, storedMicros } from '../database/exact-decimal';
 import { SmsConfig } from '../sms-config/sms-config.entity';
-import { SmsConfigRow, StoredSmsConfigFields, columnsOf, fieldReader, storedFieldsOf } from '../sms-config/sms-config-fields';
+import { SmsConfigFields, SmsConfigRow } from '../sms-config/sms-config-fields';
 import { DailyLimits, DailyUsage } from './daily-usage';
 import { RoutableSmsConfig } from './dispatch-routing';
-import { ROUTE_CANDIDATE_FIELDS } from './dto/dispatch-route.dto';
+import { ROUTE_CANDIDATE_FIELDS, RouteCandidateDto } from './dto/dispatch-route.dto';
 import { ProviderHealth } from './provider-health';
 
 // Named, not imported: client/ reads sms-config/, and dispatch/ reads both tables.
@@ -35,8 +35,8 @@ type DailyRow = Pick<ClientRouting, (typeof DAILY_COLUMNS)[number]> & Record<(ty
 
 export type ClientDaily = DailyLimits & DailyUsage;
 
-const CANDIDATE_STORED_FIELDS = storedFieldsOf(ROUTE_CANDIDATE_FIELDS);
-const readCandidate = fieldReader(CANDIDATE_STORED_FIELDS);
+// What a candidate shows of the configuration's columns.
+type CandidateShown = Omit<RouteCandidateDto, 'pricePrefix' | 'verifyApiKey'>;
 
 export interface RoutedSmsConfig extends RoutableSmsConfig {
   smsApi: string;
@@ -46,7 +46,7 @@ export interface RoutedSmsConfig extends RoutableSmsConfig {
   credentialVersion: number;
   // The destinationPrices entry that priced it, when route was given a destination.
   pricePrefix: string | null;
-  shown: Pick<StoredSmsConfigFields, (typeof CANDIDATE_STORED_FIELDS)[number]>;
+  shown: CandidateShown;
 }
 
 const ROUTING_COLUMNS = [
@@ -92,6 +92,7 @@ export class DispatchRepository {
   private readonly reportSql: string;
   private readonly usageSql: string;
   private readonly reportWithUsageSql: string | null;
+  private readonly readCandidate: (row: SmsConfigRow) => CandidateShown;
 
   constructor(
     private readonly transactions: Transactions,
@@ -100,7 +101,10 @@ export class DispatchRepository {
     const client = new SqlNames<ClientRouting>(dataSource, 'Client');
     const smsConfig = new SqlNames(dataSource, SmsConfig);
     const forUpdate = transactions.dialect === 'mysql' ? ' FOR UPDATE' : '';
-    const shown = columnsOf(CANDIDATE_STORED_FIELDS);
+    const fields = new SmsConfigFields(dataSource);
+    const candidateFields = fields.storedFieldsOf(ROUTE_CANDIDATE_FIELDS);
+    this.readCandidate = fields.reader(candidateFields);
+    const shown = fields.columnsOf(candidateFields);
     const routed = {
       columns: [...new Set<keyof SmsConfig>([...ROUTING_COLUMNS, ...shown.columns])],
       twins: [...new Set<keyof SmsConfig>([...ROUTING_TWINS, ...shown.twins])],
@@ -191,7 +195,7 @@ export class DispatchRepository {
           apiKeySealed: row.apiKeySealed,
           credentialVersion: Number(row.credentialVersion),
           pricePrefix: null,
-          shown: readCandidate(row),
+          shown: this.readCandidate(row),
         })),
     };
   }

@@ -1,10 +1,15 @@
 import { ANSWER_BYTES_BESIDE_TEXT, ANSWER_TEXT_PROPERTIES, answerBytesOf, answerBytesOfAll } from './sms-config-limit';
 import { exactJson } from '../common/exact-amount';
 import { GET_CLIENT_SMS_CONFIG_FIELDS } from './dto/sms-config-response.dto';
-import { fieldReader } from './sms-config-fields';
+import { mysqlMetadataOnly } from '../entities';
+import { SmsConfigFields, SmsConfigRow } from './sms-config-fields';
 
 /** A configuration as get-client's answer shows it. */
-const toSmsConfigSummary = fieldReader(GET_CLIENT_SMS_CONFIG_FIELDS);
+let toSmsConfigSummary: (row: SmsConfigRow) => unknown;
+
+beforeAll(async () => {
+  toSmsConfigSummary = new SmsConfigFields(await mysqlMetadataOnly()).reader(GET_CLIENT_SMS_CONFIG_FIELDS);
+});
 
 /** The widest amounts a DECIMAL(18,6) holds, as their exact twins store them. */
 const WIDEST = {

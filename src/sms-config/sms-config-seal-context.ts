@@ -8,3 +8,9 @@ export function passwordSealContext(clientId: number | string): SealContext {
 export function apiKeySealContext(clientId: number | string): SealContext {
   return { table: 'sms_config', column: 'api_key_sealed', owner: clientId };
 }
+
+// Each sealed column's context, by the request field it stores (@SealedFrom on the entity).
+export const SEAL_CONTEXTS: Record<string, (clientId: number | string) => SealContext> = {
+  password: passwordSealContext,
+  apiKey: apiKeySealContext,
+};

@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { exactDecimal } from '../database/exact-decimal';
+import { ExactTwin, FromRequest, SealedFrom } from './column-roles';
 
 @Entity('sms_config')
 @Index('IDX_sms_config_client_id', ['clientId', 'id'])
@@ -17,42 +18,58 @@ export class SmsConfig {
   @JoinColumn({ name: 'client_id', foreignKeyConstraintName: 'FK_sms_config_client' })
   client?: object;
 
+  @FromRequest()
   @Column({ name: 'provider_name', type: 'varchar', length: 100 })
   providerName!: string;
 
+  @FromRequest()
   @Column({ name: 'provider_url', type: 'varchar', length: 2048, nullable: true })
   providerUrl!: string | null;
 
+  @FromRequest()
   @Column({ name: 'username', type: 'varchar', length: 255, nullable: true })
   username!: string | null;
 
+  @SealedFrom('password')
   @Column({ name: 'password_sealed', type: 'text', nullable: true })
   passwordSealed!: string | null;
 
+  @SealedFrom('apiKey')
   @Column({ name: 'api_key_sealed', type: 'text', nullable: true })
   apiKeySealed!: string | null;
 
+  @FromRequest()
   @Column({ name: 'sender_id', type: 'varchar', length: 20, nullable: true })
   senderId!: string | null;
 
+  @FromRequest()
   @Column({ name: 'sms_type', type: 'varchar', length: 50, nullable: true })
   smsType!: string | null;
 
+  @FromRequest()
   @Column({ name: 'sms_api', type: 'varchar', length: 2048 })
   smsApi!: string;
 
+  @FromRequest()
   @Column({ name: 'balance_url', type: 'varchar', length: 2048, nullable: true })
   balanceUrl!: string | null;
 
+  @FromRequest()
+  @ExactTwin('balanceMicros')
   @Column({ name: 'balance', type: 'decimal', precision: 18, scale: 6, default: 0, transformer: exactDecimal })
   balance!: number;
 
+  @FromRequest()
+  @ExactTwin('perSmsCostMicros')
   @Column({ name: 'per_sms_cost', type: 'decimal', precision: 18, scale: 6, default: 0, transformer: exactDecimal })
   perSmsCost!: number;
 
+  @FromRequest()
   @Column({ name: 'is_active', type: 'boolean', width: 1, default: true })
   isActive!: boolean;
 
+  @FromRequest()
+  @ExactTwin('lowBalanceThresholdMicros')
   @Column({ name: 'low_balance_threshold', type: 'decimal', precision: 18, scale: 6, nullable: true, transformer: exactDecimal })
   lowBalanceThreshold!: number | null;
 

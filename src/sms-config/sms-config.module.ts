@@ -6,6 +6,7 @@ import { ProviderHostModule } from '../provider-host/provider-host.module';
 import { DestinationPrice } from './destination-price.entity';
 import { DestinationPriceRepository } from './destination-price.repository';
 import { CredentialResolutionController } from './credential-resolution.controller';
+import { SmsConfigBudgetRepository } from './sms-config-budget.repository';
 import { SmsConfigLifecycleController } from './sms-config-lifecycle.controller';
 import { SmsConfigController } from './sms-config.controller';
 import { SmsConfigRepository } from './sms-config.repository';
@@ -16,7 +17,7 @@ import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
 @Module({
   imports: [TypeOrmModule.forFeature([SmsConfig, DestinationPrice]), DatabaseModule, ClientCacheModule, ProviderHostModule],
   controllers: [SmsConfigController, CredentialResolutionController, SmsConfigLifecycleController],
-  providers: [SmsConfigService, SmsConfigRepository, DestinationPriceRepository, VerifyApiKeyIssuer],
+  providers: [SmsConfigService, SmsConfigRepository, SmsConfigBudgetRepository, DestinationPriceRepository, VerifyApiKeyIssuer],
   exports: [VerifyApiKeyIssuer, SmsConfigRepository, DestinationPriceRepository],
 })
 export class SmsConfigModule {}

@@ -8,9 +8,10 @@ import { WriteScripts } from '../database/write-scripts';
 import { toEnvelope } from '../http/envelope';
 import { MAX_SMS_CONFIGS_PER_CLIENT, MAX_SMS_CONFIG_ANSWER_BYTES, SmsConfigLimitReachedException, answerBytesOf } from './sms-config-limit';
 import { GET_CLIENT_SMS_CONFIG_FIELDS } from './dto/sms-config-response.dto';
-import { fieldReader } from './sms-config-fields';
+import { NewSmsConfig, SmsConfigFields } from './sms-config-fields';
 import { DestinationPriceRepository } from './destination-price.repository';
-import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
+import { SmsConfigBudgetRepository } from './sms-config-budget.repository';
+import { SmsConfigRepository } from './sms-config.repository';
 
 const NEW_SMS_CONFIG: NewSmsConfig = {
   clientId: 42,
@@ -39,7 +40,10 @@ const ORIGIN = { actor: 'client:42', requestId: 'req-1', callerRequestId: null }
 
 describe('SmsConfigRepository', () => {
   let script: jest.Mock<Promise<WriteResult[]>, [ScriptStatement[]]>;
+  let updated: jest.Mock<void, [Record<string, unknown>]>;
+  let budget: SmsConfigBudgetRepository;
   let repository: SmsConfigRepository;
+  let fields: SmsConfigFields;
 
   /** Each script ends with these outcomes, one per run, the last one for every later run. */
   function scriptsEnd(...outcomes: Array<Error | 'full' | number>): void {
@@ -56,18 +60,34 @@ describe('SmsConfigRepository', () => {
 
   beforeEach(async () => {
     script = jest.fn();
+    updated = jest.fn();
     const dataSource = await mysqlMetadataOnly();
+    fields = new SmsConfigFields(dataSource);
+    // An UPDATE's values, as the query builder is given them.
+    const update = {
+      update: () => update,
+      set: (values: Record<string, unknown>) => {
+        updated(values);
+        return update;
+      },
+      where: () => update,
+      updateEntity: () => update,
+      execute: jest.fn(),
+    };
     const transactions = {
       dialect: 'mysql',
       active: false,
-      manager: {},
+      manager: { createQueryBuilder: () => update },
       run: (work: () => Promise<unknown>) => work(),
     } as unknown as Transactions;
+    const auditLog = new AuditLog(transactions, dataSource);
+    jest.spyOn(auditLog, 'record').mockResolvedValue();
+    budget = new SmsConfigBudgetRepository(transactions, { run: script } as unknown as WriteScripts, auditLog, dataSource);
     repository = new SmsConfigRepository(
       transactions,
-      { run: script } as unknown as WriteScripts,
-      new AuditLog(transactions, dataSource),
+      auditLog,
       new DestinationPriceRepository(transactions, dataSource),
+      budget,
       dataSource,
     );
   });
@@ -119,11 +139,47 @@ describe('SmsConfigRepository', () => {
     });
   });
 
+  it('should store a field the request left out as its column’s default', async () => {
+    scriptsEnd(7);
+    await repository.add({ clientId: 42, providerName: 'Twilio', smsApi: 'https://api.twilio.com/send' }, ORIGIN);
+    const [[, insert]] = script.mock.calls[0];
+    expect(valuesByColumn(insert)).toMatchObject({
+      provider_url: null,
+      username: null,
+      password_sealed: null,
+      api_key_sealed: null,
+      sender_id: null,
+      sms_type: null,
+      balance_url: null,
+      balance: 0,
+      per_sms_cost: 0,
+      is_active: 1,
+      low_balance_threshold: null,
+      balance_micros: '0',
+      per_sms_cost_micros: '0',
+      low_balance_threshold_micros: null,
+    });
+  });
+
+  it('should change the fields sent, a null to its column’s default, and each amount’s twin with it', async () => {
+    await repository.update(7, 42, { balance: null, isActive: null, senderId: null, perSmsCost: 0.5, password: 'k1:sealed' }, ORIGIN);
+    expect(updated).toHaveBeenCalledWith({
+      balance: 0,
+      balanceMicros: '0',
+      isActive: true,
+      senderId: null,
+      perSmsCost: 0.5,
+      perSmsCostMicros: '500000',
+      passwordSealed: 'k1:sealed',
+      updatedAt: expect.any(Date),
+    });
+  });
+
   /** What the exact count, under the client's lock, reads: `count` configurations taking `bytes` each. */
   function storedParts(count: number, bytes: number): void {
     jest.spyOn(repository, 'lockOwner').mockResolvedValue();
     const parts = Array.from({ length: count }, (_, index) => ({ smsConfigId: index + 1, texts: {}, bytes }));
-    jest.spyOn(repository as unknown as { answerPartsOf: () => Promise<unknown> }, 'answerPartsOf').mockResolvedValue(parts);
+    jest.spyOn(budget as unknown as { answerPartsOf: () => Promise<unknown> }, 'answerPartsOf').mockResolvedValue(parts);
   }
 
   it('should refuse a configuration past the limit with 409', async () => {
@@ -184,7 +240,7 @@ describe('SmsConfigRepository', () => {
   });
 
   it('should show a configuration as the API shows it: numbers and booleans, whatever the driver returns', () => {
-    const show = fieldReader(GET_CLIENT_SMS_CONFIG_FIELDS);
+    const show = fields.reader<Record<string, unknown>>(GET_CLIENT_SMS_CONFIG_FIELDS);
     // get-client's joined read is SQL (docs/architecture.md): its rows come as the driver returns them.
     const row = { providerUrl: null, username: null, senderId: null, smsType: null, smsApi: 'https://a.example', balanceUrl: null };
     expect(
@@ -208,7 +264,7 @@ describe('SmsConfigRepository', () => {
   });
 
   it('should show an amount a double cannot hold as its stored digits, and as its DECIMAL once the previous release changed it', () => {
-    const show = fieldReader(GET_CLIENT_SMS_CONFIG_FIELDS);
+    const show = fields.reader<Record<string, unknown>>(GET_CLIENT_SMS_CONFIG_FIELDS);
     const row = { providerUrl: null, username: null, senderId: null, smsType: null, smsApi: 'https://a.example', balanceUrl: null };
     const [exact, changedSince] = [
       // SQLite's DECIMAL: the nearest double, which the twin rounds to.

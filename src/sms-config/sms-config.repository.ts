@@ -1,73 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
-import { JUST_INSERTED } from '../audit/audit-entry';
 import { AuditLog } from '../audit/audit.repository';
 import { ChangeOrigin } from '../auth/actor';
-import { retryDeadlockVictims } from '../database/deadlock-retry';
-import { microsOf } from '../database/exact-decimal';
 import { SqlNames } from '../database/sql-names';
-import { epochMsOf, sqlTimestamp } from '../database/timestamps';
-import { Transactions, SqlValue } from '../database/transactions';
-import { WriteScripts } from '../database/write-scripts';
+import { epochMsOf } from '../database/timestamps';
+import { Transactions } from '../database/transactions';
 import { DestinationPriceRepository } from './destination-price.repository';
 import { RequestedDestinationPrice } from './dto/destination-price.dto';
-import { RESOLVED_SMS_CONFIG_FIELDS } from './dto/sms-config-lifecycle.dto';
+import { RESOLVED_SMS_CONFIG_FIELDS, ResolvedSmsConfigDto } from './dto/sms-config-lifecycle.dto';
 import { SMS_CONFIG_LIST_FIELDS, SMS_CONFIG_VIEW_FIELDS, SmsConfigDto, StoredSmsConfigView } from './dto/sms-config-response.dto';
-import {
-  ANSWER_BYTES_BESIDE_TEXT,
-  ANSWER_TEXT_PROPERTIES,
-  AnswerTexts,
-  MAX_SMS_CONFIGS_PER_CLIENT,
-  MAX_SMS_CONFIG_ANSWER_BYTES,
-  SmsConfigAnswerBudgetExceededException,
-  SmsConfigLimitReachedException,
-  answerBytesOf,
-  answerBytesOfAll,
-  widestAnswerBytes,
-} from './sms-config-limit';
+import { SmsConfigBudgetRepository } from './sms-config-budget.repository';
+import { SmsConfigLimitReachedException, answerBytesOf } from './sms-config-limit';
 import { SmsConfig } from './sms-config.entity';
-import {
-  AMOUNT_TWINS,
-  AmountTwin,
-  StoredSmsConfigField,
-  StoredSmsConfigFields,
-  SmsConfigRow,
-  columnsOf,
-  fieldReader,
-  storedFieldsOf,
-} from './sms-config-fields';
+import { AmountTwin, NewSmsConfig, SmsConfigChanges, SmsConfigFields, SmsConfigRow } from './sms-config-fields';
 import { TokenStanding } from './verify-api-key-validity';
-
-type NullableOptional<T> = { [K in keyof T as null extends T[K] ? K : never]?: T[K] } & {
-  [K in keyof T as null extends T[K] ? never : K]: T[K];
-};
-
-export type NewSmsConfig = NullableOptional<
-  Omit<SmsConfig, 'id' | 'client' | 'createdAt' | 'updatedAt' | 'credentialVersion' | 'consecutiveFailures' | 'unhealthyUntil' | AmountTwin>
->;
-
-function twinOf(amount: unknown): string | null {
-  return amount === null || amount === undefined ? null : microsOf(amount as number | string).toString();
-}
-
-export const CHANGEABLE_SMS_CONFIG_FIELDS = {
-  providerName: 'providerName',
-  providerUrl: 'providerUrl',
-  username: 'username',
-  password: 'passwordSealed',
-  apiKey: 'apiKeySealed',
-  senderId: 'senderId',
-  smsType: 'smsType',
-  smsApi: 'smsApi',
-  balanceUrl: 'balanceUrl',
-  balance: 'balance',
-  perSmsCost: 'perSmsCost',
-  isActive: 'isActive',
-  lowBalanceThreshold: 'lowBalanceThreshold',
-} as const satisfies Record<string, keyof SmsConfig>;
-
-export type SmsConfigChanges = Partial<Record<keyof typeof CHANGEABLE_SMS_CONFIG_FIELDS, SqlValue>>;
 
 export interface SealedSecrets {
   smsConfigId: number;
@@ -77,65 +24,22 @@ export interface SealedSecrets {
   credentialVersion: number;
 }
 
-const RESOLUTION_RULE_FIELDS = [
-  'smsConfigId',
-  'clientId',
-  'isActive',
-  'smsApi',
-  'providerUrl',
-  'balanceUrl',
-] as const satisfies ReadonlyArray<StoredSmsConfigField>;
-const RESOLVED_STORED_FIELDS = storedFieldsOf(RESOLVED_SMS_CONFIG_FIELDS);
-type ToResolveField = (typeof RESOLVED_STORED_FIELDS)[number] | (typeof RESOLUTION_RULE_FIELDS)[number];
+// What resolve's rules read, shown or not: the token's configuration and client, and the hosts approval judges.
+const RESOLUTION_RULE_FIELDS = ['smsConfigId', 'clientId', 'isActive', 'smsApi', 'providerUrl', 'balanceUrl'];
 
 export interface SmsConfigToResolve
-  extends Pick<StoredSmsConfigFields, ToResolveField>, SealedSecrets, Omit<TokenStanding, 'isActive' | 'credentialVersion'> {
+  extends
+    Omit<ResolvedSmsConfigDto, 'password' | 'apiKey' | 'destinationApproved'>,
+    SealedSecrets,
+    Omit<TokenStanding, 'isActive' | 'credentialVersion'> {
   clientIsActive: boolean;
 }
 
-const ADD_PROPERTIES = [
-  'clientId',
-  'providerName',
-  'providerUrl',
-  'username',
-  'passwordSealed',
-  'apiKeySealed',
-  'senderId',
-  'smsType',
-  'smsApi',
-  'balanceUrl',
-  'balance',
-  'perSmsCost',
-  'isActive',
-  'lowBalanceThreshold',
-  'balanceMicros',
-  'perSmsCostMicros',
-  'lowBalanceThresholdMicros',
-  'createdAt',
-] as const satisfies ReadonlyArray<keyof SmsConfig>;
-
 const SEALED_PROPERTIES = ['s.id', 's.clientId', 's.passwordSealed', 's.apiKeySealed', 's.credentialVersion'];
 
-const LISTED_FIELDS = storedFieldsOf(SMS_CONFIG_LIST_FIELDS);
-const VIEW_FIELDS = storedFieldsOf(SMS_CONFIG_VIEW_FIELDS);
-const TO_RESOLVE_FIELDS = [...new Set<ToResolveField>([...RESOLVED_STORED_FIELDS, ...RESOLUTION_RULE_FIELDS])];
-const readListed = fieldReader(LISTED_FIELDS);
-const readView = fieldReader(VIEW_FIELDS);
-const readToResolve = fieldReader(TO_RESOLVE_FIELDS);
-
-// The id always: the entity is built from it.
-function selectionOf(fields: readonly StoredSmsConfigField[]): { selection: string[]; twins: AmountTwin[] } {
-  const { columns, twins } = columnsOf(fields);
-  return { selection: [...new Set(['id', ...columns])].map((column) => `s.${column}`), twins };
-}
-
-const LISTED_SELECTION = selectionOf(LISTED_FIELDS);
-const VIEW_SELECTION = selectionOf(VIEW_FIELDS);
-
 // Named, not imported: client/ reads sms-config/, never the other way.
-interface ClientCounter {
+interface ClientStanding {
   id: number;
-  smsConfigCount: number;
   isActive: boolean;
   secretKeyDigest: string;
   previousSecretKeyDigest: string | null;
@@ -145,39 +49,31 @@ interface ClientCounter {
 
 @Injectable()
 export class SmsConfigRepository {
-  // The query builder cannot write these; how they count and lock: docs/architecture.md, The data layer.
-  private readonly countInSql: string;
-  private readonly insertIfCountedSql: string;
-  private readonly smsConfigCount: string;
-  private readonly widestPart: number;
   // Plain SQL: on the dispatcher's hot path the query builder's join cost 5x the CPU.
   private readonly toResolveSql: string;
   private readonly names: SqlNames<SmsConfig>;
+  private readonly listed: Selection<SmsConfigDto>;
+  private readonly viewed: Selection<Omit<StoredSmsConfigView, 'destinationPrices'>>;
+  private readonly readToResolve: (row: SmsConfigRow) => Omit<ResolvedSmsConfigDto, 'password' | 'apiKey' | 'destinationApproved'>;
+  private readonly fields: SmsConfigFields;
 
   constructor(
     private readonly transactions: Transactions,
-    private readonly scripts: WriteScripts,
     private readonly auditLog: AuditLog,
     private readonly destinationPrices: DestinationPriceRepository,
+    private readonly budget: SmsConfigBudgetRepository,
     @InjectDataSource() dataSource: DataSource,
   ) {
-    const client = new SqlNames<ClientCounter>(dataSource, 'Client');
+    const fields = new SmsConfigFields(dataSource);
+    this.fields = fields;
+    const client = new SqlNames<ClientStanding>(dataSource, 'Client');
     const smsConfig = new SqlNames(dataSource, SmsConfig);
     this.names = smsConfig;
-    this.smsConfigCount = client.column('smsConfigCount');
-    const octets = (column: string) => (transactions.dialect === 'mysql' ? `OCTET_LENGTH(${column})` : `length(CAST(${column} AS BLOB))`);
-    const answerBound = ANSWER_TEXT_PROPERTIES.map((property) => `6 * COALESCE(${octets(smsConfig.column(property, 's'))}, 0)`).join(' + ');
-    // Correlated with the row the UPDATE has locked, so it is read after the lock, and counts what committed before it.
-    const storedAnswerBound = `(SELECT COALESCE(SUM(${ANSWER_BYTES_BESIDE_TEXT + 4 * ANSWER_TEXT_PROPERTIES.length} + ${answerBound}), 0) FROM ${smsConfig.table} s WHERE ${smsConfig.column('clientId', 's')} = ${client.table}.${client.column('id')})`;
-    const metadata = dataSource.getMetadata(SmsConfig);
-    this.widestPart = widestAnswerBytes((property) => Number(metadata.findColumnWithPropertyName(property)!.length));
-    // Reading the stored parts takes gap locks that deadlocked concurrent adds; a client with so few that even the widest fit skips it.
-    const fitsUnread = `${this.smsConfigCount} <= ?`;
-    this.countInSql = `UPDATE ${client.table} SET ${this.smsConfigCount} = ${this.smsConfigCount} + 1 WHERE ${client.column('id')} = ? AND ${this.smsConfigCount} < ? AND (? IS NULL OR ${fitsUnread} OR ${storedAnswerBound} + ? <= ?)`;
-    const placeholders = ADD_PROPERTIES.map(() => '?').join(', ');
-    const changedOne = transactions.dialect === 'mysql' ? 'FROM DUAL WHERE ROW_COUNT() = 1' : 'WHERE changes() = 1';
-    this.insertIfCountedSql = `INSERT INTO ${smsConfig.table} (${smsConfig.columns(ADD_PROPERTIES)}) SELECT ${placeholders} ${changedOne}`;
-    const toResolve = columnsOf(TO_RESOLVE_FIELDS);
+    this.listed = selectionOf(fields, SMS_CONFIG_LIST_FIELDS);
+    this.viewed = selectionOf(fields, SMS_CONFIG_VIEW_FIELDS);
+    const toResolveFields = [...new Set([...fields.storedFieldsOf(RESOLVED_SMS_CONFIG_FIELDS), ...RESOLUTION_RULE_FIELDS])];
+    this.readToResolve = fields.reader(toResolveFields);
+    const toResolve = fields.columnsOf(toResolveFields);
     this.toResolveSql = `SELECT ${smsConfig.selectList('s', [
       ...new Set<keyof SmsConfig>([...toResolve.columns, 'passwordSealed', 'apiKeySealed', 'credentialVersion']),
     ])}, ${smsConfig.integerTextList('s', toResolve.twins)}, ${client.selectList('c', [
@@ -199,84 +95,22 @@ export class SmsConfigRepository {
     const part = answerBytesOf(smsConfig);
     // Most adds fit under the over-estimate: one round trip. The others, and those with prices, count exactly, under the client's lock.
     if (destinationPrices.length === 0) {
-      const added = await this.addIfRoom(smsConfig, origin, part, true);
+      const added = await this.budget.insertIfRoom(smsConfig, origin, part, true);
       if (added !== undefined) return added;
     }
     return this.transactions.run(async () => {
       await this.lockOwner(smsConfig.clientId);
       await this.destinationPrices.assertRoomFor(smsConfig.clientId, destinationPrices.length);
-      const stored = await this.answerPartsOf(smsConfig.clientId);
-      if (stored.length >= MAX_SMS_CONFIGS_PER_CLIENT) throw new SmsConfigLimitReachedException();
-      if (answerBytesOfAll([...stored.map(({ bytes }) => bytes), part]) > MAX_SMS_CONFIG_ANSWER_BYTES) {
-        throw new SmsConfigAnswerBudgetExceededException();
-      }
-      const smsConfigId = (await this.addIfRoom(smsConfig, origin, part, false)) ?? throwLimitReached();
+      await this.budget.assertRoomFor(smsConfig.clientId, part);
+      const smsConfigId = (await this.budget.insertIfRoom(smsConfig, origin, part, false)) ?? throwLimitReached();
       if (destinationPrices.length > 0) await this.destinationPrices.replace(smsConfigId, smsConfig.clientId, destinationPrices);
       return smsConfigId;
     });
   }
 
-  // Inside the change's transaction, after lockOwner(); a change that does not grow its part is let through.
-  async assertAnswerFits(smsConfigId: number, clientId: number, changes: SmsConfigChanges): Promise<void> {
-    const changed = ANSWER_TEXT_PROPERTIES.filter((property) => changes[property] !== undefined);
-    if (changed.length === 0) return;
-    const stored = await this.answerPartsOf(clientId);
-    const before = stored.find((part) => part.smsConfigId === smsConfigId);
-    if (before === undefined) return;
-    const after = answerBytesOf({ ...before.texts, ...Object.fromEntries(changed.map((property) => [property, changes[property]])) });
-    if (after <= before.bytes) return;
-    const total = answerBytesOfAll(stored.map((part) => (part === before ? after : part.bytes)));
-    if (total > MAX_SMS_CONFIG_ANSWER_BYTES) throw new SmsConfigAnswerBudgetExceededException();
-  }
-
-  private async answerPartsOf(clientId: number): Promise<Array<{ smsConfigId: number; texts: AnswerTexts; bytes: number }>> {
-    const found = await this.smsConfigs(['s.id', ...ANSWER_TEXT_PROPERTIES.map((property) => `s.${property}`)])
-      .where({ clientId })
-      .getMany();
-    return found.map((texts) => ({ smsConfigId: texts.id, texts, bytes: answerBytesOf(texts) }));
-  }
-
-  private async addIfRoom(smsConfig: NewSmsConfig, origin: ChangeOrigin, part: number, bounded: boolean): Promise<number | undefined> {
-    const twinned = Object.entries(AMOUNT_TWINS).map(([amount, twin]) => [twin, twinOf(smsConfig[amount as keyof typeof AMOUNT_TWINS])]);
-    const twins = Object.fromEntries(twinned) as Record<AmountTwin, string | null>;
-    const values: SqlValue[] = ADD_PROPERTIES.map((property) => {
-      if (property === 'createdAt') return sqlTimestamp(new Date());
-      const value = property in twins ? twins[property as AmountTwin] : (smsConfig[property as keyof NewSmsConfig] ?? null);
-      return typeof value === 'boolean' ? Number(value) : value;
-    });
-    const audit = this.auditLog.statement({
-      action: 'sms-config.created',
-      origin,
-      clientId: smsConfig.clientId,
-      smsConfigId: JUST_INSERTED,
-    });
-    const add = () =>
-      this.scripts.run([
-        {
-          sql: this.countInSql,
-          values: [
-            smsConfig.clientId,
-            MAX_SMS_CONFIGS_PER_CLIENT,
-            bounded ? 1 : null,
-            Math.floor((MAX_SMS_CONFIG_ANSWER_BYTES - 1 - part) / this.widestPart),
-            part,
-            MAX_SMS_CONFIG_ANSWER_BYTES - 1,
-          ],
-        },
-        { sql: this.insertIfCountedSql, values },
-        audit,
-      ]);
-    // Inside a larger transaction (Idempotency-Key), a deadlock rolls all of it back: it is answered, not retried here.
-    const [countedIn, inserted] = await (this.transactions.active ? add() : retryDeadlockVictims(add));
-    return countedIn.affectedRows === 0 || inserted.affectedRows === 0 ? undefined : inserted.insertId;
-  }
-
   async findOne(smsConfigId: number, clientId: number): Promise<StoredSmsConfigView | null> {
-    const [found] = await this.withTwins(
-      this.smsConfigs(VIEW_SELECTION.selection).where({ id: smsConfigId, clientId }),
-      VIEW_SELECTION.twins,
-    );
-    return found === undefined ? null : { ...readView(found), destinationPrices: await this.destinationPrices.listFor(smsConfigId) };
+    const [found] = await this.select(this.viewed, (query) => query.where({ id: smsConfigId, clientId }));
+    return found === undefined ? null : { ...found, destinationPrices: await this.destinationPrices.listFor(smsConfigId) };
   }
 
   findSealed(smsConfigId: number, clientId: number): Promise<SealedSecrets | null> {
@@ -319,7 +153,7 @@ export class SmsConfigRepository {
     const [row] = await this.transactions.sql<Row>(this.toResolveSql, [smsConfigId, clientId]);
     if (row === undefined) return null;
     return {
-      ...readToResolve(row),
+      ...this.readToResolve(row),
       clientIsActive: Boolean(Number(row.clientIsActive)),
       passwordSealed: row.passwordSealed,
       apiKeySealed: row.apiKeySealed,
@@ -342,24 +176,22 @@ export class SmsConfigRepository {
       destinationPrices,
     }: { credentialVersion?: number; destinationPrices?: readonly RequestedDestinationPrice[] | null } = {},
   ): Promise<void> {
-    const fields = Object.keys(changes) as Array<keyof SmsConfigChanges>;
     if (destinationPrices !== undefined) {
       await this.destinationPrices.assertRoomFor(clientId, destinationPrices?.length ?? 0, smsConfigId);
       await this.destinationPrices.replace(smsConfigId, clientId, destinationPrices ?? []);
     }
-    const values = Object.fromEntries(
-      fields.flatMap((field) => {
-        const column: Array<[string, SqlValue | undefined]> = [[CHANGEABLE_SMS_CONFIG_FIELDS[field], changes[field]]];
-        return field in AMOUNT_TWINS ? [...column, [AMOUNT_TWINS[field as keyof typeof AMOUNT_TWINS], twinOf(changes[field])]] : column;
-      }),
-    );
     await this.manager
       .createQueryBuilder()
       .update(SmsConfig)
-      .set({ ...values, ...(credentialVersion === undefined ? {} : { credentialVersion }), updatedAt: new Date() })
+      .set({
+        ...this.fields.changedColumns(changes),
+        ...(credentialVersion === undefined ? {} : { credentialVersion }),
+        updatedAt: new Date(),
+      })
       .where({ id: smsConfigId })
       .updateEntity(false)
       .execute();
+    const fields = Object.keys(changes);
     const changed = destinationPrices === undefined ? fields : [...fields, 'destinationPrices'];
     await this.auditLog.record({ action: 'sms-config.updated', origin, clientId, smsConfigId, changed });
   }
@@ -369,13 +201,7 @@ export class SmsConfigRepository {
       await this.lockOwner(clientId);
       const { affected } = await manager.delete(SmsConfig, { id: smsConfigId, clientId });
       if (affected === 0) return false;
-      await manager
-        .createQueryBuilder()
-        .update('Client')
-        .set({ smsConfigCount: () => `${this.smsConfigCount} - 1` })
-        .where('id = :clientId', { clientId })
-        .updateEntity(false)
-        .execute();
+      await this.budget.countOut(clientId);
       await this.auditLog.record({ action: 'sms-config.deleted', origin, clientId, smsConfigId });
       return true;
     });
@@ -385,18 +211,34 @@ export class SmsConfigRepository {
     await this.auditLog.record({ action: 'sms-config.credentials-resolved', origin, clientId, smsConfigId });
   }
 
-  async listByClient(clientId: number): Promise<SmsConfigDto[]> {
-    const query = this.smsConfigs(LISTED_SELECTION.selection).where({ clientId }).orderBy('s.id');
-    return (await this.withTwins(query, LISTED_SELECTION.twins)).map(readListed);
+  listByClient(clientId: number): Promise<SmsConfigDto[]> {
+    return this.select(this.listed, (query) => query.where({ clientId }).orderBy('s.id'));
+  }
+
+  private async select<T>(
+    selection: Selection<T>,
+    filter: (query: SelectQueryBuilder<SmsConfig>) => SelectQueryBuilder<SmsConfig>,
+  ): Promise<T[]> {
+    const query = filter(this.smsConfigs(selection.columns));
+    return (await this.names.withIntegerTexts(query, 's', selection.twins)).map(selection.read);
   }
 
   private smsConfigs(selection: string[]) {
     return this.manager.getRepository(SmsConfig).createQueryBuilder('s').select(selection);
   }
+}
 
-  private withTwins<T extends AmountTwin>(query: SelectQueryBuilder<SmsConfig>, twins: readonly T[]) {
-    return this.names.withIntegerTexts(query, 's', twins);
-  }
+// An answer's columns (the id always: the entity is built from it), the twins read as text, and how a row reads as it.
+interface Selection<T> {
+  columns: string[];
+  twins: AmountTwin[];
+  read: (row: SmsConfigRow) => T;
+}
+
+function selectionOf<T>(fields: SmsConfigFields, answerFields: readonly string[]): Selection<T> {
+  const stored = fields.storedFieldsOf(answerFields);
+  const { columns, twins } = fields.columnsOf(stored);
+  return { columns: [...new Set(['id', ...columns])].map((column) => `s.${column}`), twins, read: fields.reader(stored) };
 }
 
 function throwLimitReached(): never {

@@ -5,7 +5,9 @@ import { Transactions } from '../database/transactions';
 import { ProviderHostApproval } from '../provider-host/provider-host-approval';
 import { SmsConfigLimitReachedException } from './sms-config-limit';
 import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
-import { NewSmsConfig, SmsConfigRepository } from './sms-config.repository';
+import { SmsConfigBudgetRepository } from './sms-config-budget.repository';
+import { NewSmsConfig } from './sms-config-fields';
+import { SmsConfigRepository } from './sms-config.repository';
 import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
 import { SmsConfigService } from './sms-config.service';
 
@@ -30,6 +32,7 @@ describe('SmsConfigService', () => {
     invalidate = jest.fn();
     service = new SmsConfigService(
       { add } as unknown as SmsConfigRepository,
+      {} as SmsConfigBudgetRepository,
       sealer,
       { answerChanged: invalidate, keyChanged: jest.fn(), keyIssued: jest.fn() },
       {} as Transactions,
@@ -38,28 +41,10 @@ describe('SmsConfigService', () => {
     );
   });
 
-  it('should store the configuration for the key’s client with the defaults, and answer a verifyApiKey for it', async () => {
+  it('should store the configuration for the key’s client, the fields left out for the repository to default, and answer a verifyApiKey for it', async () => {
     const answer = await service.add(OWNER, REQUEST, ORIGIN);
-    expect(add).toHaveBeenCalledWith(
-      {
-        clientId: 42,
-        providerName: 'Twilio',
-        providerUrl: null,
-        username: null,
-        passwordSealed: null,
-        apiKeySealed: null,
-        senderId: null,
-        smsType: null,
-        smsApi: 'https://api.twilio.com/send',
-        balanceUrl: null,
-        balance: 0,
-        perSmsCost: 0,
-        isActive: true,
-        lowBalanceThreshold: null,
-      },
-      ORIGIN,
-      [],
-    );
+    // The defaults are the columns': the repository's spec shows them stored.
+    expect(add).toHaveBeenCalledWith({ clientId: 42, providerName: 'Twilio', smsApi: 'https://api.twilio.com/send' }, ORIGIN, []);
     expect(sealer.openVerifyApiKey(answer.verifyApiKey)).toEqual({
       smsConfigId: 7,
       clientId: 42,

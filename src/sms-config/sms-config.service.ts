@@ -5,7 +5,7 @@ import { AuthenticatedClient } from '../auth/client-lookup';
 import { ClientDisabledException } from '../auth/credential-refusals';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
 import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
-import { Transactions } from '../database/transactions';
+import { SqlValue, Transactions } from '../database/transactions';
 import { ProviderHostApproval } from '../provider-host/provider-host-approval';
 import { AddSmsConfigDto } from './dto/add-sms-config.dto';
 import {
@@ -23,8 +23,11 @@ import {
   StoredSmsConfigView,
   VerifyApiKeyDto,
 } from './dto/sms-config-response.dto';
-import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
-import { CHANGEABLE_SMS_CONFIG_FIELDS, SealedSecrets, SmsConfigChanges, SmsConfigRepository } from './sms-config.repository';
+import { RequestColumn } from './column-roles';
+import { SmsConfigBudgetRepository } from './sms-config-budget.repository';
+import { SMS_CONFIG_REQUEST_COLUMNS, SmsConfigChanges } from './sms-config-fields';
+import { SEAL_CONTEXTS, passwordSealContext } from './sms-config-seal-context';
+import { SealedSecrets, SmsConfigRepository } from './sms-config.repository';
 import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
 import { CREDENTIAL_BOUND_FIELDS, DESTINATION_FIELDS, tokenRefusal } from './verify-api-key-validity';
 
@@ -34,16 +37,13 @@ export class SmsConfigNotFoundException extends NotFoundException {
   }
 }
 
-const CLEARED_VALUES: Partial<Record<keyof SmsConfigChanges, number | boolean>> = {
-  balance: 0,
-  perSmsCost: 0,
-  isActive: true,
-};
+const CHANGEABLE_FIELDS = [...SMS_CONFIG_REQUEST_COLUMNS.map(({ field }) => field), 'destinationPrices'];
 
 @Injectable()
 export class SmsConfigService {
   constructor(
     private readonly smsConfigs: SmsConfigRepository,
+    private readonly budget: SmsConfigBudgetRepository,
     private readonly sealer: SecretSealer,
     private readonly clientCache: ClientCacheInvalidation,
     private readonly transactions: Transactions,
@@ -54,22 +54,7 @@ export class SmsConfigService {
   async add(owner: AuthenticatedClient, request: AddSmsConfigDto, origin: ChangeOrigin): Promise<VerifyApiKeyDto> {
     assertOwnClientId(owner.id, request.clientId);
     const smsConfigId = await this.smsConfigs.add(
-      {
-        clientId: owner.id,
-        providerName: request.providerName,
-        providerUrl: request.providerUrl ?? null,
-        username: request.username ?? null,
-        passwordSealed: request.password === undefined ? null : this.seal('password', request.password, owner.id),
-        apiKeySealed: request.apiKey === undefined ? null : this.seal('apiKey', request.apiKey, owner.id),
-        senderId: request.senderId ?? null,
-        smsType: request.smsType ?? null,
-        smsApi: request.smsApi,
-        balanceUrl: request.balanceUrl ?? null,
-        balance: request.balance ?? 0,
-        perSmsCost: request.perSmsCost ?? 0,
-        isActive: request.isActive ?? true,
-        lowBalanceThreshold: request.lowBalanceThreshold ?? null,
-      },
+      { ...this.storedFrom(request, sentColumns(request), 'property', owner.id), clientId: owner.id },
       origin,
       request.destinationPrices ?? [],
     );
@@ -96,22 +81,17 @@ export class SmsConfigService {
     request: UpdateSmsConfigDto,
     origin: ChangeOrigin,
   ): Promise<UpdatedSmsConfigDto> {
-    const fields = (Object.keys(CHANGEABLE_SMS_CONFIG_FIELDS) as Array<keyof SmsConfigChanges>).filter(
-      (field) => request[field] !== undefined,
-    );
-    if (fields.length === 0 && request.destinationPrices === undefined) {
-      const changeable = [...Object.keys(CHANGEABLE_SMS_CONFIG_FIELDS), 'destinationPrices'];
-      throw new BadRequestException(`request body must set at least one of ${changeable.join(', ')}`);
+    const sent = sentColumns(request);
+    if (sent.length === 0 && request.destinationPrices === undefined) {
+      throw new BadRequestException(`request body must set at least one of ${CHANGEABLE_FIELDS.join(', ')}`);
     }
     return this.transactions.run(async () => {
       await this.smsConfigs.lockOwner(owner.id);
       const stored = (await this.smsConfigs.lockSealed(smsConfigId, owner.id)) ?? throwNotFound();
       assertCredentialsFollowDestination(stored, request);
-      const changes = Object.fromEntries(
-        fields.map((field) => [field, this.columnValue(field, request[field]!, owner.id)]),
-      ) as SmsConfigChanges;
-      await this.smsConfigs.assertAnswerFits(smsConfigId, owner.id, changes);
-      const touchesCredentials = fields.some((field) => (CREDENTIAL_BOUND_FIELDS as readonly string[]).includes(field));
+      const changes: SmsConfigChanges = this.storedFrom(request, sent, 'field', owner.id);
+      await this.budget.assertAnswerFits(smsConfigId, owner.id, changes);
+      const touchesCredentials = sent.some(({ field }) => (CREDENTIAL_BOUND_FIELDS as readonly string[]).includes(field));
       const credentialVersion = touchesCredentials ? stored.credentialVersion + 1 : stored.credentialVersion;
       await this.smsConfigs.update(smsConfigId, owner.id, changes, origin, {
         credentialVersion: touchesCredentials ? credentialVersion : undefined,
@@ -170,16 +150,30 @@ export class SmsConfigService {
     return this.tokens.issue({ smsConfigId, clientId: owner.id, credentialVersion, presentedKeyDigest: owner.secretKeyDigest }, apiKey);
   }
 
-  private columnValue(field: keyof SmsConfigChanges, value: unknown, clientId: number): string | number | boolean | null {
-    if (value === null) return CLEARED_VALUES[field] ?? null;
-    if (field === 'password' || field === 'apiKey') return this.seal(field, value as string, clientId);
-    return value as string | number | boolean;
+  // The values these columns store, by the columns' property or the request's field: the secrets sealed, a null kept
+  // (the repository stores its column's default).
+  private storedFrom(
+    request: AddSmsConfigDto | UpdateSmsConfigDto,
+    columns: RequestColumn[],
+    key: 'property' | 'field',
+    clientId: number,
+  ): Record<string, SqlValue> {
+    const stored: Record<string, SqlValue> = {};
+    for (const column of columns) {
+      const value = valueOf(request, column.field) as SqlValue;
+      stored[column[key]] =
+        value === null || !column.sealed ? value : this.sealer.seal(value as string, SEAL_CONTEXTS[column.field](clientId));
+    }
+    return stored;
   }
+}
 
-  // Each secret is bound to its column and client (sms-config-seal-context.ts).
-  private seal(field: 'password' | 'apiKey', secret: string, clientId: number): string {
-    return this.sealer.seal(secret, field === 'password' ? passwordSealContext(clientId) : apiKeySealContext(clientId));
-  }
+function valueOf(request: AddSmsConfigDto | UpdateSmsConfigDto, field: string): unknown {
+  return (request as unknown as Record<string, unknown>)[field];
+}
+
+function sentColumns(request: AddSmsConfigDto | UpdateSmsConfigDto): RequestColumn[] {
+  return SMS_CONFIG_REQUEST_COLUMNS.filter(({ field }) => valueOf(request, field) !== undefined);
 }
 
 function throwNotFound(): never {

@@ -1,7 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { answerFieldsOf } from '../../common/answer-fields';
 import { SmsConfigSummaryDto } from '../../sms-config/dto/sms-config-response.dto';
 import { AnswerOf } from '../../common/answer';
 
+// The seed's fields in its order, never one added since.
 export class ClientDto {
   @ApiProperty({ type: String, nullable: true })
   appDescription: string | null;
@@ -32,16 +34,6 @@ export class ClientDto {
   smsConfig: SmsConfigSummaryDto[] | null;
 }
 
-// The seed's fields in its order, never one added since.
-export const CLIENT_FIELDS = [
-  'appDescription',
-  'appUrl',
-  'secretKey',
-  'preferredSmsGateway',
-  'preferredEmailGateway',
-  'preferredPushNotificationGateway',
-  'isHost',
-  'smsConfig',
-] as const satisfies ReadonlyArray<keyof ClientDto>;
+export const CLIENT_FIELDS = answerFieldsOf(ClientDto);
 
 export class ClientResponseDto extends AnswerOf(ClientDto) {}

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsString, ValidateIf } from 'class-validator';
+import { ShownFirst, answerFieldsOf } from '../../common/answer-fields';
 import {
   IsOptionalAmount,
   IsOptionalProviderUrl,
@@ -10,7 +11,7 @@ import {
 } from '../../common/validation/decorators';
 import { IsOptionalDestinationPrices } from '../../common/validation/destinations';
 import { DESTINATION_PRICES_RULE, DestinationPriceDto, RequestedDestinationPrice } from './destination-price.dto';
-import { SMS_CONFIG_VIEW_FIELDS, SmsConfigViewDto } from './sms-config-response.dto';
+import { SmsConfigViewDto } from './sms-config-response.dto';
 import { AnswerOf } from '../../common/answer';
 
 export const LOW_BALANCE_THRESHOLD_RULE =
@@ -83,9 +84,7 @@ export class UpdatedSmsConfigDto extends SmsConfigViewDto {
   verifyApiKey: string;
 }
 
-export const UPDATED_SMS_CONFIG_FIELDS = [...SMS_CONFIG_VIEW_FIELDS, 'verifyApiKey'] as const satisfies ReadonlyArray<
-  keyof UpdatedSmsConfigDto
->;
+export const UPDATED_SMS_CONFIG_FIELDS = answerFieldsOf(UpdatedSmsConfigDto);
 
 export class UpdatedSmsConfigResponseDto extends AnswerOf(UpdatedSmsConfigDto) {}
 
@@ -106,7 +105,9 @@ export class ResolveCredentialsDto {
   verifyApiKey: string;
 }
 
-// The one answer that holds the provider secrets; prices are route's to apply, not the dispatcher's.
+// The one answer that holds the provider secrets; prices are route's to apply, not the dispatcher's. It begins with what
+// a dispatcher sends by: which configuration, where to, with which credentials.
+@ShownFirst('smsConfigId', 'clientId', 'providerName', 'providerUrl', 'smsApi', 'balanceUrl', 'username', 'password', 'apiKey')
 export class ResolvedSmsConfigDto extends OmitType(SmsConfigViewDto, ['destinationPrices'] as const) {
   @ApiProperty({ example: 7 })
   clientId: number;
@@ -118,23 +119,6 @@ export class ResolvedSmsConfigDto extends OmitType(SmsConfigViewDto, ['destinati
   apiKey: string | null;
 }
 
-export const RESOLVED_SMS_CONFIG_FIELDS = [
-  'smsConfigId',
-  'clientId',
-  'providerName',
-  'providerUrl',
-  'smsApi',
-  'balanceUrl',
-  'username',
-  'password',
-  'apiKey',
-  'senderId',
-  'smsType',
-  'balance',
-  'perSmsCost',
-  'isActive',
-  'lowBalanceThreshold',
-  'destinationApproved',
-] as const satisfies ReadonlyArray<keyof ResolvedSmsConfigDto>;
+export const RESOLVED_SMS_CONFIG_FIELDS = answerFieldsOf(ResolvedSmsConfigDto);
 
 export class ResolvedSmsConfigResponseDto extends AnswerOf(ResolvedSmsConfigDto) {}

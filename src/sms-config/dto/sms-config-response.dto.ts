@@ -1,8 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ShownFirst, answerFieldsOf } from '../../common/answer-fields';
 import { Amount } from '../../common/exact-amount';
 import { DestinationPriceDto } from './destination-price.dto';
 import { AnswerOf } from '../../common/answer';
 
+// The seed's ten fields only: a field added since never shows in the seed's answers.
 export class SmsConfigSummaryDto {
   @ApiProperty({ example: 'twilio' })
   providerName: string;
@@ -35,26 +37,15 @@ export class SmsConfigSummaryDto {
   isActive: boolean;
 }
 
-// The seed's ten fields only: a field added since never shows in the seed's answers.
-export const GET_CLIENT_SMS_CONFIG_FIELDS = [
-  'providerName',
-  'providerUrl',
-  'username',
-  'senderId',
-  'smsType',
-  'smsApi',
-  'balanceUrl',
-  'balance',
-  'perSmsCost',
-  'isActive',
-] as const satisfies ReadonlyArray<keyof SmsConfigSummaryDto>;
+export const GET_CLIENT_SMS_CONFIG_FIELDS = answerFieldsOf(SmsConfigSummaryDto);
 
+@ShownFirst('smsConfigId')
 export class SmsConfigDto extends SmsConfigSummaryDto {
   @ApiProperty({ example: 1 })
   smsConfigId: number;
 }
 
-export const SMS_CONFIG_LIST_FIELDS = ['smsConfigId', ...GET_CLIENT_SMS_CONFIG_FIELDS] as const satisfies ReadonlyArray<keyof SmsConfigDto>;
+export const SMS_CONFIG_LIST_FIELDS = answerFieldsOf(SmsConfigDto);
 
 export class SmsConfigViewDto extends SmsConfigDto {
   @ApiProperty({
@@ -80,12 +71,7 @@ export class SmsConfigViewDto extends SmsConfigDto {
   destinationPrices: DestinationPriceDto[] | null;
 }
 
-export const SMS_CONFIG_VIEW_FIELDS = [
-  ...SMS_CONFIG_LIST_FIELDS,
-  'lowBalanceThreshold',
-  'destinationApproved',
-  'destinationPrices',
-] as const satisfies ReadonlyArray<keyof SmsConfigViewDto>;
+export const SMS_CONFIG_VIEW_FIELDS = answerFieldsOf(SmsConfigViewDto);
 
 // Whether the destination is approved is judged apart, from the approved host list.
 export type StoredSmsConfigView = Omit<SmsConfigViewDto, 'destinationApproved'>;
