@@ -30,7 +30,8 @@ describe('Daily limits: spentToday, sentToday, dailySpendLimit, dailySmsLimit', 
     await approveProviderHosts(a);
     // Time as the tests set it, else the real one.
     for (const app of [a, b]) jest.spyOn(app.app.get(Clock), 'now').mockImplementation(() => now ?? Date.now());
-    events = await EventConsumer.bind('client.daily-limit-reached');
+    // Two instances on one SQLite file may both publish an entry, with its message-id (docs/events.md).
+    events = await EventConsumer.bind('client.daily-limit-reached', undefined, { repeatsDropped: process.env.TEST_DATABASE === 'sqlite' });
   });
   afterAll(async () => {
     await events.close();

@@ -34,7 +34,8 @@ describe('Approved provider hosts', () => {
     const databaseUrl = await testDatabaseUrl();
     a = await startTestApp({ DATABASE_URL: databaseUrl });
     b = await startTestApp({ DATABASE_URL: databaseUrl }, { keepData: true });
-    events = await EventConsumer.bind('provider-host.*');
+    // Two instances on one SQLite file may both publish an entry, with its message-id (docs/events.md).
+    events = await EventConsumer.bind('provider-host.*', undefined, { repeatsDropped: process.env.TEST_DATABASE === 'sqlite' });
   });
   afterAll(async () => {
     await events.close();

@@ -19,19 +19,26 @@ export interface ReceivedEvent {
  */
 export class EventConsumer {
   readonly received: ReceivedEvent[] = [];
+  private readonly messageIds = new Set<string>();
 
   private constructor(
     private readonly connection: ChannelModel,
     readonly queue: string,
+    private readonly repeatsDropped: boolean,
   ) {}
 
-  static async bind(bindingKey = '#', amqpUrl = AMQP_URL): Promise<EventConsumer> {
+  /**
+   * `repeatsDropped` keeps one delivery of each message-id, as a consumer that deduplicates does (docs/events.md: at
+   * least once): for two instances on one SQLite file, whose relays take no lock (SQLite serves one instance), so that
+   * both may publish an entry.
+   */
+  static async bind(bindingKey = '#', amqpUrl = AMQP_URL, { repeatsDropped = false } = {}): Promise<EventConsumer> {
     const connection = await connect(amqpUrl);
     const channel = await connection.createChannel();
     await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true, autoDelete: false });
     const { queue } = await channel.assertQueue(`e2e.events.${randomUUID()}`, { exclusive: true, autoDelete: true });
     await channel.bindQueue(queue, EVENTS_EXCHANGE, bindingKey);
-    const consumer = new EventConsumer(connection, queue);
+    const consumer = new EventConsumer(connection, queue, repeatsDropped);
     await channel.consume(queue, (message) => message && consumer.receive(message), { noAck: true });
     return consumer;
   }
@@ -60,6 +67,11 @@ export class EventConsumer {
   }
 
   private receive(message: ConsumeMessage): void {
+    const messageId = message.properties.messageId as string | undefined;
+    if (this.repeatsDropped && messageId !== undefined) {
+      if (this.messageIds.has(messageId)) return;
+      this.messageIds.add(messageId);
+    }
     const raw = message.content.toString('utf8');
     this.received.push({
       routingKey: message.fields.routingKey,
