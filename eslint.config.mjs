@@ -26,7 +26,7 @@ export default tseslint.config(
   },
   {
     // Tests read loosely typed JSON answers; bench scripts are plain CommonJS.
-    files: ['test/**/*.ts', 'src/**/*.spec.ts', 'bench/**/*.js', 'scripts/**/*.js', '*.js', '.dependency-cruiser.cjs'],
+    files: ['test/**/*.ts', 'test/**/*.js', 'src/**/*.spec.ts', 'bench/**/*.js', 'scripts/**/*.js', '*.js', '.dependency-cruiser.cjs'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

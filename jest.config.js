@@ -23,6 +23,7 @@ module.exports = {
   // Each worker has its own MySQL database and RabbitMQ vhost (made here), so suites on different workers never meet.
   maxWorkers: 3,
   globalSetup: '<rootDir>/test/helpers/broker-vhosts.ts',
+  testSequencer: '<rootDir>/test/helpers/slow-first-sequencer.js',
   // No forced exit: every suite closes what it opens (`npx jest --detectOpenHandles` reports nothing), so jest ends by
   // itself once the last suite has reported. Should a handle be left open again, this names it and ends jest 30 s later.
   globalTeardown: '<rootDir>/test/helpers/report-open-handles.ts',
