@@ -407,7 +407,7 @@ export interface components {
       appName: string;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@)
        * @example https://billing.example.com
        */
       appUrl: string;
@@ -549,7 +549,7 @@ export interface components {
       appDescription?: string | null;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@)
        */
       appUrl?: string;
       preferredSmsGateway?: string | null;
@@ -629,19 +629,19 @@ export interface components {
       providerName: string;
       /**
        * Format: uri
-       * @description The provider's send endpoint. Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description The provider's send endpoint. Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        * @example https://api.twilio.com/send
        */
       smsApi: string;
       /**
        * Format: uri
-       * @description The provider portal. Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description The provider portal. Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        * @example https://twilio.com
        */
       providerUrl?: string | null;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        * @example https://api.twilio.com/balance
        */
       balanceUrl?: string | null;
@@ -803,17 +803,17 @@ export interface components {
       providerName?: string;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        */
       smsApi?: string;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        */
       providerUrl?: string | null;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        */
       balanceUrl?: string | null;
       username?: string | null;
