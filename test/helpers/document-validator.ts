@@ -107,7 +107,7 @@ function validator(): Promise<OpenAPIBackend> {
       quick: true,
       customizeAjv: (ajv) => {
         // The formats openapi.json uses (uri, uuid, date-time), as ajv-formats reads them.
-        addFormats(ajv as unknown as Parameters<typeof addFormats>[0]);
+        addFormats(ajv);
         return ajv;
       },
     });
@@ -149,7 +149,7 @@ export async function assertRefusalIsDescribed(request: SentRequest, answer: Ref
   if (refusal !== undefined || operation === undefined) return;
   const error = (answer.body as { error?: unknown } | undefined)?.error;
   const message = typeof error === 'string' ? error : JSON.stringify(answer.body);
-  const statements = describedText(api.definition as Document, operation);
+  const statements = describedText(api.definition, operation);
   const where = `${request.method} ${request.url} ${request.payload?.slice(0, 300) ?? ''}`.trim();
   if (answer.status === 413 && /KiB/.test(description(operation.responses?.['413']))) return;
   if ((answer.status === 400 || answer.status === 422) && STATE_REFUSALS.some((pattern) => pattern.test(message))) return;
