@@ -141,4 +141,15 @@ describe('Refusals of requests openapi.json accepts', () => {
     const asText = { ...addClient, headers: { 'content-type': 'text/plain' } };
     expect(await documentRefusal(asText)).toBe('a body as text/plain');
   });
+
+  it('should read the body and media type a request announces as a gateway would, whatever their spelling', async () => {
+    const getClient = { method: 'POST', url: '/api/client/get/secretKey', headers: {} };
+    expect(await documentRefusal(getClient)).toBeUndefined();
+    expect(await documentRefusal({ ...getClient, headers: { 'content-type': '' } })).toBe('a body as no media type');
+    expect(await documentRefusal({ ...getClient, headers: { 'content-type': 'multipart/form-data; boundary=x' } })).toBe(
+      'a body as multipart/form-data',
+    );
+    const scalar = { ...getClient, headers: { 'content-type': 'APPLICATION/JSON; charset=utf-8' }, payload: '123' };
+    expect(await documentRefusal(scalar)).toMatch(/must be object/);
+  });
 });

@@ -126,12 +126,27 @@ async function judged(request: SentRequest): Promise<{ api: OpenAPIBackend; oper
   const operation = api.router.matchOperation(asSent);
   if (!operation) return { api, refusal: 'no such operation' };
   const content = (operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content;
-  if (payload !== undefined && content) {
-    const mediaType = (lowerCased(request.headers)['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (!(mediaType in content)) return { api, operation, refusal: `a body as ${mediaType || 'no media type'}` };
+  // The media types the document lists are the ones it takes, announced with a body or without one.
+  const contentType = lowerCased(request.headers)['content-type'];
+  const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (content && (payload !== undefined || contentType !== undefined) && !(mediaType in content)) {
+    return { api, operation, refusal: `a body as ${mediaType || 'no media type'}` };
   }
   const result = api.validator.validateRequest(asSent, operation);
-  return { api, operation, refusal: result.valid ? undefined : JSON.stringify(result.errors) };
+  if (!result.valid) return { api, operation, refusal: JSON.stringify(result.errors) };
+  return { api, operation, refusal: content && payload !== undefined ? bodyRefusal(api, operation, payload) : undefined };
+}
+
+// validateRequest checks a JSON body only when it is an object; the operation's own body validator takes any.
+function bodyRefusal(api: OpenAPIBackend, operation: Operation, payload: string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(payload);
+  } catch {
+    return 'a body that is not JSON';
+  }
+  const [validate] = api.validator.getRequestValidatorsForOperation(operation.operationId!);
+  return validate({ requestBody: body }) ? undefined : JSON.stringify(validate.errors);
 }
 
 /** Why openapi.json refuses the request, or undefined when it accepts it. */
