@@ -306,7 +306,7 @@ export interface paths {
     put?: never;
     /**
      * Report what sending through a configuration did
-     * @description For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch). The balance goes down by exactly perSmsCost × sent (the price at destination when one is given), or is set to the provider's own figure when balance is given; a send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each, and a balance given publishes sms-config.balance-set. Send an Idempotency-Key with each batch: a retry of it is answered again and counted once.
+     * @description For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch); a report must count at least one message (sent + failed >= 1) or give balance. The balance goes down by exactly perSmsCost × sent (the price at destination when one is given), or is set to the provider's own figure when balance is given; a send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each, and a balance given publishes sms-config.balance-set. Send an Idempotency-Key with each batch: a retry of it is answered again and counted once.
      */
     post: operations['DispatchController_report'];
     delete?: never;
@@ -407,7 +407,7 @@ export interface components {
       appName: string;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@)
        * @example https://billing.example.com
        */
       appUrl: string;
@@ -549,7 +549,7 @@ export interface components {
       appDescription?: string | null;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@)
        */
       appUrl?: string;
       preferredSmsGateway?: string | null;
@@ -629,19 +629,19 @@ export interface components {
       providerName: string;
       /**
        * Format: uri
-       * @description The provider's send endpoint. Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description The provider's send endpoint. Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        * @example https://api.twilio.com/send
        */
       smsApi: string;
       /**
        * Format: uri
-       * @description The provider portal. Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description The provider portal. Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        * @example https://twilio.com
        */
       providerUrl?: string | null;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        * @example https://api.twilio.com/balance
        */
       balanceUrl?: string | null;
@@ -726,7 +726,7 @@ export interface components {
       results: components['schemas']['SmsConfigDto'][];
     };
     ResolveCredentialsDto: {
-      /** @description The token from add, change or verify-api-key */
+      /** @description The token from add, change or verify-api-key, exactly as it was issued: any other text is refused */
       verifyApiKey: string;
     };
     ResolvedSmsConfigDto: {
@@ -803,17 +803,17 @@ export interface components {
       providerName?: string;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        */
       smsApi?: string;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        */
       providerUrl?: string | null;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        */
       balanceUrl?: string | null;
       username?: string | null;
@@ -903,7 +903,7 @@ export interface components {
     };
     ApproveProviderHostDto: {
       /**
-       * @description A DNS name (upper case and Unicode converted as in URLs, a trailing dot removed), *. and a name (every name under it, not the name itself; not over a public suffix such as *.com or *.co.uk), or an IP address (IPv6 without brackets). No scheme, port or path: they are not part of the approval
+       * @description A DNS name (upper case and Unicode converted as in URLs, a trailing dot removed), *. and a name (every name under it, not the name itself; not over a public suffix such as *.com or *.co.uk), or an IP address (IPv6 without brackets). No scheme, port or path: they are not part of the approval. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
        * @example api.provider.com
        */
       host: string;
@@ -1353,8 +1353,9 @@ export interface operations {
   ClientAdminController_list: {
     parameters: {
       query?: {
+        /** @description In plain decimal digits (a sign, an exponent or spaces are refused) */
         limit?: number;
-        /** @description nextCursor of the previous page, as it was given */
+        /** @description nextCursor of the previous page, exactly as it was given: any other text is refused */
         cursor?: string;
         /** @description Only clients whose appName starts with this (case-insensitive) */
         appName?: string | null;
@@ -1445,6 +1446,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
         clientId: number;
       };
       cookie?: never;
@@ -1538,6 +1540,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
         clientId: number;
       };
       cookie?: never;
@@ -1631,6 +1634,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
         clientId: number;
       };
       cookie?: never;
@@ -1731,6 +1735,7 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
         clientId: number;
       };
       cookie?: never;
@@ -2290,6 +2295,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
         smsConfigId: number;
       };
       cookie?: never;
@@ -2392,6 +2398,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
         smsConfigId: number;
       };
       cookie?: never;
@@ -2494,6 +2501,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
         smsConfigId: number;
       };
       cookie?: never;
@@ -2609,6 +2617,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
         smsConfigId: number;
       };
       cookie?: never;
@@ -2709,8 +2718,9 @@ export interface operations {
   ProviderHostController_list: {
     parameters: {
       query?: {
+        /** @description In plain decimal digits (a sign, an exponent or spaces are refused) */
         limit?: number;
-        /** @description nextCursor of the previous page, as it was given */
+        /** @description nextCursor of the previous page, exactly as it was given: any other text is refused */
         cursor?: string;
       };
       header?: never;
@@ -2892,6 +2902,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
         providerHostId: number;
       };
       cookie?: never;
@@ -3366,9 +3377,11 @@ export interface operations {
   AuditController_list: {
     parameters: {
       query?: {
+        /** @description In plain decimal digits (a sign, an exponent or spaces are refused) */
         limit?: number;
-        /** @description nextCursor of the previous page, as it was given */
+        /** @description nextCursor of the previous page, exactly as it was given: any other text is refused */
         cursor?: string;
+        /** @description In plain decimal digits (a sign, an exponent or spaces are refused) */
         clientId?: number;
         action?:
           | 'client.created'

@@ -15,6 +15,7 @@ import { EVENTS_EXCHANGE as SERVICE_EVENTS_EXCHANGE, PUBLISHED_ACTIONS } from '.
 import CLIENT from './fixtures/client.json';
 import SMS_CONFIG from './fixtures/sms-config.json';
 import { assertAnswerMatchesContract, assertRequestMatchesContract } from './helpers/contract';
+import { assertRefusalIsDescribed } from './helpers/document-validator';
 import { deleteExchanges, uniqueExchangeName } from './helpers/rabbitmq';
 import { approveProviderHosts } from './helpers/provider-hosts';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp } from './helpers/test-app';
@@ -74,8 +75,9 @@ describe('The typed client kit (kit/), against the service on a port', () => {
         payloads.set(id, request.body === null ? undefined : await request.clone().text());
       },
       async onResponse({ request, response, id }) {
-        const path = new URL(request.url).pathname;
-        assertRequestMatchesContract(request.method, path, payloads.get(id), response.status);
+        const { pathname: path, search } = new URL(request.url);
+        const payload = payloads.get(id);
+        assertRequestMatchesContract(request.method, path, payload, response.status);
         payloads.delete(id);
         const raw = await response.clone().text();
         let body: unknown;
@@ -86,6 +88,10 @@ describe('The typed client kit (kit/), against the service on a port', () => {
         }
         const headers = Object.fromEntries(response.headers);
         assertAnswerMatchesContract(request.method, path, { status: response.status, headers, body, raw });
+        await assertRefusalIsDescribed(
+          { method: request.method, url: path + search, headers: Object.fromEntries(request.headers), payload },
+          { status: response.status, body },
+        );
       },
     });
     return client;

@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChangeOrigin } from '../auth/actor';
 import { Origin } from '../auth/auth.decorators';
 import { OptionalBody } from '../common/validation/optional-body.decorator';
-import { PositiveIdPipe } from '../common/validation/positive-id.pipe';
+import { IdParam } from '../common/validation/positive-id.pipe';
 import { Idempotency, IdempotencyOf } from '../idempotency/idempotency-of.decorator';
 import { AdminRoute } from '../routes/route.decorators';
 import { ClientAdminService } from './client-admin.service';
@@ -35,7 +35,7 @@ export class ClientAdminController {
   @AdminRoute({ notFound: NO_SUCH_CLIENT })
   @ApiOperation({ summary: 'Get a client' })
   @ApiOkResponse({ type: AdminClientResponseDto })
-  async get(@Param('clientId', PositiveIdPipe) clientId: number) {
+  async get(@IdParam('clientId') clientId: number) {
     return AdminClientResponseDto.of(await this.clients.get(clientId));
   }
 
@@ -46,7 +46,7 @@ export class ClientAdminController {
     description: 'Any non-empty subset of the fields; null clears an optional one. isActive false disables the client, true enables it.',
   })
   @ApiOkResponse({ type: AdminClientResponseDto })
-  async update(@Param('clientId', PositiveIdPipe) clientId: number, @Body() request: UpdateClientDto, @Origin() origin: ChangeOrigin) {
+  async update(@IdParam('clientId') clientId: number, @Body() request: UpdateClientDto, @Origin() origin: ChangeOrigin) {
     return AdminClientResponseDto.of(await this.clients.update(clientId, request, origin));
   }
 
@@ -54,7 +54,7 @@ export class ClientAdminController {
   @AdminRoute({ notFound: NO_SUCH_CLIENT })
   @ApiOperation({ summary: 'Delete a client', description: 'With its SMS configurations; its keys are unknown everywhere within 1 s.' })
   @ApiOkResponse({ type: DeletedClientResponseDto })
-  async delete(@Param('clientId', PositiveIdPipe) clientId: number, @Origin() origin: ChangeOrigin) {
+  async delete(@IdParam('clientId') clientId: number, @Origin() origin: ChangeOrigin) {
     return DeletedClientResponseDto.of(await this.clients.delete(clientId, origin));
   }
 
@@ -67,7 +67,7 @@ export class ClientAdminController {
   })
   @ApiOkResponse({ type: RotatedSecretKeyResponseDto })
   rotate(
-    @Param('clientId', PositiveIdPipe) clientId: number,
+    @IdParam('clientId') clientId: number,
     @OptionalBody() request: RotateSecretKeyDto,
     @Origin() origin: ChangeOrigin,
     @IdempotencyOf() idempotency: Idempotency,

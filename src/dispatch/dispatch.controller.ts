@@ -53,7 +53,8 @@ export class DispatchController {
   @ApiOperation({
     summary: 'Report what sending through a configuration did',
     description:
-      'For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch). The ' +
+      'For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch); a report ' +
+      'must count at least one message (sent + failed >= 1) or give balance. The ' +
       "balance goes down by exactly perSmsCost × sent (the price at destination when one is given), or is set to the provider's own figure when balance is given; a " +
       'send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. ' +
       'Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each, and a balance ' +

@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChangeOrigin } from '../auth/actor';
 import { Origin } from '../auth/auth.decorators';
 import { PageQueryDto } from '../common/pagination/page';
-import { PositiveIdPipe } from '../common/validation/positive-id.pipe';
+import { IdParam } from '../common/validation/positive-id.pipe';
 import { AdminRoute } from '../routes/route.decorators';
 import {
   ApproveProviderHostDto,
@@ -44,7 +44,7 @@ export class ProviderHostController {
   @AdminRoute({ notFound: 'No such provider host' })
   @ApiOperation({ summary: 'Remove an approved provider host', description: 'Configurations sending there are skipped within 1 s.' })
   @ApiOkResponse({ type: DeletedProviderHostResponseDto })
-  async remove(@Param('providerHostId', PositiveIdPipe) providerHostId: number, @Origin() origin: ChangeOrigin) {
+  async remove(@IdParam('providerHostId') providerHostId: number, @Origin() origin: ChangeOrigin) {
     return DeletedProviderHostResponseDto.of(await this.providerHosts.remove(providerHostId, origin));
   }
 }

@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Patch, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChangeOrigin } from '../auth/actor';
 import { CurrentClient, Origin } from '../auth/auth.decorators';
 import { AuthenticatedClient } from '../auth/client-lookup';
-import { PositiveIdPipe } from '../common/validation/positive-id.pipe';
+import { IdParam } from '../common/validation/positive-id.pipe';
 import { ClientRoute } from '../routes/route.decorators';
 import { CHANGE_BEYOND_LIMITS } from './sms-config-limit';
 import {
@@ -31,7 +31,7 @@ export class SmsConfigLifecycleController {
   @ClientRoute(OWN_SMS_CONFIG)
   @ApiOperation({ summary: 'Get an SMS configuration', description: 'The fields of the list answer; never the password or apiKey.' })
   @ApiOkResponse({ type: SmsConfigResponseDto })
-  async get(@CurrentClient() client: AuthenticatedClient, @Param('smsConfigId', PositiveIdPipe) smsConfigId: number) {
+  async get(@CurrentClient() client: AuthenticatedClient, @IdParam('smsConfigId') smsConfigId: number) {
     return SmsConfigResponseDto.of(await this.smsConfigs.get(client, smsConfigId));
   }
 
@@ -48,7 +48,7 @@ export class SmsConfigLifecycleController {
   @ApiOkResponse({ type: UpdatedSmsConfigResponseDto })
   async update(
     @CurrentClient() client: AuthenticatedClient,
-    @Param('smsConfigId', PositiveIdPipe) smsConfigId: number,
+    @IdParam('smsConfigId') smsConfigId: number,
     @Body() request: UpdateSmsConfigDto,
     @Origin() origin: ChangeOrigin,
   ) {
@@ -59,11 +59,7 @@ export class SmsConfigLifecycleController {
   @ClientRoute({ ...OWN_SMS_CONFIG, write: true })
   @ApiOperation({ summary: 'Delete an SMS configuration' })
   @ApiOkResponse({ type: DeletedSmsConfigResponseDto })
-  async delete(
-    @CurrentClient() client: AuthenticatedClient,
-    @Param('smsConfigId', PositiveIdPipe) smsConfigId: number,
-    @Origin() origin: ChangeOrigin,
-  ) {
+  async delete(@CurrentClient() client: AuthenticatedClient, @IdParam('smsConfigId') smsConfigId: number, @Origin() origin: ChangeOrigin) {
     return DeletedSmsConfigResponseDto.of(await this.smsConfigs.delete(client, smsConfigId, origin));
   }
 
@@ -79,7 +75,7 @@ export class SmsConfigLifecycleController {
       'credentials are unchanged.',
   })
   @ApiOkResponse({ type: AddSmsConfigResponseDto })
-  async issueVerifyApiKey(@CurrentClient() client: AuthenticatedClient, @Param('smsConfigId', PositiveIdPipe) smsConfigId: number) {
+  async issueVerifyApiKey(@CurrentClient() client: AuthenticatedClient, @IdParam('smsConfigId') smsConfigId: number) {
     return AddSmsConfigResponseDto.of(await this.smsConfigs.issueVerifyApiKey(client, smsConfigId));
   }
 }

@@ -44,7 +44,7 @@ function contract() {
 }
 
 /** OpenAPI 3.0 writes `exclusiveMinimum: true` beside `minimum`; the JSON Schema Ajv reads puts the bound in it. */
-function withNumericExclusiveBounds(node: unknown): void {
+export function withNumericExclusiveBounds(node: unknown): void {
   if (node === null || typeof node !== 'object') return;
   const schema = node as Record<string, unknown>;
   for (const [exclusive, bound] of [

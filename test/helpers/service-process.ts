@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import CLIENT from '../fixtures/client.json';
+import { assertRefusalIsDescribed } from './document-validator';
 import { ADMIN_API_KEY, AMQP_URL, KEY_A, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from './test-app';
 
 const DIST = join(__dirname, '..', '..', 'dist');
@@ -126,7 +127,10 @@ export class ServiceProcess {
       body: payload as BodyInit | undefined,
       signal: AbortSignal.timeout(options.timeoutMs ?? 20000),
     });
-    return readAnswer(response);
+    const answer = await readAnswer(response);
+    // Raw bytes test the parser, not the document.
+    if (typeof payload !== 'object') await assertRefusalIsDescribed({ method, url: path, headers, payload }, answer);
+    return answer;
   }
 
   post(

@@ -10,6 +10,7 @@ import { ProviderHostApproval } from '../../src/provider-host/provider-host-appr
 import CLIENT from '../fixtures/client.json';
 import SMS_CONFIG from '../fixtures/sms-config.json';
 import { assertAnswerMatchesContract, assertRequestMatchesContract } from './contract';
+import { assertRefusalIsDescribed } from './document-validator';
 
 /** As long as production requires (32 characters), so a test may start the service with NODE_ENV=production. */
 export const ADMIN_API_KEY = 'test-admin-key-3f9a1c-5e8b20d7a64f19';
@@ -47,7 +48,10 @@ export interface TestApp {
     options?: { headers?: Record<string, string>; body?: unknown; payload?: string; remoteAddress?: string },
   ): Promise<Answer>;
   get(url: string, headers?: Record<string, string>): Promise<Answer>;
-  /** Any method, JSON body optional; an accepted request and the answer must match openapi.json. */
+  /**
+   * Any method, JSON body optional; an accepted request and the answer must match openapi.json, and a refused request
+   * that openapi.json accepts must be refused for stored state or a rule its descriptions state.
+   */
   send(
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
@@ -123,6 +127,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
       const answer = toAnswer(await fastify.inject({ method, url, headers, payload, remoteAddress: options.remoteAddress }));
       assertRequestMatchesContract(method, url, payload, answer.status);
       assertAnswerMatchesContract(method, url, answer);
+      await assertRefusalIsDescribed({ method, url, headers, payload }, answer);
       return answer;
     },
     async addClient(overrides = {}) {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { IsOptionalQueryInteger, PageQueryDto } from '../../common/pagination/page';
+import { MAX_ID } from '../../common/validation/positive-id.pipe';
 import { AUDIT_ACTIONS, AuditAction } from '../audit-entry';
 import { AuditEvent } from '../audit-event.entity';
 import { AnswerOf } from '../../common/answer';
@@ -58,7 +59,7 @@ export class AuditEventPageDto {
 export class AuditEventPageResponseDto extends AnswerOf(AuditEventPageDto) {}
 
 export class AuditEventQueryDto extends PageQueryDto {
-  @IsOptionalQueryInteger(1, 2_147_483_647, 'clientId must be a positive integer')
+  @IsOptionalQueryInteger(1, MAX_ID, 'clientId must be a positive integer')
   clientId?: number;
 
   @ApiPropertyOptional({ enum: AUDIT_ACTIONS })

@@ -8,6 +8,8 @@ export const MAX_PAGE_LIMIT = 200;
 
 const INVALID_CURSOR = 'cursor is not valid';
 
+const PLAIN_DIGITS = 'In plain decimal digits (a sign, an exponent or spaces are refused)';
+
 // Plain digits only: Number() would also read `0x10`, `1e2`, `+5` and ` 5`.
 export function IsOptionalQueryInteger(
   minimum: number,
@@ -17,7 +19,13 @@ export function IsOptionalQueryInteger(
 ): PropertyDecorator {
   const rule = { message };
   return applyDecorators(
-    ApiPropertyOptional({ type: Number, minimum, maximum, ...docs }),
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum,
+      maximum,
+      ...docs,
+      description: [docs.description, PLAIN_DIGITS].filter(Boolean).join('. '),
+    }),
     IsOptional(),
     Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : value)),
     IsInt(rule),
@@ -30,7 +38,7 @@ export class PageQueryDto {
   @IsOptionalQueryInteger(1, MAX_PAGE_LIMIT, `limit must be an integer from 1 to ${MAX_PAGE_LIMIT}`, { default: DEFAULT_PAGE_LIMIT })
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'nextCursor of the previous page, as it was given' })
+  @ApiPropertyOptional({ minLength: 1, description: 'nextCursor of the previous page, exactly as it was given: any other text is refused' })
   @IsOptional()
   @IsString({ message: INVALID_CURSOR })
   cursor?: string;

@@ -21,12 +21,14 @@ export function isNullClearing(type: unknown): boolean {
 export const PUBLIC_HOSTS_ONLY = 'public-hosts-only';
 
 const NO_USER_INFO_RULE = 'Without a user name or password (user:pass@)';
+const HOST_FORM_RULE =
+  'Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused)';
 const UNAMBIGUOUS_RULE = 'Without a backslash, a control character or whitespace, on which URL parsers disagree about the host';
-const PUBLIC_HOST_RULE =
+export const PUBLIC_HOST_RULE =
   'A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)';
 
 export function IsHttpUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
-  return applyDecorators(ApiProperty(urlDocs(docs, [NO_USER_INFO_RULE])), ...httpUrlChecks());
+  return applyDecorators(ApiProperty(urlDocs(docs, [HOST_FORM_RULE, NO_USER_INFO_RULE])), ...httpUrlChecks());
 }
 
 export function IsProviderUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
@@ -42,12 +44,15 @@ export function IsOptionalProviderUrl(docs: ApiPropertyOptions = {}): PropertyDe
 }
 
 function providerUrlDocs(docs: ApiPropertyOptions): ApiPropertyOptions {
-  return urlDocs(docs, [NO_USER_INFO_RULE, UNAMBIGUOUS_RULE, PUBLIC_HOST_RULE]);
+  return urlDocs(docs, [HOST_FORM_RULE, NO_USER_INFO_RULE, UNAMBIGUOUS_RULE, PUBLIC_HOST_RULE]);
 }
+
+// What IsAbsoluteHttpUrl takes begins so (validator.js reads the scheme case-insensitively, before the first ://).
+const HTTP_SCHEME = '^[Hh][Tt][Tt][Pp][Ss]?://';
 
 function urlDocs(docs: ApiPropertyOptions, rules: string[]): ApiPropertyOptions {
   const description = [docs.description, ...rules].filter(Boolean).join('. ');
-  return { format: 'uri', maxLength: MAX_URL_LENGTH, ...docs, description };
+  return { format: 'uri', pattern: HTTP_SCHEME, maxLength: MAX_URL_LENGTH, ...docs, description };
 }
 
 function httpUrlChecks(): PropertyDecorator[] {

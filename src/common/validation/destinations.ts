@@ -76,7 +76,15 @@ export function IsOptionalDestinationPrices(docs: ApiPropertyOptions = {}): Prop
 
 export function IsOptionalDestinationPrefixes(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ type: [String], nullable: true, maxItems: MAX_ALLOWED_DESTINATIONS, example: ['44', '33'], ...docs }),
+    ApiPropertyOptional({
+      type: 'array',
+      items: { type: 'string', pattern: E164_PREFIX.source },
+      uniqueItems: true,
+      nullable: true,
+      maxItems: MAX_ALLOWED_DESTINATIONS,
+      example: ['44', '33'],
+      ...docs,
+    }),
     validatedBy('isDestinationPrefixes', destinationPrefixesProblem),
     IsOptional(),
   );

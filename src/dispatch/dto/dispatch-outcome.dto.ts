@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsInt, IsPositive } from 'class-validator';
+import { IsInt, IsPositive, Max } from 'class-validator';
+import { MAX_ID } from '../../common/validation/positive-id.pipe';
 import { IsIntegerFrom, IsOptionalSignedAmount } from '../../common/validation/decorators';
 import { IsOptionalDestination } from '../../common/validation/destinations';
 import { Amount } from '../../common/exact-amount';
@@ -8,7 +9,8 @@ import { AnswerOf } from '../../common/answer';
 export const MAX_REPORTED_MESSAGES = 100_000;
 
 export class OutcomeReportDto {
-  @ApiProperty({ minimum: 1, example: 12 })
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: MAX_ID, example: 12 })
+  @Max(MAX_ID)
   @IsPositive()
   @IsInt()
   smsConfigId: number;

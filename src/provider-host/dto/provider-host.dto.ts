@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsOptionalText, IsText } from '../../common/validation/decorators';
+import { IsOptionalText, IsText, PUBLIC_HOST_RULE } from '../../common/validation/decorators';
 import { AnswerOf } from '../../common/answer';
 
 export class ApproveProviderHostDto {
@@ -8,7 +8,7 @@ export class ApproveProviderHostDto {
     description:
       'A DNS name (upper case and Unicode converted as in URLs, a trailing dot removed), *. and a name (every name under it, not ' +
       'the name itself; not over a public suffix such as *.com or *.co.uk), or an IP address (IPv6 without brackets). No ' +
-      'scheme, port or path: they are not part of the approval',
+      `scheme, port or path: they are not part of the approval. ${PUBLIC_HOST_RULE}`,
   })
   host: string;
 

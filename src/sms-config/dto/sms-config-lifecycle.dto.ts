@@ -99,7 +99,10 @@ export class DeletedSmsConfigDto {
 export class DeletedSmsConfigResponseDto extends AnswerOf(DeletedSmsConfigDto) {}
 
 export class ResolveCredentialsDto {
-  @ApiProperty({ description: 'The token from add, change or verify-api-key' })
+  @ApiProperty({
+    minLength: 1,
+    description: 'The token from add, change or verify-api-key, exactly as it was issued: any other text is refused',
+  })
   @IsString()
   @IsNotEmpty()
   verifyApiKey: string;
