@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, Min, ValidateIf, ValidationOptions, registerDecorator } from 'class-validator';
-import { HasCharacterCount, IsWellFormedText } from './unicode-text';
+import { HasCharacterCount, HasNoControlCharacter, IsWellFormedText, NO_CONTROL_CHARACTER_PATTERN } from './unicode-text';
 import { HasNoUserInfo, IsAbsoluteHttpUrl, IsPublicHost, IsUnambiguousUrl } from './url-host';
 
 const MAX_URL_LENGTH = 2048;
@@ -78,6 +78,24 @@ export function IsOptionalText(maxLength: number, docs: ApiPropertyOptions = {})
   return applyDecorators(
     ApiPropertyOptional({ type: String, nullable: true, maxLength, ...docs }),
     ...textChecks(0, maxLength),
+    IsOptional(),
+  );
+}
+
+// Names shown to people and in provider requests: no control character (tab and newline included).
+export function IsPlainText(minLength: number, maxLength: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ minLength, maxLength, pattern: NO_CONTROL_CHARACTER_PATTERN, ...docs }),
+    ...textChecks(minLength, maxLength),
+    HasNoControlCharacter(),
+  );
+}
+
+export function IsOptionalPlainText(maxLength: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: String, nullable: true, maxLength, pattern: NO_CONTROL_CHARACTER_PATTERN, ...docs }),
+    ...textChecks(0, maxLength),
+    HasNoControlCharacter(),
     IsOptional(),
   );
 }
