@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, Min, ValidateIf, ValidationOptions, registerDecorator } from 'class-validator';
+import { NEVER_PUBLIC_SUFFIXES } from './never-public-names';
 import { HasCharacterCount, HasNoControlCharacter, IsWellFormedText, NO_CONTROL_CHARACTER_PATTERN } from './unicode-text';
 import { HasNoUserInfo, IsAbsoluteHttpUrl, IsPublicHost, IsUnambiguousUrl } from './url-host';
 
@@ -23,7 +24,9 @@ export const PUBLIC_HOSTS_ONLY = 'public-hosts-only';
 const NO_USER_INFO_RULE = 'Without a user name or password (user:pass@)';
 const UNAMBIGUOUS_RULE = 'Without a backslash, a control character or whitespace, on which URL parsers disagree about the host';
 const PUBLIC_HOST_RULE =
-  'A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)';
+  'A private, loopback, link-local or other non-public address, or a name that is never public ' +
+  `(${NEVER_PUBLIC_SUFFIXES.join(', ')}, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. ` +
+  'Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it';
 
 export function IsHttpUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(ApiProperty(urlDocs(docs, [NO_USER_INFO_RULE])), ...httpUrlChecks());
@@ -45,9 +48,12 @@ function providerUrlDocs(docs: ApiPropertyOptions): ApiPropertyOptions {
   return urlDocs(docs, [NO_USER_INFO_RULE, UNAMBIGUOUS_RULE, PUBLIC_HOST_RULE]);
 }
 
+// The `scheme://host` form that isAbsoluteHttpUrl holds, case-insensitive without a flag (JSON Schema has none).
+const SCHEME_AND_HOST_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/]';
+
 function urlDocs(docs: ApiPropertyOptions, rules: string[]): ApiPropertyOptions {
   const description = [docs.description, ...rules].filter(Boolean).join('. ');
-  return { format: 'uri', maxLength: MAX_URL_LENGTH, ...docs, description };
+  return { format: 'uri', maxLength: MAX_URL_LENGTH, pattern: SCHEME_AND_HOST_PATTERN, ...docs, description };
 }
 
 function httpUrlChecks(): PropertyDecorator[] {
