@@ -629,19 +629,19 @@ export interface components {
       providerName: string;
       /**
        * Format: uri
-       * @description The provider's send endpoint. Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description The provider's send endpoint. Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or a name that is never public (localhost, internal, local, localdomain, home.arpa, arpa, svc, cluster.local, lan, intranet, corp, nip.io, sslip.io, xip.io, lvh.me, vcap.me, localtest.me, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it
        * @example https://api.twilio.com/send
        */
       smsApi: string;
       /**
        * Format: uri
-       * @description The provider portal. Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description The provider portal. Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or a name that is never public (localhost, internal, local, localdomain, home.arpa, arpa, svc, cluster.local, lan, intranet, corp, nip.io, sslip.io, xip.io, lvh.me, vcap.me, localtest.me, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it
        * @example https://twilio.com
        */
       providerUrl?: string | null;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or a name that is never public (localhost, internal, local, localdomain, home.arpa, arpa, svc, cluster.local, lan, intranet, corp, nip.io, sslip.io, xip.io, lvh.me, vcap.me, localtest.me, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it
        * @example https://api.twilio.com/balance
        */
       balanceUrl?: string | null;
@@ -803,17 +803,17 @@ export interface components {
       providerName?: string;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or a name that is never public (localhost, internal, local, localdomain, home.arpa, arpa, svc, cluster.local, lan, intranet, corp, nip.io, sslip.io, xip.io, lvh.me, vcap.me, localtest.me, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it
        */
       smsApi?: string;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or a name that is never public (localhost, internal, local, localdomain, home.arpa, arpa, svc, cluster.local, lan, intranet, corp, nip.io, sslip.io, xip.io, lvh.me, vcap.me, localtest.me, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it
        */
       providerUrl?: string | null;
       /**
        * Format: uri
-       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or a name that is never public (localhost, internal, local, localdomain, home.arpa, arpa, svc, cluster.local, lan, intranet, corp, nip.io, sslip.io, xip.io, lvh.me, vcap.me, localtest.me, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it
        */
       balanceUrl?: string | null;
       username?: string | null;
