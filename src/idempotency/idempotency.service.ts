@@ -84,8 +84,10 @@ export class IdempotencyService {
     work: (keep: KeepAnswer<T>) => Promise<T>,
     secretKey?: HoldsSecretKey<T>,
   ): Promise<T | ReplayedAnswer> {
-    const { scope, key } = call;
-    const start = await this.start(scope, key, call.request);
+    const { key } = call;
+    const legacy = call.legacyScope === undefined ? undefined : await this.startKept(call.legacyScope, key, call.request);
+    const scope = legacy === undefined ? call.scope : call.legacyScope!;
+    const start = legacy ?? (await this.start(scope, key, call.request));
     if (start.kind === 'replay') {
       if (secretKey) await secretKey.replayed(JSON.parse(start.answer) as T);
       void call.reply.status(start.statusCode).header(REPLAYED_HEADER, 'true').header('content-type', 'application/json; charset=utf-8');
@@ -124,23 +126,48 @@ export class IdempotencyService {
         await this.requests.release(scope, key, kept.claim);
         continue;
       }
-      if (!this.isSameRequest(scope, key, kept, request)) throw new IdempotencyKeyReusedException();
-      if (kept.statusCode !== null) {
-        const forgotten = kept.statusCode === Number(HttpStatus.UNPROCESSABLE_ENTITY);
-        if (kept.replayableUntil !== null && (forgotten || kept.replayableUntil <= now)) {
-          if (!forgotten) await this.forgetSecret(scope, key, new Date(now));
-          throw new KeptSecretExpiredException();
-        }
-        return {
-          kind: 'replay',
-          statusCode: kept.statusCode,
-          answer: this.sealer.open(kept.answerSealed!, idempotentAnswerSealContext(scope, key)),
-        };
-      }
-      if (kept.claimedUntil > now) throw new IdempotentRequestInProgressException();
-      if (await this.requests.takeOver(scope, key, kept.claim, claim, new Date(now + CLAIM_MS))) return { kind: 'claimed', claim };
+      const started = await this.startFrom(scope, key, kept, request, claim, now);
+      if (started !== undefined) return started;
     }
     throw new IdempotentRequestInProgressException();
+  }
+
+  // A row kept under the scope the previous release wrote (the key's whole digest) answers from it until it expires,
+  // under that scope, which its seals bind; undefined when there is none.
+  private async startKept(scope: string, key: string, request: string): Promise<IdempotentStart | undefined> {
+    const kept = await this.requests.find(scope, key);
+    const now = Date.now();
+    if (kept === null || kept.expiresAt <= now) return undefined;
+    const started = await this.startFrom(scope, key, kept, request, randomUUID(), now);
+    if (started === undefined) throw new IdempotentRequestInProgressException();
+    return started;
+  }
+
+  // undefined: the claim of an abandoned request was taken over by another instance first.
+  private async startFrom(
+    scope: string,
+    key: string,
+    kept: IdempotentRequest,
+    request: string,
+    claim: string,
+    now: number,
+  ): Promise<IdempotentStart | undefined> {
+    if (!this.isSameRequest(scope, key, kept, request)) throw new IdempotencyKeyReusedException();
+    if (kept.statusCode !== null) {
+      const forgotten = kept.statusCode === Number(HttpStatus.UNPROCESSABLE_ENTITY);
+      if (kept.replayableUntil !== null && (forgotten || kept.replayableUntil <= now)) {
+        if (!forgotten) await this.forgetSecret(scope, key, new Date(now));
+        throw new KeptSecretExpiredException();
+      }
+      return {
+        kind: 'replay',
+        statusCode: kept.statusCode,
+        answer: this.sealer.open(kept.answerSealed!, idempotentAnswerSealContext(scope, key)),
+      };
+    }
+    if (kept.claimedUntil > now) throw new IdempotentRequestInProgressException();
+    if (await this.requests.takeOver(scope, key, kept.claim, claim, new Date(now + CLAIM_MS))) return { kind: 'claimed', claim };
+    return undefined;
   }
 
   async finish(
