@@ -85,9 +85,9 @@ export class IdempotencyService {
     secretKey?: HoldsSecretKey<T>,
   ): Promise<T | ReplayedAnswer> {
     const { key } = call;
-    const legacy = call.legacyScope === undefined ? undefined : await this.startKept(call.legacyScope, key, call.request);
-    const scope = legacy === undefined ? call.scope : call.legacyScope!;
-    const start = legacy ?? (await this.start(scope, key, call.request));
+    const kept = call.legacyScope === undefined ? undefined : await this.startKept(call.scope, call.legacyScope, key, call.request);
+    const scope = kept?.scope ?? call.scope;
+    const start = kept?.start ?? (await this.start(scope, key, call.request));
     if (start.kind === 'replay') {
       if (secretKey) await secretKey.replayed(JSON.parse(start.answer) as T);
       void call.reply.status(start.statusCode).header(REPLAYED_HEADER, 'true').header('content-type', 'application/json; charset=utf-8');
@@ -133,14 +133,23 @@ export class IdempotencyService {
   }
 
   // A row kept under the scope the previous release wrote (the key's whole digest) answers from it until it expires,
-  // under that scope, which its seals bind; undefined when there is none.
-  private async startKept(scope: string, key: string, request: string): Promise<IdempotentStart | undefined> {
-    const kept = await this.requests.find(scope, key);
+  // under that scope, which its seals bind. One read looks under both scopes, and answers a retry under the new one.
+  private async startKept(
+    scope: string,
+    legacyScope: string,
+    key: string,
+    request: string,
+  ): Promise<{ scope: string; start: IdempotentStart } | undefined> {
+    const rows = await this.requests.findEach([scope, legacyScope], key);
     const now = Date.now();
-    if (kept === null || kept.expiresAt <= now) return undefined;
-    const started = await this.startFrom(scope, key, kept, request, randomUUID(), now);
-    if (started === undefined) throw new IdempotentRequestInProgressException();
-    return started;
+    for (const keptScope of [legacyScope, scope]) {
+      const kept = rows.get(keptScope);
+      if (kept === undefined || kept.expiresAt <= now) continue;
+      const start = await this.startFrom(keptScope, key, kept, request, randomUUID(), now);
+      if (start !== undefined) return { scope: keptScope, start };
+      if (keptScope === legacyScope) throw new IdempotentRequestInProgressException();
+    }
+    return undefined;
   }
 
   // undefined: the claim of an abandoned request was taken over by another instance first.
