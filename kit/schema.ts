@@ -629,19 +629,19 @@ export interface components {
       providerName: string;
       /**
        * Format: uri
-       * @description The provider's send endpoint. Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description The provider's send endpoint. Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or a name that is never public (localhost, internal, local, localdomain, home.arpa, arpa, svc, cluster.local, lan, intranet, corp, nip.io, sslip.io, xip.io, lvh.me, vcap.me, localtest.me, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it
        * @example https://api.twilio.com/send
        */
       smsApi: string;
       /**
        * Format: uri
-       * @description The provider portal. Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description The provider portal. Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or a name that is never public (localhost, internal, local, localdomain, home.arpa, arpa, svc, cluster.local, lan, intranet, corp, nip.io, sslip.io, xip.io, lvh.me, vcap.me, localtest.me, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it
        * @example https://twilio.com
        */
       providerUrl?: string | null;
       /**
        * Format: uri
-       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or a name that is never public (localhost, internal, local, localdomain, home.arpa, arpa, svc, cluster.local, lan, intranet, corp, nip.io, sslip.io, xip.io, lvh.me, vcap.me, localtest.me, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it
        * @example https://api.twilio.com/balance
        */
       balanceUrl?: string | null;
@@ -803,17 +803,17 @@ export interface components {
       providerName?: string;
       /**
        * Format: uri
-       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or a name that is never public (localhost, internal, local, localdomain, home.arpa, arpa, svc, cluster.local, lan, intranet, corp, nip.io, sslip.io, xip.io, lvh.me, vcap.me, localtest.me, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it
        */
       smsApi?: string;
       /**
        * Format: uri
-       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or a name that is never public (localhost, internal, local, localdomain, home.arpa, arpa, svc, cluster.local, lan, intranet, corp, nip.io, sslip.io, xip.io, lvh.me, vcap.me, localtest.me, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it
        */
       providerUrl?: string | null;
       /**
        * Format: uri
-       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused). Without a user name or password (user:pass@). Without a backslash, a control character or whitespace, on which URL parsers disagree about the host. A private, loopback, link-local or other non-public address, or a name that is never public (localhost, internal, local, localdomain, home.arpa, arpa, svc, cluster.local, lan, intranet, corp, nip.io, sslip.io, xip.io, lvh.me, vcap.me, localtest.me, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it
        */
       balanceUrl?: string | null;
       username?: string | null;
@@ -903,7 +903,7 @@ export interface components {
     };
     ApproveProviderHostDto: {
       /**
-       * @description A DNS name (upper case and Unicode converted as in URLs, a trailing dot removed), *. and a name (every name under it, not the name itself; not over a public suffix such as *.com or *.co.uk), or an IP address (IPv6 without brackets). No scheme, port or path: they are not part of the approval. A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)
+       * @description A DNS name (upper case and Unicode converted as in URLs, a trailing dot removed), *. and a name (every name under it, not the name itself; not over a public suffix such as *.com or *.co.uk), or an IP address (IPv6 without brackets). No scheme, port or path: they are not part of the approval. A private, loopback, link-local or other non-public address, or a name that is never public (localhost, internal, local, localdomain, home.arpa, arpa, svc, cluster.local, lan, intranet, corp, nip.io, sslip.io, xip.io, lvh.me, vcap.me, localtest.me, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it
        * @example api.provider.com
        */
       host: string;

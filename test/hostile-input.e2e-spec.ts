@@ -266,7 +266,7 @@ describe('Hostile input', () => {
     it('should accept public addresses and names, which are not resolved', async () => {
       const secretKey = await t.addClient();
       const body = validSmsConfig({
-        smsApi: 'http://sms.internal/send',
+        smsApi: 'http://sms.provider.example/send',
         providerUrl: 'http://8.8.8.8/',
         balanceUrl: 'http://[2001:4860:4860::8888]/balance',
       });

@@ -48,7 +48,7 @@ describe('SMS configurations', () => {
 
     it('should accept only the required fields and apply the defaults', async () => {
       const secretKey = await t.addClient();
-      const answer = await add(secretKey, { providerName: 'minimal', smsApi: 'http://sms.internal/send' });
+      const answer = await add(secretKey, { providerName: 'minimal', smsApi: 'http://sms.provider.example/send' });
       expect(answer.status).toBe(200);
       const listed = await list(secretKey);
       expect(listed.body.results).toEqual([
@@ -59,7 +59,7 @@ describe('SMS configurations', () => {
           username: null,
           senderId: null,
           smsType: null,
-          smsApi: 'http://sms.internal/send',
+          smsApi: 'http://sms.provider.example/send',
           balanceUrl: null,
           balance: 0,
           perSmsCost: 0,

@@ -118,7 +118,7 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
   TRUST_PROXY: {
     default: 'false',
     meaning:
-      'the load balancers in front, as addresses/CIDRs (or `true`: any peer); the per-address limits then count the client `X-Forwarded-For` names',
+      'the load balancers in front, as comma-separated addresses/CIDRs; the per-address limits then count the rightmost `X-Forwarded-For` address that is not one of them. `true` (any peer) is refused when `NODE_ENV=production`: a caller could then name any address and escape the limits, or lock another address out',
   },
   HTTP_REQUEST_TIMEOUT_MS: {
     default: '10000',
@@ -132,7 +132,8 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
   },
   ALLOW_PRIVATE_PROVIDER_HOSTS: {
     default: 'false',
-    meaning: '`true` accepts provider URLs on private, loopback and link-local addresses (a provider inside the network)',
+    meaning:
+      '`true` accepts provider URLs and hosts on private, loopback and link-local addresses and on names that are never public (`*.internal`, `*.svc`, …: a provider inside the network)',
   },
   KUBERNETES_SERVICE_HOST: {
     default: 'set by Kubernetes',

@@ -11,6 +11,7 @@ import { BODY_LIMIT_BYTES, acceptJsonBodiesOnly } from './json-body';
 import { answerMalformedRequest } from './malformed-request';
 import { enforceRequestDeadline } from './request-deadline';
 import { securityHeadersFor } from './security-headers';
+import { answeredUnservedMethod } from './unserved-method';
 
 export function createFastifyAdapter({ http, trustProxy }: Pick<AppConfig, 'http' | 'trustProxy'>): FastifyAdapter {
   const options: FastifyHttpOptions<Server> = {
@@ -53,7 +54,7 @@ export function registerEdge(fastify: FastifyInstance, parts: EdgeParts): void {
 // One hook for both: two measured 0.96x-0.98x on get-client (BENCHMARKS.md).
 export const addAnswerHeaders: onRequestHookHandler = (request, reply, done) => {
   reply.headers(securityHeadersFor(request.url)).header(REQUEST_ID_HEADER, request.id);
-  done();
+  if (!answeredUnservedMethod(request, reply)) done();
 };
 
 // A hook, because no interceptor sees 404s and guard refusals.

@@ -84,8 +84,10 @@ export class IdempotencyService {
     work: (keep: KeepAnswer<T>) => Promise<T>,
     secretKey?: HoldsSecretKey<T>,
   ): Promise<T | ReplayedAnswer> {
-    const { scope, key } = call;
-    const start = await this.start(scope, key, call.request);
+    const { key } = call;
+    const kept = call.legacyScope === undefined ? undefined : await this.startKept(call.scope, call.legacyScope, key, call.request);
+    const scope = kept?.scope ?? call.scope;
+    const start = kept?.start ?? (await this.start(scope, key, call.request));
     if (start.kind === 'replay') {
       if (secretKey) await secretKey.replayed(JSON.parse(start.answer) as T);
       void call.reply.status(start.statusCode).header(REPLAYED_HEADER, 'true').header('content-type', 'application/json; charset=utf-8');
@@ -124,23 +126,57 @@ export class IdempotencyService {
         await this.requests.release(scope, key, kept.claim);
         continue;
       }
-      if (!this.isSameRequest(scope, key, kept, request)) throw new IdempotencyKeyReusedException();
-      if (kept.statusCode !== null) {
-        const forgotten = kept.statusCode === Number(HttpStatus.UNPROCESSABLE_ENTITY);
-        if (kept.replayableUntil !== null && (forgotten || kept.replayableUntil <= now)) {
-          if (!forgotten) await this.forgetSecret(scope, key, new Date(now));
-          throw new KeptSecretExpiredException();
-        }
-        return {
-          kind: 'replay',
-          statusCode: kept.statusCode,
-          answer: this.sealer.open(kept.answerSealed!, idempotentAnswerSealContext(scope, key)),
-        };
-      }
-      if (kept.claimedUntil > now) throw new IdempotentRequestInProgressException();
-      if (await this.requests.takeOver(scope, key, kept.claim, claim, new Date(now + CLAIM_MS))) return { kind: 'claimed', claim };
+      const started = await this.startFrom(scope, key, kept, request, claim, now);
+      if (started !== undefined) return started;
     }
     throw new IdempotentRequestInProgressException();
+  }
+
+  // A row kept under the scope the previous release wrote (the key's whole digest) answers from it until it expires,
+  // under that scope, which its seals bind. One read looks under both scopes, and answers a retry under the new one.
+  private async startKept(
+    scope: string,
+    legacyScope: string,
+    key: string,
+    request: string,
+  ): Promise<{ scope: string; start: IdempotentStart } | undefined> {
+    const rows = await this.requests.findEach([scope, legacyScope], key);
+    const now = Date.now();
+    for (const keptScope of [legacyScope, scope]) {
+      const kept = rows.get(keptScope);
+      if (kept === undefined || kept.expiresAt <= now) continue;
+      const start = await this.startFrom(keptScope, key, kept, request, randomUUID(), now);
+      if (start !== undefined) return { scope: keptScope, start };
+      if (keptScope === legacyScope) throw new IdempotentRequestInProgressException();
+    }
+    return undefined;
+  }
+
+  // undefined: the claim of an abandoned request was taken over by another instance first.
+  private async startFrom(
+    scope: string,
+    key: string,
+    kept: IdempotentRequest,
+    request: string,
+    claim: string,
+    now: number,
+  ): Promise<IdempotentStart | undefined> {
+    if (!this.isSameRequest(scope, key, kept, request)) throw new IdempotencyKeyReusedException();
+    if (kept.statusCode !== null) {
+      const forgotten = kept.statusCode === Number(HttpStatus.UNPROCESSABLE_ENTITY);
+      if (kept.replayableUntil !== null && (forgotten || kept.replayableUntil <= now)) {
+        if (!forgotten) await this.forgetSecret(scope, key, new Date(now));
+        throw new KeptSecretExpiredException();
+      }
+      return {
+        kind: 'replay',
+        statusCode: kept.statusCode,
+        answer: this.sealer.open(kept.answerSealed!, idempotentAnswerSealContext(scope, key)),
+      };
+    }
+    if (kept.claimedUntil > now) throw new IdempotentRequestInProgressException();
+    if (await this.requests.takeOver(scope, key, kept.claim, claim, new Date(now + CLAIM_MS))) return { kind: 'claimed', claim };
+    return undefined;
   }
 
   async finish(

@@ -8,6 +8,8 @@ import { idempotencyKeyOf } from './idempotency-key';
 export interface IdempotentCall {
   // A client's keys share its scope, because a retry may come with its new key.
   scope: string;
+  // Where the previous release kept an admin's or a dispatcher's answers (the key's whole digest): read until they expire.
+  legacyScope?: string;
   key: string;
   request: string;
   reply: FastifyReply;
@@ -23,7 +25,7 @@ export function idempotentCallOf(context: ExecutionContext): IdempotentCall | un
   const key = idempotencyKeyOf(request.headers);
   if (key === undefined) return undefined;
   return {
-    scope: scopeOf(request),
+    ...scopesOf(request),
     key,
     request: `${request.method} ${request.url}\n${request.rawBody ?? ''}`,
     reply: context.switchToHttp().getResponse<FastifyReply>(),
@@ -31,8 +33,9 @@ export function idempotentCallOf(context: ExecutionContext): IdempotentCall | un
   };
 }
 
-function scopeOf(request: KeyedRequest & RequestWithActor): string {
-  if (request.client) return `client:${request.client.id}`;
-  const role = request.actor?.startsWith('dispatcher:') ? 'dispatcher' : 'admin';
-  return `${role}:${request.credentialDigest}`;
+// An admin or a dispatcher by its actor name (8 hex digits of the key's digest), never a digest a copy could test keys on.
+function scopesOf(request: KeyedRequest & RequestWithActor): Pick<IdempotentCall, 'scope' | 'legacyScope'> {
+  if (request.client) return { scope: `client:${request.client.id}` };
+  const role = request.actor!.startsWith('dispatcher:') ? 'dispatcher' : 'admin';
+  return { scope: request.actor!, legacyScope: `${role}:${request.credentialDigest}` };
 }

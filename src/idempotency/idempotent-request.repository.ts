@@ -1,5 +1,5 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { IsNull, LessThanOrEqual, Not } from 'typeorm';
+import { In, IsNull, LessThanOrEqual, Not } from 'typeorm';
 import { RequestDigest } from '../crypto/request-digests';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { Transactions } from '../database/transactions';
@@ -56,18 +56,13 @@ export class IdempotentRequestRepository {
 
   async find(scope: string, key: string): Promise<IdempotentRequest | null> {
     const row = await this.requests.findOneBy({ scope, idempotencyKey: key });
-    if (row === null) return null;
-    return {
-      requestDigest: row.requestDigest,
-      requestDigestKeyId: row.requestDigestKeyId,
-      requestSealed: row.requestSealed,
-      claim: row.claim,
-      claimedUntil: row.claimedUntil.getTime(),
-      statusCode: row.statusCode,
-      answerSealed: row.answerSealed,
-      replayableUntil: row.replayableUntil?.getTime() ?? null,
-      expiresAt: row.expiresAt.getTime(),
-    };
+    return row === null ? null : keptOf(row);
+  }
+
+  // One read for the rows of a key under several scopes, by scope.
+  async findEach(scopes: string[], key: string): Promise<Map<string, IdempotentRequest>> {
+    const rows = await this.requests.findBy({ scope: In(scopes), idempotencyKey: key });
+    return new Map(rows.map((row) => [row.scope, keptOf(row)]));
   }
 
   async takeOver(scope: string, key: string, abandonedClaim: string, claim: string, claimedUntil: Date): Promise<boolean> {
@@ -138,4 +133,18 @@ export class IdempotentRequestRepository {
       .execute();
     return affected === 1;
   }
+}
+
+function keptOf(row: IdempotentRequestRow): IdempotentRequest {
+  return {
+    requestDigest: row.requestDigest,
+    requestDigestKeyId: row.requestDigestKeyId,
+    requestSealed: row.requestSealed,
+    claim: row.claim,
+    claimedUntil: row.claimedUntil.getTime(),
+    statusCode: row.statusCode,
+    answerSealed: row.answerSealed,
+    replayableUntil: row.replayableUntil?.getTime() ?? null,
+    expiresAt: row.expiresAt.getTime(),
+  };
 }

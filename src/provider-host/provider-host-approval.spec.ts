@@ -30,6 +30,18 @@ describe('ApprovedHosts', () => {
     expect(hosts.approves(destination(smsApi))).toBe(approved);
   });
 
+  it('should never approve a URL on a name that is never public, listed or not, unless private hosts are allowed', () => {
+    const listed = ['sms.internal', '*.nip.io', 'api.provider.com'];
+    const urls = ['https://sms.internal/send', 'https://10.0.0.1.nip.io/send'];
+    for (const url of urls) expect(new ApprovedHosts(listed).approves(destination(url))).toBe(false);
+    for (const url of urls) expect(new ApprovedHosts(listed, true).approves(destination(url))).toBe(true);
+    expect(new ApprovedHosts(listed).approves(destination('https://api.provider.com/send'))).toBe(true);
+  });
+
+  it('should never approve a URL without the scheme://host form', () => {
+    expect(hosts.approves(destination('https:api.provider.com/send'))).toBe(false);
+  });
+
   it('should never let a wildcard match an IP address', () => {
     expect(new ApprovedHosts(['*.8.8.8', '*.4.8.8.8']).approves(destination('http://8.8.8.8/'))).toBe(false);
   });

@@ -1,6 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { CacheInvalidationBus } from '../client-cache/cache-invalidation.bus';
+import { isNeverPublicName } from '../common/validation/never-public-names';
 import { WILDCARD_PREFIX, approvalHostOf, isIpHost } from '../common/validation/provider-host';
+import { AppConfig } from '../config/app-config';
 import { ProviderHostRepository } from './provider-host.repository';
 
 // While the bus is not heard, the list is read again past this age: within the promised second.
@@ -16,7 +19,11 @@ export class ApprovedHosts {
   private readonly exact = new Set<string>();
   private readonly wildcardNames = new Set<string>();
 
-  constructor(hosts: Iterable<string>) {
+  // allowPrivate: ALLOW_PRIVATE_PROVIDER_HOSTS, without which a name that is never public is not approved, listed or not.
+  constructor(
+    hosts: Iterable<string>,
+    private readonly allowPrivate = false,
+  ) {
     for (const host of hosts) {
       if (host.startsWith(WILDCARD_PREFIX)) this.wildcardNames.add(host.slice(WILDCARD_PREFIX.length));
       else this.exact.add(host);
@@ -33,7 +40,7 @@ export class ApprovedHosts {
 
   private approvesUrl(url: string): boolean {
     const host = approvalHostOf(url);
-    if (host === null) return false;
+    if (host === null || (!this.allowPrivate && isNeverPublicName(host))) return false;
     if (this.exact.has(host)) return true;
     if (this.wildcardNames.size === 0 || isIpHost(host)) return false;
     for (let dot = host.indexOf('.'); dot !== -1; dot = host.indexOf('.', dot + 1)) {
@@ -53,10 +60,15 @@ export class ProviderHostApproval implements OnApplicationBootstrap {
   private loadedAfter = -1;
   private loading: Promise<void> | null = null;
 
+  private readonly allowPrivate: boolean;
+
   constructor(
     private readonly repository: ProviderHostRepository,
     private readonly bus: CacheInvalidationBus,
-  ) {}
+    config?: ConfigService<AppConfig, true>,
+  ) {
+    this.allowPrivate = config?.get('allowPrivateProviderHosts', { infer: true }) ?? false;
+  }
 
   onApplicationBootstrap(): void {
     this.bus.onProviderHostsChanged(() => this.changed());
@@ -84,7 +96,7 @@ export class ProviderHostApproval implements OnApplicationBootstrap {
     while (this.loadedAfter !== this.changes) {
       const after = this.changes;
       const startedAt = performance.now();
-      this.hosts = new ApprovedHosts(await this.repository.allHosts());
+      this.hosts = new ApprovedHosts(await this.repository.allHosts(), this.allowPrivate);
       this.loadedAt = startedAt;
       this.loadedAfter = after;
     }

@@ -44,6 +44,20 @@ describe('A start that fails', () => {
     ]);
   });
 
+  it('should refuse TRUST_PROXY=true in production in one JSON line that says why', async () => {
+    const service = ServiceProcess.spawn({ NODE_ENV: 'production', TRUST_PROXY: 'true' });
+    expect((await service.exited).code).toBe(1);
+    expect(jsonLines(service)).toEqual([
+      expect.objectContaining({
+        level: 60,
+        context: 'Bootstrap',
+        msg:
+          'Invalid configuration: TRUST_PROXY=true is refused when NODE_ENV=production: it trusts every peer to name the caller in ' +
+          'X-Forwarded-For, so any caller could choose the address the limits count; set the addresses or CIDRs of the load balancers',
+      }),
+    ]);
+  });
+
   it('should name the missing secrets of a production start', async () => {
     const service = ServiceProcess.spawn({ NODE_ENV: 'production', ADMIN_API_KEYS: '', ENCRYPTION_KEYS: '' });
     expect((await service.exited).code).toBe(1);

@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, Min, ValidateIf, ValidationOptions, registerDecorator } from 'class-validator';
-import { HasCharacterCount, IsWellFormedText } from './unicode-text';
+import { NEVER_PUBLIC_SUFFIXES } from './never-public-names';
+import { HasCharacterCount, HasNoControlCharacter, IsWellFormedText, NO_CONTROL_CHARACTER_PATTERN } from './unicode-text';
 import { HasNoUserInfo, IsAbsoluteHttpUrl, IsPublicHost, IsUnambiguousUrl } from './url-host';
 
 const MAX_URL_LENGTH = 2048;
@@ -25,7 +26,9 @@ const HOST_FORM_RULE =
   'Its host a DNS name or an IP address in its usual form (a host written as one number, such as 2130706433, is refused)';
 const UNAMBIGUOUS_RULE = 'Without a backslash, a control character or whitespace, on which URL parsers disagree about the host';
 export const PUBLIC_HOST_RULE =
-  'A private, loopback, link-local or other non-public address, or localhost, is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true (names are not resolved)';
+  'A private, loopback, link-local or other non-public address, or a name that is never public ' +
+  `(${NEVER_PUBLIC_SUFFIXES.join(', ')}, and any name under them), is refused unless ALLOW_PRIVATE_PROVIDER_HOSTS=true. ` +
+  'Names are not resolved: a public name that answers a private address (DNS rebinding) is for the sender to refuse once it resolves it';
 
 export function IsHttpUrl(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(ApiProperty(urlDocs(docs, [HOST_FORM_RULE, NO_USER_INFO_RULE])), ...httpUrlChecks());
@@ -47,12 +50,12 @@ function providerUrlDocs(docs: ApiPropertyOptions): ApiPropertyOptions {
   return urlDocs(docs, [HOST_FORM_RULE, NO_USER_INFO_RULE, UNAMBIGUOUS_RULE, PUBLIC_HOST_RULE]);
 }
 
-// What IsAbsoluteHttpUrl takes begins so (validator.js reads the scheme case-insensitively, before the first ://).
-const HTTP_SCHEME = '^[Hh][Tt][Tt][Pp][Ss]?://';
+// The `scheme://host` form that isAbsoluteHttpUrl holds, case-insensitive without a flag (JSON Schema has none).
+const SCHEME_AND_HOST_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/]';
 
 function urlDocs(docs: ApiPropertyOptions, rules: string[]): ApiPropertyOptions {
   const description = [docs.description, ...rules].filter(Boolean).join('. ');
-  return { format: 'uri', pattern: HTTP_SCHEME, maxLength: MAX_URL_LENGTH, ...docs, description };
+  return { format: 'uri', maxLength: MAX_URL_LENGTH, pattern: SCHEME_AND_HOST_PATTERN, ...docs, description };
 }
 
 function httpUrlChecks(): PropertyDecorator[] {
@@ -83,6 +86,24 @@ export function IsOptionalText(maxLength: number, docs: ApiPropertyOptions = {})
   return applyDecorators(
     ApiPropertyOptional({ type: String, nullable: true, maxLength, ...docs }),
     ...textChecks(0, maxLength),
+    IsOptional(),
+  );
+}
+
+// Names shown to people and in provider requests: no control character (tab and newline included).
+export function IsPlainText(minLength: number, maxLength: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ minLength, maxLength, pattern: NO_CONTROL_CHARACTER_PATTERN, ...docs }),
+    ...textChecks(minLength, maxLength),
+    HasNoControlCharacter(),
+  );
+}
+
+export function IsOptionalPlainText(maxLength: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: String, nullable: true, maxLength, pattern: NO_CONTROL_CHARACTER_PATTERN, ...docs }),
+    ...textChecks(0, maxLength),
+    HasNoControlCharacter(),
     IsOptional(),
   );
 }

@@ -51,6 +51,11 @@ describe('destinationPrices and destination, through RequestValidationPipe', () 
       'property destinationPrices[0].country should not exist',
     ],
     [
+      'an entry of an unknown field 30,000 characters long, opening with an escape sequence',
+      [{ prefix: '44', perSmsCost: 1, [`\u001b[31m${'x'.repeat(30_000)}`]: 1 }],
+      `property destinationPrices[0].?[31m${'x'.repeat(37)}… should not exist`,
+    ],
+    [
       'a prefix with +',
       [{ prefix: '+44', perSmsCost: 1 }],
       'destinationPrices[0].prefix must be a string of 1 to 7 digits (an E.164 prefix without +)',

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsOptional, Matches, ValidationOptions, registerDecorator } from 'class-validator';
+import { quotedFieldName } from '../printable-text';
 import { AMOUNT_DECIMAL_PLACES, MAX_AMOUNT_EXCLUSIVE, isDecimalAmount } from './decorators';
 import { E164_DESTINATION, E164_PREFIX, MAX_ALLOWED_DESTINATIONS, MAX_DESTINATION_PRICES } from './destination-limits';
 
@@ -16,7 +17,7 @@ export function destinationPricesProblem(property: string, value: unknown): stri
     const at = `${property}[${index}]`;
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return `${at} must be an object {prefix, perSmsCost}`;
     const unknown = Object.keys(entry).find((field) => !ENTRY_FIELDS.includes(field));
-    if (unknown !== undefined) return `property ${at}.${unknown} should not exist`;
+    if (unknown !== undefined) return `property ${quotedFieldName(`${at}.${unknown}`)} should not exist`;
     const { prefix, perSmsCost } = entry as Record<string, unknown>;
     const problem = prefixProblem(`${at}.prefix`, prefix);
     if (problem !== undefined) return problem;

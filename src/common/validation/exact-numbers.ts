@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { printable } from '../printable-text';
+import { printable, quotedFieldName } from '../printable-text';
 import { findInexactNumber, mayHoldInexactNumber } from './inexact-numbers';
 
 const unchecked = new WeakMap<object, string>();
@@ -17,7 +17,7 @@ export function refuseInexactNumbers(body: object): void {
   const inexact = findInexactNumber(text);
   if (inexact) {
     throw new BadRequestException(
-      `${printable(inexact.path) || 'Request body'} cannot be kept exactly as a number: ${printable(inexact.text)} (15 significant digits always can)`,
+      `${quotedFieldName(inexact.path) || 'Request body'} cannot be kept exactly as a number: ${printable(inexact.text)} (15 significant digits always can)`,
     );
   }
 }

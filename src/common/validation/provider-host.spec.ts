@@ -18,6 +18,13 @@ describe('providerHostForm', () => {
     },
   );
 
+  it('should refuse a name that is never public like a private address, and allow it only when told to', () => {
+    expect(providerHostForm('sms.internal', false)).toMatch(/^host must not name a private/);
+    expect(providerHostForm('*.sms.nip.io', false)).toMatch(/^host must not name a private/);
+    expect(providerHostForm('sms.internal', true)).toEqual({ host: 'sms.internal', wildcard: false });
+    expect(providerHostForm('sms.example', false)).toEqual({ host: 'sms.example', wildcard: false });
+  });
+
   it('should allow private addresses only when told to', () => {
     expect(providerHostForm('10.0.0.1', false)).toMatch(/^host must not name a private/);
     expect(providerHostForm('10.0.0.1', true)).toEqual({ host: '10.0.0.1', wildcard: false });
@@ -48,6 +55,8 @@ describe('approvalHostOf', () => {
     ['https://x.com/\tsend', null],
     ['https://x.com/ send', null],
     ['mailto:x@x.com', null],
+    ['https:api.twilio.com/x', null],
+    ['HTTP:api.twilio.com', null],
     ['nonsense', null],
   ])('should read %j as %j', (url, host) => {
     expect(approvalHostOf(url)).toBe(host);

@@ -1,5 +1,5 @@
 import { parse as parseDomain } from 'tldts';
-import { isNonPublicHost, isUnambiguousUrl, parseHttpUrl } from './url-host';
+import { hasSchemeAndHost, isNonPublicHost, isUnambiguousUrl, parseHttpUrl } from './url-host';
 
 type SuffixTrie = typeof import('tldts/dist/types/src/data/trie');
 // Not tldts's public API (so it is pinned): parse() does not tell whether a suffix lies under a name.
@@ -96,7 +96,7 @@ function labelOffsets(): Uint32Array {
 }
 
 export function approvalHostOf(url: string): string | null {
-  if (!isUnambiguousUrl(url)) return null;
+  if (!isUnambiguousUrl(url) || !hasSchemeAndHost(url)) return null;
   const hostname = parseHttpUrl(url)?.hostname;
   if (!hostname) return null;
   if (hostname.startsWith('[')) return hostname.slice(1, -1);

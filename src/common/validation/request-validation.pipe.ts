@@ -1,11 +1,10 @@
 import { ArgumentMetadata, BadRequestException, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
-import { printable } from '../printable-text';
+import { quotedFieldName } from '../printable-text';
 import { PUBLIC_HOSTS_ONLY, isNullClearing } from './decorators';
 import { EmptyBodyDto } from './empty-body.dto';
 import { refuseInexactNumbers } from './exact-numbers';
 
 export const MAX_NAMED_FIELDS = 10;
-export const MAX_QUOTED_NAME_LENGTH = 64;
 
 @Injectable()
 export class RequestValidationPipe extends ValidationPipe {
@@ -49,7 +48,7 @@ function withoutNulls<T extends object>(body: T): T {
 function refuseAnyField(body: object): EmptyBodyDto {
   const fields = Object.keys(body);
   if (fields.length > 0)
-    throw new BadRequestException(namingAtMost(fields.map((field) => `property ${quotedName(field)} should not exist`)));
+    throw new BadRequestException(namingAtMost(fields.map((field) => `property ${quotedFieldName(field)} should not exist`)));
   return {};
 }
 
@@ -71,11 +70,7 @@ function namingAtMost(fields: string[]): string {
   return named.join('; ');
 }
 
-function quotedName(name: string): string {
-  return printable(name, MAX_QUOTED_NAME_LENGTH);
-}
-
 function withQuotedName(message: string, name: string): string {
-  const quoted = quotedName(name);
+  const quoted = quotedFieldName(name);
   return quoted === name ? message : message.split(name).join(quoted);
 }

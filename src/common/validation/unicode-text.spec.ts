@@ -1,4 +1,4 @@
-import { characterCount, isWellFormedText } from './unicode-text';
+import { NO_CONTROL_CHARACTER_PATTERN, characterCount, hasNoControlCharacter, isWellFormedText } from './unicode-text';
 
 describe('characterCount', () => {
   it.each([
@@ -28,5 +28,31 @@ describe('isWellFormedText', () => {
 
   it.each(['\ud800', 'a\udc00', '\udc00\ud800', `${'😀'.slice(0, 1)}x`])('should refuse %j, which has no UTF-8 form', (text) => {
     expect(isWellFormedText(text)).toBe(false);
+  });
+});
+
+describe('hasNoControlCharacter', () => {
+  it.each([
+    ['NUL', '\u0000'],
+    ['a tab', '\t'],
+    ['a line feed', '\n'],
+    ['ESC', '\u001b'],
+    ['DEL', '\u007f'],
+    ['NEL (C1)', '\u0085'],
+    ['CSI (C1)', '\u009b'],
+  ])('should refuse %s', (_name, control) => {
+    expect(hasNoControlCharacter(`a${control}b`)).toBe(false);
+    expect(new RegExp(NO_CONTROL_CHARACTER_PATTERN).test(`a${control}b`)).toBe(false);
+  });
+
+  it.each([
+    ['ASCII', 'Transactional'],
+    ['a space', 'ACME SMS'],
+    ['letters beyond ASCII', 'Télé ÄCME'],
+    ['an emoji', 'SMS 😀'],
+    ['a no-break space', 'a\u00a0b'],
+  ])('should accept %s', (_name, text) => {
+    expect(hasNoControlCharacter(text)).toBe(true);
+    expect(new RegExp(NO_CONTROL_CHARACTER_PATTERN).test(text)).toBe(true);
   });
 });

@@ -51,6 +51,25 @@ export function IsWellFormedText(options?: ValidationOptions): PropertyDecorator
     });
 }
 
+// C0, DEL and C1 (Unicode's Cc), as a JSON Schema pattern and as the check's own test.
+export const NO_CONTROL_CHARACTER_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+export function hasNoControlCharacter(text: string): boolean {
+  return !CONTROL_CHARACTER.test(text);
+}
+
+export function HasNoControlCharacter(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'hasNoControlCharacter',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: ({ property }) => `${property} must not contain a control character`, ...options },
+      validator: { validate: (value: unknown) => typeof value === 'string' && hasNoControlCharacter(value) },
+    });
+}
+
 function isBetween(count: number, min: number, max: number): boolean {
   return count >= min && count <= max;
 }

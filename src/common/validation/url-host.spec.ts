@@ -45,6 +45,10 @@ describe('isNonPublicHost', () => {
     ['a subdomain of localhost', 'http://api.localhost/'],
     ['localhost in full-width letters', 'http://ｌｏｃａｌｈｏｓｔ/'],
     ['a URL WHATWG cannot parse', 'http://[fe80::1%25eth0]/'],
+    ['a name under internal', 'http://sms.internal/send'],
+    ['a Kubernetes service name', 'http://sms.default.svc.cluster.local/'],
+    ['a wildcard-DNS name of a private address', 'http://10.0.0.1.nip.io/'],
+    ['a wildcard-DNS name in capitals with a trailing dot', 'http://APP.LVH.ME./'],
     ['a URL that is not http(s)', 'ftp://example.com/'],
   ])('should find %s non-public: %s', (_case, url) => {
     expect(isNonPublicHost(url)).toBe(true);
@@ -60,7 +64,8 @@ describe('isNonPublicHost', () => {
     ['an IPv4-compatible public address', 'http://[::8.8.8.8]/'],
     ['a NAT64 address of a public one', 'http://[64:ff9b::808:808]/'],
     ['an IPv4-translated public address (RFC 6145)', 'http://[::ffff:0:8.8.8.8]/'],
-    ['a name that is not resolved', 'http://sms.internal/send'],
+    ['a name that is not resolved', 'http://sms.provider.example/send'],
+    ['a name under a reserved example name', 'http://sms.example/send'],
     ['a name that only begins with localhost', 'http://localhost.example.com/'],
     ['a name ending in localhost without a dot', 'http://mylocalhost/'],
   ])('should find %s public: %s', (_case, url) => {
@@ -94,18 +99,27 @@ describe('isAbsoluteHttpUrl', () => {
     'https://api.twilio.com/send',
     'http://localhost:8080/app',
     'http://sms.internal/send',
+    'HTTPS://api.twilio.com/send',
     'http://[::1]/',
     'https://a.example.com/❤️',
   ])('should accept %s', (url) => {
     expect(isAbsoluteHttpUrl(url)).toBe(true);
   });
 
-  it.each(['api.twilio.com/send', 'javascript:alert(1)', 'ftp://x.example.com', '/relative', 'http://', 'http://[fe80::1%25eth0]/'])(
-    'should refuse %s',
-    (url) => {
-      expect(isAbsoluteHttpUrl(url)).toBe(false);
-    },
-  );
+  it.each([
+    'https:api.twilio.com/x',
+    'http:api.twilio.com',
+    'https:/api.twilio.com/x',
+    'https:///api.twilio.com',
+    'api.twilio.com/send',
+    'javascript:alert(1)',
+    'ftp://x.example.com',
+    '/relative',
+    'http://',
+    'http://[fe80::1%25eth0]/',
+  ])('should refuse %s', (url) => {
+    expect(isAbsoluteHttpUrl(url)).toBe(false);
+  });
 
   it('should leave the length to the character count (validator.js would count UTF-16 units)', () => {
     const url = `https://a.example.com/${'😀'.repeat(1500)}`;

@@ -1,5 +1,6 @@
 import { ValidationOptions, isURL, registerDecorator } from 'class-validator';
 import ipaddr from 'ipaddr.js';
+import { isNeverPublicName } from './never-public-names';
 
 export function parseHttpUrl(text: string): URL | null {
   let url: URL;
@@ -20,7 +21,8 @@ export function hasUserInfo(text: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/*[^/?#\\]*@/i.test(text);
 }
 
-// Read as WHATWG normalises it, so `http://2130706433/` and `http://0x7f.1/` are 127.0.0.1. Names are not resolved.
+// Read as WHATWG normalises it, so `http://2130706433/` and `http://0x7f.1/` are 127.0.0.1. Names are not resolved:
+// only those that can never be public are refused.
 export function isNonPublicHost(text: string): boolean {
   const url = parseHttpUrl(text);
   if (!url) return true;
@@ -28,8 +30,7 @@ export function isNonPublicHost(text: string): boolean {
   if (host.startsWith('[')) return isNonPublicIPv6(ipaddr.IPv6.parse(host.slice(1, -1)));
   // Pattern first: ipaddr.js throws on a name, which costs 10 µs.
   if (FOUR_DECIMALS.test(host) && ipaddr.IPv4.isValidFourPartDecimal(host)) return ipaddr.IPv4.parse(host).range() !== 'unicast';
-  const name = host.replace(/\.+$/, '');
-  return name === 'localhost' || name.endsWith('.localhost');
+  return isNeverPublicName(host);
 }
 
 // Mapped, translated (RFC 6145), NAT64 (RFC 6052) and compatible (deprecated, still routed by some stacks).
@@ -55,8 +56,16 @@ export function isUnambiguousUrl(text: string): boolean {
   return !AMBIGUOUS_IN_URL.test(text);
 }
 
+// WHATWG reads `https:api.example.com/x` as `https://api.example.com/x`, where other parsers see a path and no host.
+const SCHEME_AND_HOST = /^https?:\/\/[^/]/i;
+
+export function hasSchemeAndHost(text: string): boolean {
+  return SCHEME_AND_HOST.test(text);
+}
+
 export function isAbsoluteHttpUrl(text: string): boolean {
   return (
+    hasSchemeAndHost(text) &&
     isURL(text, {
       protocols: ['http', 'https'],
       require_protocol: true,
@@ -64,7 +73,8 @@ export function isAbsoluteHttpUrl(text: string): boolean {
       allow_underscores: true,
       // HasCharacterCount counts code points; validator.js would count UTF-16 units.
       validate_length: false,
-    }) && parseHttpUrl(text) !== null
+    }) &&
+    parseHttpUrl(text) !== null
   );
 }
 

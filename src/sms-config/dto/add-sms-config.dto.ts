@@ -4,9 +4,9 @@ import {
   IsOptionalAmount,
   IsOptionalProviderUrl,
   IsOptionalSecret,
-  IsOptionalText,
+  IsOptionalPlainText,
   IsProviderUrl,
-  IsText,
+  IsPlainText,
 } from '../../common/validation/decorators';
 import { IsOptionalDestinationPrices } from '../../common/validation/destinations';
 import { ClientIdDto } from './client-id.dto';
@@ -14,7 +14,7 @@ import { DESTINATION_PRICES_RULE, DestinationPriceDto, RequestedDestinationPrice
 import { LOW_BALANCE_THRESHOLD_RULE } from './sms-config-lifecycle.dto';
 
 export class AddSmsConfigDto extends ClientIdDto {
-  @IsText(1, 100, { example: 'twilio' })
+  @IsPlainText(1, 100, { example: 'twilio' })
   providerName: string;
 
   @IsProviderUrl({ example: 'https://api.twilio.com/send', description: "The provider's send endpoint" })
@@ -26,7 +26,7 @@ export class AddSmsConfigDto extends ClientIdDto {
   @IsOptionalProviderUrl({ example: 'https://api.twilio.com/balance' })
   balanceUrl?: string;
 
-  @IsOptionalText(255, { description: 'Login name at the provider' })
+  @IsOptionalPlainText(255, { description: 'Login name at the provider' })
   username?: string;
 
   @IsOptionalSecret(1024, { description: 'Stored encrypted; never returned. null is refused' })
@@ -35,10 +35,10 @@ export class AddSmsConfigDto extends ClientIdDto {
   @IsOptionalSecret(4096, { description: 'Stored encrypted; never returned. null is refused' })
   apiKey?: string;
 
-  @IsOptionalText(20, { example: 'ACME' })
+  @IsOptionalPlainText(20, { example: 'ACME' })
   senderId?: string;
 
-  @IsOptionalText(50, { example: 'Transactional', description: 'Free text; usually Transactional or Promotional' })
+  @IsOptionalPlainText(50, { example: 'Transactional', description: 'Free text; usually Transactional or Promotional' })
   smsType?: string;
 
   @IsOptionalAmount({ example: 12.5 })

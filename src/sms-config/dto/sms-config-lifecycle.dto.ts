@@ -4,9 +4,10 @@ import { ShownFirst, answerFieldsOf } from '../../common/answer-fields';
 import {
   IsOptionalAmount,
   IsOptionalProviderUrl,
+  IsOptionalPlainText,
   IsOptionalText,
   IsProviderUrl,
-  IsText,
+  IsPlainText,
   NullClears,
 } from '../../common/validation/decorators';
 import { IsOptionalDestinationPrices } from '../../common/validation/destinations';
@@ -23,7 +24,7 @@ const isSent = (_object: object, value: unknown) => value !== undefined;
 @NullClears()
 export class UpdateSmsConfigDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
-  @IsText(1, 100)
+  @IsPlainText(1, 100)
   @ValidateIf(isSent)
   providerName?: string;
 
@@ -38,7 +39,7 @@ export class UpdateSmsConfigDto {
   @IsOptionalProviderUrl()
   balanceUrl?: string | null;
 
-  @IsOptionalText(255)
+  @IsOptionalPlainText(255)
   username?: string | null;
 
   @IsOptionalText(1024, {
@@ -53,10 +54,10 @@ export class UpdateSmsConfigDto {
   })
   apiKey?: string | null;
 
-  @IsOptionalText(20)
+  @IsOptionalPlainText(20)
   senderId?: string | null;
 
-  @IsOptionalText(50)
+  @IsOptionalPlainText(50)
   smsType?: string | null;
 
   @IsOptionalAmount({ default: undefined })

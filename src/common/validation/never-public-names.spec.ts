@@ -1,0 +1,24 @@
+import { NEVER_PUBLIC_SUFFIXES, isNeverPublicName } from './never-public-names';
+
+describe('isNeverPublicName', () => {
+  it.each(NEVER_PUBLIC_SUFFIXES)('should take %s itself, a name under it, and either with a trailing dot', (suffix) => {
+    expect(isNeverPublicName(suffix)).toBe(true);
+    expect(isNeverPublicName(`sms.${suffix}`)).toBe(true);
+    expect(isNeverPublicName(`a.b.${suffix}.`)).toBe(true);
+  });
+
+  it.each([
+    ['example', 'sms.example'],
+    ['test', 'sms.test'],
+    ['invalid', 'sms.invalid'],
+    ['a public name', 'api.twilio.com'],
+    ['a name that only ends in the same letters', 'notlocalhost.com'],
+    ['a suffix as a first label', 'internal.example.com'],
+    ['a label ending like a suffix', 'mylan.example'],
+    ['a wildcard-DNS look-alike', 'nip.io.example.com'],
+    ['an IPv4 address', '10.0.0.1'],
+    ['an IPv6 address', '::1'],
+  ])('should not take %s (%s)', (_case, name) => {
+    expect(isNeverPublicName(name)).toBe(false);
+  });
+});
