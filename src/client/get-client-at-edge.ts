@@ -36,6 +36,7 @@ export function answerGetClientAtEdge(clients: ClientService, admission: SecretK
 @Injectable()
 export class GetClientAtEdge extends EdgeAnswer {
   readonly preHandler: preHandlerHookHandler;
+  readonly route = GET_CLIENT_ROUTE;
 
   constructor(clients: ClientService, admission: SecretKeyAdmission) {
     super();
