@@ -82,5 +82,8 @@ export const EVENTS_EXCHANGE = 'client-registry.events';
  */
 export type DomainEventAction = Exclude<AuditEvent['action'], 'sms-config.credentials-resolved' | 'client.secret-key.replayed'>;
 
-/** The body of every message on EVENTS_EXCHANGE (JSON): the audit entry of the change. */
-export type DomainEvent = AuditEvent & { action: DomainEventAction };
+/** What a message leaves out of the audit entry: where the request came from stays in the audit log. */
+export type UnpublishedAuditField = 'sourceAddress' | 'userAgent';
+
+/** The body of every message on EVENTS_EXCHANGE (JSON): the audit entry of the change, without sourceAddress and userAgent. */
+export type DomainEvent = Omit<AuditEvent, UnpublishedAuditField> & { action: DomainEventAction };

@@ -490,10 +490,20 @@ export interface components {
        */
       secretKeyLastUsedAt: string | null;
       /**
+       * @description The caller's address at that last use (after TRUST_PROXY, the full address; an IPv4-mapped one as IPv4), written with its time: one address a key a flush interval, the latest. null: not used since it was made, or last used before the service kept it
+       * @example 203.0.113.7
+       */
+      secretKeyLastUsedFrom: string | null;
+      /**
        * @description When the previous key (during a rotation’s grace) was last used; null when there is none, or it was not used
        * @example null
        */
       previousSecretKeyLastUsedAt: string | null;
+      /**
+       * @description The caller's address at the previous key's last use, as secretKeyLastUsedFrom; null when there is none, or it was not used
+       * @example null
+       */
+      previousSecretKeyLastUsedFrom: string | null;
       /**
        * @description When the previous key stops working; null when there is none
        * @example null
@@ -1117,6 +1127,23 @@ export interface components {
       callerRequestId: string | null;
       /** @description The names of the fields changed, never their values */
       changed: string[];
+      /**
+       * @description What the action says beyond the names in changed: `{"host": "<host>"}` for provider-host.approved and provider-host.removed; null for the others, for `system` and for entries made before the service kept it
+       * @example null
+       */
+      details: {
+        [key: string]: string;
+      } | null;
+      /**
+       * @description The caller's address (after TRUST_PROXY; an IPv4-mapped address as IPv4), the full address, not the /64 the limits count. null for `system` and for entries made before the service kept it. Not in the published events
+       * @example 203.0.113.7
+       */
+      sourceAddress: string | null;
+      /**
+       * @description The caller's User-Agent, cut to 200 characters, each that does not print replaced by ?; null when none was sent, for `system` and for entries made before the service kept it. Not in the published events
+       * @example curl/8.5.0
+       */
+      userAgent: string | null;
     };
     AuditEventPageDto: {
       /** @description Newest first */

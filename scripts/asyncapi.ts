@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { stringify } from 'yaml';
 import type { AuditAction } from '../src/audit/audit-entry';
+import { UNPUBLISHED_FIELDS } from '../src/audit/dto/audit-event.dto';
 import { EVENT_CONTENT_TYPE, EVENTS_EXCHANGE, PUBLISHED_ACTIONS } from '../src/events/domain-events';
 import { runScript, withApplication, writeOrCheck } from './script-io';
 
@@ -28,6 +29,8 @@ interface EventDescription {
   actor: string;
   smsConfigId: number | null;
   changed: string[];
+  /** The example's details, when the action has some. */
+  details?: Record<string, string>;
 }
 
 const ADMIN = 'admin:3f9a1c5e';
@@ -161,26 +164,28 @@ const EVENTS: Partial<Record<AuditAction, EventDescription>> = {
     summary:
       'A host was added to the approved provider hosts (POST /api/v1/provider-hosts; actor `system` for the hosts the upgrade ' +
       'that brought the list found in use, note `present at upgrade`): configurations sending there are routed and resolved. ' +
-      'clientId is null; read GET /api/v1/provider-hosts for the host.',
+      'clientId is null; `details.host` is the host approved.',
     actor: ADMIN,
     smsConfigId: null,
     changed: ['host', 'note'],
+    details: { host: 'api.twilio.com' },
   },
   'provider-host.removed': {
     title: 'Provider host removed',
     summary:
       'A host was removed from the approved provider hosts (DELETE /api/v1/provider-hosts/{providerHostId}): configurations ' +
-      'sending there are skipped by route (unapproved) and refused by resolve. clientId is null.',
+      'sending there are skipped by route (unapproved) and refused by resolve. clientId is null; `details.host` is the host removed.',
     actor: ADMIN,
     smsConfigId: null,
     changed: ['host'],
+    details: { host: 'api.twilio.com' },
   },
 };
 
 const INFO_DESCRIPTION = `Every change the service makes is published, once committed, on the durable topic exchange \`${EVENTS_EXCHANGE}\`, with the action as the routing key: bind a queue with \`#\` for all of them, \`client.#\` for the clients' or \`sms-config.*\` for the SMS configurations' (\`client.*\` would miss \`client.secret-key.rotated\`).
 
 - Every message is persistent (delivery mode 2), \`content-type: ${EVENT_CONTENT_TYPE}\`, and its AMQP \`message-id\` property is the event's \`eventId\`.
-- The body is the change's audit entry, the same as \`GET /api/v1/audit-events\` lists: the names of the fields changed, never a value, and never a secret, key or digest.
+- The body is the change's audit entry, the same as \`GET /api/v1/audit-events\` lists without where the request came from (its \`sourceAddress\` and \`userAgent\` stay in the audit log): the names of the fields changed, never a value, and never a secret, key or digest.
 - Delivery is at least once: a duplicate carries the same \`message-id\`, so deduplicate on it. Events of one client arrive in the order its changes were committed.
 - An event reaches a bound queue within 15 s of the change's answer (30 s after a broker outage ends).
 - Consumers ignore fields they do not know: fields may be added.
@@ -211,7 +216,8 @@ function toJsonSchema(schema: Schema): Schema {
         translated.examples = [value];
         break;
       case 'items':
-        translated.items = toJsonSchema(value as Schema);
+      case 'additionalProperties':
+        translated[keyword] = toJsonSchema(value as Schema);
         break;
       case 'properties':
         translated.properties = Object.fromEntries(
@@ -231,14 +237,18 @@ function toJsonSchema(schema: Schema): Schema {
   return translated;
 }
 
-/** AuditEventDto as the body of a message: only the published actions. */
+/** AuditEventDto as the body of a message: only the published actions, without the fields an event leaves out. */
 function domainEventSchema(auditEventDto: Schema): Schema {
   const schema = toJsonSchema(auditEventDto);
-  const properties = schema.properties as Record<string, Schema>;
+  const left = (field: string) => !(UNPUBLISHED_FIELDS as readonly string[]).includes(field);
+  const properties = Object.fromEntries(Object.entries(schema.properties as Record<string, Schema>).filter(([name]) => left(name)));
   return {
     title: 'DomainEvent',
-    description: 'The audit entry of the change, as GET /api/v1/audit-events lists it. Consumers ignore fields they do not know.',
+    description:
+      'The audit entry of the change, as GET /api/v1/audit-events lists it, without sourceAddress and userAgent. Consumers ignore ' +
+      'fields they do not know.',
     ...schema,
+    required: (schema.required as string[]).filter(left),
     properties: { ...properties, action: { ...properties.action, enum: [...PUBLISHED_ACTIONS] } },
   };
 }
@@ -274,6 +284,7 @@ function message(action: AuditAction, index: number): Schema {
           requestId: 'c1d2e3f4-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
           callerRequestId: null,
           changed: event.changed,
+          details: event.details ?? null,
         },
       },
     ],

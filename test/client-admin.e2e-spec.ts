@@ -9,6 +9,11 @@ const NULL_OR_ISO_UTC = {
   asymmetricMatch: (value: unknown) => value === null || (typeof value === 'string' && ISO_UTC.test(value)),
   toAsymmetricMatcher: () => 'null or ISO-8601 UTC',
 };
+/** The address of that last use, the test's own, once written. */
+const NULL_OR_LOOPBACK = {
+  asymmetricMatch: (value: unknown) => value === null || value === '127.0.0.1',
+  toAsymmetricMatcher: () => 'null or 127.0.0.1',
+};
 
 /** Query strings whose limit is refused: out of range, or not written as plain decimal digits. */
 const BAD_LIMITS = ['0', '201', 'abc', '1.5', '0x10', '1e2', '%2B5', '%205', '5%20', '-1', '', '1&limit=2'].map(
@@ -181,7 +186,9 @@ describe('Client administration (/api/v1/clients)', () => {
           secretKeyRotatedAt: null,
           // Its key was just used: written at the next flush (KEY_USAGE_FLUSH_MS), which may have come already.
           secretKeyLastUsedAt: NULL_OR_ISO_UTC,
+          secretKeyLastUsedFrom: NULL_OR_LOOPBACK,
           previousSecretKeyLastUsedAt: null,
+          previousSecretKeyLastUsedFrom: null,
           previousKeyExpiresAt: null,
           allowedDestinations: null,
           dailySpendLimit: null,
@@ -296,6 +303,9 @@ describe('Client administration (/api/v1/clients)', () => {
         requestId: patched.headers['x-request-id'],
         callerRequestId: 'req-patch-1',
         changed: ['appName'],
+        details: null,
+        sourceAddress: '127.0.0.1',
+        userAgent: 'lightMyRequest',
       });
       expect(patched.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(events[0]).toMatchObject({ requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), callerRequestId: null });

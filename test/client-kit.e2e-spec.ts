@@ -9,6 +9,7 @@ import {
   EVENTS_EXCHANGE,
   RegistryClient,
   RegistryClientOptions,
+  UnpublishedAuditField,
   createRegistryClient,
 } from '../kit';
 import { EVENTS_EXCHANGE as SERVICE_EVENTS_EXCHANGE, PUBLISHED_ACTIONS } from '../src/events/domain-events';
@@ -25,6 +26,11 @@ const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const NULL_OR_ISO_UTC = {
   asymmetricMatch: (value: unknown) => value === null || (typeof value === 'string' && ISO_UTC.test(value)),
   toAsymmetricMatcher: () => 'null or ISO-8601 UTC',
+};
+/** The address of that last use, the test's own, once written. */
+const NULL_OR_LOOPBACK = {
+  asymmetricMatch: (value: unknown) => value === null || value === '127.0.0.1',
+  toAsymmetricMatcher: () => 'null or 127.0.0.1',
 };
 const SECRET_KEY = /^sk_[A-Za-z0-9_-]{43}$/;
 const ADMIN_ACTOR = `admin:${createHash('sha256').update(ADMIN_API_KEY).digest('hex').slice(0, 8)}`;
@@ -147,7 +153,9 @@ describe('The typed client kit (kit/), against the service on a port', () => {
       secretKeyRotatedAt: null,
       // Its key was just used: written at the next flush (KEY_USAGE_FLUSH_MS), which may have come already.
       secretKeyLastUsedAt: NULL_OR_ISO_UTC,
+      secretKeyLastUsedFrom: NULL_OR_LOOPBACK,
       previousSecretKeyLastUsedAt: null,
+      previousSecretKeyLastUsedFrom: null,
       previousKeyExpiresAt: null,
       allowedDestinations: null,
       dailySpendLimit: null,
@@ -316,14 +324,20 @@ describe('The typed client kit (kit/), against the service on a port', () => {
     expect(data).toEqual({ status: 200, message: `Exchange ${name} declared`, exchangeDetails: { name, type: 'topic' } });
   });
 
-  it('should list the audit entries of a client, which event consumers receive as DomainEvent', async () => {
+  it('should list the audit entries of a client, which event consumers receive as DomainEvent, without where they came from', async () => {
     const { secretKey, clientId } = await addClient();
     await kit({ secretKey }).POST('/api/sms-config/add', { body: SMS_CONFIG });
     const page = resultsOf(await admin().GET('/api/v1/audit-events', { params: { query: { clientId } } }));
     expect(page.nextCursor).toBeNull();
+    const entries: AuditEvent[] = page.items;
+    // The kit's requests, from this test's own address, with fetch's User-Agent.
+    for (const entry of entries) expect(entry).toMatchObject({ sourceAddress: '127.0.0.1', userAgent: expect.any(String) });
 
-    const isPublished = (event: AuditEvent): event is DomainEvent => event.action !== 'sms-config.credentials-resolved';
-    const events: DomainEvent[] = page.items.filter(isPublished);
+    const asEvent = ({ sourceAddress: _address, userAgent: _agent, ...event }: AuditEvent): Omit<AuditEvent, UnpublishedAuditField> =>
+      event;
+    const isPublished = (event: Omit<AuditEvent, UnpublishedAuditField>): event is DomainEvent =>
+      event.action !== 'sms-config.credentials-resolved';
+    const events: DomainEvent[] = entries.map(asEvent).filter(isPublished);
     expect(events).toEqual([
       expect.objectContaining({ action: 'sms-config.created', actor: `client:${clientId}`, clientId, smsConfigId: expect.any(Number) }),
       {
@@ -336,6 +350,7 @@ describe('The typed client kit (kit/), against the service on a port', () => {
         requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         callerRequestId: null,
         changed: [],
+        details: null,
       },
     ]);
   });

@@ -544,10 +544,14 @@ describe('Dispatch: routing and outcome reports', () => {
         requestId: expect.any(String),
         callerRequestId: null,
         changed: [],
+        details: null,
+        sourceAddress: '127.0.0.1',
+        userAgent: 'lightMyRequest',
       });
       const [published] = await events.waitFor((body) => body.clientId === clientId && body.action === 'sms-config.balance-set', 1);
       expect(published.routingKey).toBe('sms-config.balance-set');
-      expect(published.body).toEqual(entry);
+      const { sourceAddress: _address, userAgent: _agent, ...publishedEntry } = entry as Record<string, unknown>;
+      expect(published.body).toEqual(publishedEntry);
       await sleep(300);
       expect(events.matching((body) => body.clientId === clientId && body.actor === DISPATCHER_ACTOR)).toHaveLength(1);
     });

@@ -241,6 +241,9 @@ describe('Idempotency-Key', () => {
         requestId: replay.headers['x-request-id'],
         callerRequestId: null,
         changed: [],
+        details: null,
+        sourceAddress: '127.0.0.1',
+        userAgent: 'lightMyRequest',
       });
       const adminActor = (await t.get('/api/v1/audit-events?action=client.created', ADMIN)).body.results.items[0].actor as string;
       expect(await replays()).toEqual([

@@ -1,5 +1,6 @@
 import { sha256Hex } from '../src/auth/digest';
 import { KeyUsageFlusher } from '../src/key-usage/key-usage-flusher';
+import { KeyUse } from '../src/key-usage/key-usage-notes';
 import { KeyUsageRepository } from '../src/key-usage/key-usage.repository';
 import { ADMIN_API_KEY, TestApp, startTestApp, testDatabaseUrl } from './helpers/test-app';
 
@@ -53,18 +54,22 @@ describe('Key usage', () => {
     return Date.now() - start;
   }
 
-  it('should show a key used through A on B’s admin view within the flush interval plus 1 s, with no use before', async () => {
+  it('should show a key used through A, and where from, on B’s admin view within the flush interval plus 1 s, with no use before', async () => {
     const { secretKey, clientId } = await newClient();
     expect(await viewOnB(clientId)).toMatchObject({
       secretKeyLastUsedAt: null,
+      secretKeyLastUsedFrom: null,
       previousSecretKeyLastUsedAt: null,
+      previousSecretKeyLastUsedFrom: null,
       previousKeyExpiresAt: null,
     });
     const usedAt = Date.now();
-    expect((await getClientThroughA(secretKey)).status).toBe(200);
+    expect((await a.post('/api/client/get/secretKey', { headers: { secretKey }, remoteAddress: '::ffff:198.51.100.41' })).status).toBe(200);
     const ms = await msUntilViewOnB(clientId, (view) => view.secretKeyLastUsedAt !== null);
     expect(ms).toBeLessThanOrEqual(WITHIN_MS);
-    const lastUsedAt = Date.parse((await viewOnB(clientId)).secretKeyLastUsedAt as string);
+    const view = await viewOnB(clientId);
+    expect(view.secretKeyLastUsedFrom).toBe('198.51.100.41');
+    const lastUsedAt = Date.parse(view.secretKeyLastUsedAt as string);
     expect(lastUsedAt).toBeGreaterThanOrEqual(usedAt - 5);
     expect(lastUsedAt).toBeLessThanOrEqual(Date.now());
   });
@@ -139,21 +144,28 @@ describe('Key usage', () => {
     });
   });
 
-  it('should never let an older time replace a newer one, whichever instance writes last', async () => {
+  it('should never let an older time, nor its address, replace a newer one, whichever instance writes last', async () => {
     const { secretKey, clientId } = await newClient();
     const digest = sha256Hex(secretKey);
     const older = Date.parse('2026-11-20T10:00:00.000Z');
     const newer = Date.parse('2026-11-20T10:00:05.000Z');
-    await a.app.get(KeyUsageRepository).recordLastUses(new Map([[digest, newer]]));
-    await b.app.get(KeyUsageRepository).recordLastUses(new Map([[digest, older]]));
-    expect((await viewOnB(clientId)).secretKeyLastUsedAt).toBe('2026-11-20T10:00:05.000Z');
-    // Interleaved, many at once.
+    await a.app.get(KeyUsageRepository).recordLastUses(new Map([[digest, { usedAt: newer, ip: '203.0.113.5' }]]));
+    await b.app.get(KeyUsageRepository).recordLastUses(new Map([[digest, { usedAt: older, ip: '203.0.113.1' }]]));
+    expect(await viewOnB(clientId)).toMatchObject({
+      secretKeyLastUsedAt: '2026-11-20T10:00:05.000Z',
+      secretKeyLastUsedFrom: '203.0.113.5',
+    });
+    // Interleaved, many at once: the address is the latest use's.
     const writes = Array.from({ length: 20 }, (_, index) => {
       const at = newer + 1000 * (index % 2 === 0 ? index : -index);
-      return (index % 2 === 0 ? a : b).app.get(KeyUsageRepository).recordLastUses(new Map([[digest, at]]));
+      const use = { usedAt: at, ip: `198.51.100.${index}` };
+      return (index % 2 === 0 ? a : b).app.get(KeyUsageRepository).recordLastUses(new Map([[digest, use]]));
     });
     await Promise.all(writes);
-    expect((await viewOnB(clientId)).secretKeyLastUsedAt).toBe(new Date(newer + 18_000).toISOString());
+    expect(await viewOnB(clientId)).toMatchObject({
+      secretKeyLastUsedAt: new Date(newer + 18_000).toISOString(),
+      secretKeyLastUsedFrom: '198.51.100.18',
+    });
   });
 
   it('should write many keys in one flush, each where it belongs', async () => {
@@ -161,13 +173,19 @@ describe('Key usage', () => {
     const at = Date.parse('2026-11-21T08:00:00.000Z');
     // Keys no client has are written nowhere; the clients' keys sit first and last in statements of 400 (SQLite) and
     // of 1,000 (MySQL), and in the last one.
-    const entries: Array<[string, number]> = Array.from({ length: 2100 }, (_, index) => [sha256Hex(`sk_nobody_${index}`), at]);
+    const entries: Array<[string, KeyUse]> = Array.from({ length: 2100 }, (_, index) => [
+      sha256Hex(`sk_nobody_${index}`),
+      { usedAt: at, ip: '192.0.2.1' },
+    ]);
     for (const [index, position] of [0, 399, 400, 999, 2104].entries()) {
-      entries.splice(position, 0, [sha256Hex(clients[index].secretKey), at + index]);
+      entries.splice(position, 0, [sha256Hex(clients[index].secretKey), { usedAt: at + index, ip: `2001:db8::${index + 1}` }]);
     }
     await a.app.get(KeyUsageRepository).recordLastUses(new Map(entries));
     for (const [index, { clientId }] of clients.entries()) {
-      expect((await viewOnB(clientId)).secretKeyLastUsedAt).toBe(new Date(at + index).toISOString());
+      expect(await viewOnB(clientId)).toMatchObject({
+        secretKeyLastUsedAt: new Date(at + index).toISOString(),
+        secretKeyLastUsedFrom: `2001:db8::${index + 1}`,
+      });
     }
   });
 

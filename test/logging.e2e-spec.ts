@@ -8,6 +8,7 @@ interface LogLine {
   msg: string;
   requestId?: string;
   callerRequestId?: string | null;
+  sourceAddress?: string | null;
   route?: string;
   durationMs?: number;
   method?: string;
@@ -34,12 +35,13 @@ describe('Logs', () => {
 
   beforeAll(async () => {
     logFile = join(mkdtempSync(join(tmpdir(), 'registry-logs-')), 'service.log');
-    // At debug, so answered requests have their line too (at info only refusals and failures do: src/http/access-log.spec.ts).
+    // At debug, so that the quiet routes' answers (get-client, /health) have their line too: at info they have none
+    // (src/http/access-log.spec.ts, test/trace.e2e-spec.ts).
     t = await startTestApp({ LOG_LEVEL: 'debug', LOG_FORMAT: 'json', LOG_FILE: logFile });
   });
   afterAll(() => t.close());
 
-  it("should write exactly one JSON line per request with the service's id, the caller's id, route, status and duration", async () => {
+  it("should write exactly one JSON line per request with the service's id, the caller's id, the address, route, status and duration", async () => {
     const answer = await t.get('/health', { 'x-request-id': 'log-check-1' });
     const id = answer.headers['x-request-id'] as string;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
@@ -48,6 +50,7 @@ describe('Logs', () => {
     expect(lines[0]).toMatchObject({
       requestId: id,
       callerRequestId: 'log-check-1',
+      sourceAddress: '127.0.0.1',
       route: '/health',
       method: 'GET',
       url: '/health',

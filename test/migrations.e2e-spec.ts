@@ -191,8 +191,9 @@ describe('Schema migrations', () => {
       // The thief's host stored before the upgrade is among them: the runbook has the operator review every one.
       expect(hosts).toEqual(expected.map((host) => ({ host, note: 'present at upgrade' })));
       const entries = await after.query<Array<Record<string, unknown>>>(
-        'SELECT action, actor, client_id, sms_config_id, request_id, changed, unpublished FROM audit_event ORDER BY id',
+        'SELECT action, actor, client_id, sms_config_id, request_id, changed, source_address, user_agent, details, unpublished FROM audit_event ORDER BY id',
       );
+      // Made by the upgrade, not a request: no address, no user agent (and, written before details were, none).
       expect(entries.map((entry) => ({ ...entry, unpublished: Number(entry.unpublished) }))).toEqual(
         expected.map(() => ({
           action: 'provider-host.approved',
@@ -201,6 +202,9 @@ describe('Schema migrations', () => {
           sms_config_id: null,
           request_id: null,
           changed: '["host","note"]',
+          source_address: null,
+          user_agent: null,
+          details: null,
           unpublished: 1,
         })),
       );
@@ -315,7 +319,10 @@ describe('Schema migrations', () => {
       const repository = smsConfigRepositoryOn(after, transactions, scripts);
       const [full, other] = await after.query<Array<{ id: number }>>('SELECT id FROM client ORDER BY id');
       const add = (clientId: number) =>
-        repository.add({ ...NEW_SMS_CONFIG, clientId }, { actor: 'admin:00000000', requestId: 'migration-test', callerRequestId: null });
+        repository.add(
+          { ...NEW_SMS_CONFIG, clientId },
+          { actor: 'admin:00000000', requestId: 'migration-test', callerRequestId: null, sourceAddress: null, userAgent: null },
+        );
       await expect(add(full.id)).rejects.toThrow('A client can have at most 100 SMS configurations');
       await expect(add(other.id)).resolves.toEqual(expect.any(Number));
       const rows = await after.query<Array<{ n: number | string }>>(

@@ -219,16 +219,19 @@ describe('The upgrade that brings the never-public names', () => {
       const hosts = await after.query<Array<{ host: string }>>('SELECT host FROM provider_host ORDER BY host');
       expect(hosts.map((row) => row.host)).toEqual(['*.provider.example', 'api.twilio.com', 'sms.example']);
       const entries = await after.query<Array<Record<string, unknown>>>(
-        'SELECT action, actor, client_id, sms_config_id, request_id, changed, unpublished FROM audit_event ORDER BY id',
+        'SELECT action, actor, client_id, sms_config_id, request_id, changed, details, source_address, user_agent, unpublished FROM audit_event ORDER BY id',
       );
       expect(entries.map((entry) => ({ ...entry, unpublished: Number(entry.unpublished) }))).toEqual(
-        Array.from({ length: 4 }, () => ({
+        ['sms.internal', '*.nip.io', 'router.lan', 'localtest.me'].map((host) => ({
           action: 'provider-host.removed',
           actor: 'system',
           client_id: null,
           sms_config_id: null,
           request_id: null,
           changed: '["host"]',
+          details: JSON.stringify({ host }),
+          source_address: null,
+          user_agent: null,
           unpublished: 1,
         })),
       );

@@ -179,15 +179,19 @@ describe('Approved provider hosts', () => {
       const approved = (await approve('audit.provider.com', 'why')).body.results;
       await remove(approved.providerHostId);
       const entries = (await a.get('/api/v1/audit-events?action=provider-host.approved', ADMIN)).body.results.items;
+      const details = { host: 'audit.provider.com' };
       expect(entries).toEqual([
-        expect.objectContaining({ actor: ADMIN_ACTOR, clientId: null, smsConfigId: null, changed: ['host', 'note'] }),
+        expect.objectContaining({ actor: ADMIN_ACTOR, clientId: null, smsConfigId: null, changed: ['host', 'note'], details }),
       ]);
       const removed = (await a.get('/api/v1/audit-events?action=provider-host.removed', ADMIN)).body.results.items;
-      expect(removed).toEqual([expect.objectContaining({ actor: ADMIN_ACTOR, clientId: null, smsConfigId: null, changed: ['host'] })]);
+      expect(removed).toEqual([
+        expect.objectContaining({ actor: ADMIN_ACTOR, clientId: null, smsConfigId: null, changed: ['host'], details }),
+      ]);
       const published = await events.waitFor((body) => [entries[0].eventId, removed[0].eventId].includes(body.eventId), 2);
       // At least once: a duplicate carries the same eventId.
       const actions = new Map(published.map((event) => [event.body.eventId as string, event.body.action as string]));
       expect([...actions.values()].sort()).toEqual(['provider-host.approved', 'provider-host.removed']);
+      expect(published.map((event) => event.body.details)).toEqual(published.map(() => details));
     });
   });
 

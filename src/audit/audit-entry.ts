@@ -40,4 +40,8 @@ export interface AuditEntry {
   clientId: number | null | typeof JUST_INSERTED;
   smsConfigId?: number | null | typeof JUST_INSERTED;
   changed?: string[];
+  details?: AuditDetails | null;
 }
+
+// Values only the service writes (a host, a range), never caller text it did not check nor a secret.
+export type AuditDetails = Record<string, string>;

@@ -38,6 +38,17 @@ export class AuditEvent {
   @Column({ name: 'changed', type: 'varchar', length: 1024 })
   changed!: string;
 
+  // Where the request came from: null for `system` and for entries made before the service kept it.
+  @Column({ name: 'source_address', type: 'varchar', length: 64, nullable: true })
+  sourceAddress!: string | null;
+
+  @Column({ name: 'user_agent', type: 'varchar', length: 200, nullable: true })
+  userAgent!: string | null;
+
+  // JSON: what an action says beyond the names in `changed` (a provider host's name); null when nothing.
+  @Column({ name: 'details', type: 'varchar', length: 1024, nullable: true })
+  details!: string | null;
+
   @Column({ name: 'unpublished', type: 'boolean', width: 1, default: false })
   unpublished!: boolean;
 

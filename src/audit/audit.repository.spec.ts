@@ -23,7 +23,7 @@ describe('AuditLog as the outbox', () => {
   beforeAll(async () => {
     dataSource = await mysqlMetadataOnly();
   });
-  const origin = { actor: adminActor('ab'.repeat(32)), requestId: 'req-1', callerRequestId: null };
+  const origin = { actor: adminActor('ab'.repeat(32)), requestId: 'req-1', callerRequestId: null, sourceAddress: null, userAgent: null };
 
   it('should write every action but resolutions as unpublished (1), a resolution as nothing to publish (0)', () => {
     const { sql } = executorDouble();
@@ -69,5 +69,23 @@ describe('AuditLog as the outbox', () => {
     // A script's statement carries the announcement for WriteScripts.run() to make after its commit.
     expect(auditLog.statement({ action: 'client.created', origin, clientId: 1 }).afterCommit).toEqual(expect.any(Function));
     expect(auditLog.statement({ action: 'sms-config.credentials-resolved', origin, clientId: 1 }).afterCommit).toBeUndefined();
+  });
+
+  it('should write where the request came from and the details beside the entry, null when there are none', () => {
+    const auditLog = new AuditLog(executorDouble().sql, dataSource);
+    const traced = { ...origin, sourceAddress: '203.0.113.7', userAgent: 'curl/8.5.0' };
+    const approved = auditLog.statement({
+      action: 'provider-host.approved',
+      origin: traced,
+      clientId: null,
+      details: { host: 'api.twilio.com' },
+    });
+    expect(valuesByColumn(approved)).toMatchObject({
+      source_address: '203.0.113.7',
+      user_agent: 'curl/8.5.0',
+      details: '{"host":"api.twilio.com"}',
+    });
+    const updated = auditLog.statement({ action: 'client.updated', origin, clientId: 1, changed: ['appUrl'] });
+    expect(valuesByColumn(updated)).toMatchObject({ source_address: null, user_agent: null, details: null });
   });
 });

@@ -25,6 +25,9 @@ const ENTRY_COLUMNS = [
   'requestId',
   'callerRequestId',
   'changed',
+  'sourceAddress',
+  'userAgent',
+  'details',
   'unpublished',
 ] as const satisfies ReadonlyArray<keyof AuditEvent>;
 
@@ -71,8 +74,10 @@ export class AuditLog {
       }
     }
     const published = isPublished(entry.action);
-    values.push(entry.origin.requestId, entry.origin.callerRequestId, JSON.stringify(entry.changed ?? []), published ? 1 : 0);
-    placeholders.push('?', '?', '?', '?');
+    const { requestId, callerRequestId, sourceAddress, userAgent } = entry.origin;
+    const details = entry.details ? JSON.stringify(entry.details) : null;
+    values.push(requestId, callerRequestId, JSON.stringify(entry.changed ?? []), sourceAddress, userAgent, details, published ? 1 : 0);
+    placeholders.push('?', '?', '?', '?', '?', '?', '?');
     const afterInsert = [entry.clientId, entry.smsConfigId].includes(JUST_INSERTED);
     const sql = afterInsert
       ? `${this.insert} SELECT ${placeholders.join(', ')} ${this.previousChanged}`

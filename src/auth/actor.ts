@@ -1,11 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import { callerRequestIdOf } from '../common/request-id';
 
 export interface ChangeOrigin {
   actor: string;
   requestId: string;
   // Kept beside the service's own id when sane and not key-like; null when none.
   callerRequestId: string | null;
+  // Where the change came from (the trace of a leaked key's use); null when not known.
+  sourceAddress: string | null;
+  userAgent: string | null;
 }
 
 // Never the key: only the first 8 hex digits of its SHA-256.
@@ -21,8 +23,4 @@ export function dispatcherActor(keyDigestHex: string): string {
 
 export function clientActor(clientId: number): string {
   return `client:${clientId}`;
-}
-
-export function changeOriginOf(request: RequestWithActor): ChangeOrigin {
-  return { actor: request.actor!, requestId: String(request.id), callerRequestId: callerRequestIdOf(request) };
 }

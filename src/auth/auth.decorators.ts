@@ -1,5 +1,7 @@
 import { ExecutionContext, createParamDecorator } from '@nestjs/common';
-import { ChangeOrigin, RequestWithActor, changeOriginOf } from './actor';
+import { sourceAddressOf, userAgentOf } from '../common/caller-trace';
+import { callerRequestIdOf } from '../common/request-id';
+import { ChangeOrigin, RequestWithActor } from './actor';
 import { AuthenticatedClient, RequestWithClient } from './client-lookup';
 import { SECRET_KEY_FIELD } from './credential-headers';
 
@@ -20,3 +22,14 @@ export const PresentedSecretKey = createParamDecorator(
 export const Origin = createParamDecorator((_: unknown, context: ExecutionContext): ChangeOrigin =>
   changeOriginOf(context.switchToHttp().getRequest<RequestWithActor>()),
 );
+
+// Here, not beside ChangeOrigin: every feature's repository imports that type, and this reads the request.
+export function changeOriginOf(request: RequestWithActor): ChangeOrigin {
+  return {
+    actor: request.actor!,
+    requestId: String(request.id),
+    callerRequestId: callerRequestIdOf(request),
+    sourceAddress: sourceAddressOf(request.ip),
+    userAgent: userAgentOf(request.headers),
+  };
+}

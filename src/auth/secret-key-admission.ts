@@ -29,9 +29,9 @@ export class SecretKeyAdmission {
     return isWellFormedSecretKey(secretKey) ? secretKey : KeyNotAdmitted.Malformed;
   }
 
-  // The seconds to wait once over its limit, else 0.
-  admit(secretKeyDigest: string): number {
-    this.keyUsage.note(secretKeyDigest);
+  // The seconds to wait once over its limit, else 0. `ip`: where it was used from, noted with the use.
+  admit(secretKeyDigest: string, ip: string | undefined): number {
+    this.keyUsage.note(secretKeyDigest, ip);
     return this.rateLimit.acquire(secretKeyDigest);
   }
 }

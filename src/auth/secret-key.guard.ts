@@ -32,7 +32,7 @@ export class SecretKeyGuard implements CanActivate {
     request.actor = clientActor(client.id);
     request.credentialDigest = client.secretKeyDigest;
     request.writer = request.actor;
-    const retryAfter = this.admission.admit(client.secretKeyDigest);
+    const retryAfter = this.admission.admit(client.secretKeyDigest, request.ip);
     if (retryAfter > 0) throw new RetryLaterException(TOO_MANY_REQUESTS_MESSAGE, retryAfter);
     request.credentialCounted = true;
     return true;

@@ -5,13 +5,14 @@ import { Transactions } from '../database/transactions';
 import { ClientAdminService, ClientNotFoundException } from './client-admin.service';
 import { AdminClientView, ClientKeys, ClientRepository } from './client.repository';
 
-const ORIGIN = { actor: 'admin:12345678', requestId: 'r1', callerRequestId: null };
+const ORIGIN = { actor: 'admin:12345678', requestId: 'r1', callerRequestId: null, sourceAddress: '203.0.113.7', userAgent: 'curl/8.5.0' };
 const KEYS: ClientKeys = {
   clientId: 7,
   isActive: true,
   secretKeyDigest: 'c'.repeat(64),
   previousSecretKeyDigest: 'p'.repeat(64),
   secretKeyLastUsedAt: null,
+  secretKeyLastUsedFrom: null,
 };
 const STORED: AdminClientView = {
   clientId: 7,
@@ -28,7 +29,9 @@ const STORED: AdminClientView = {
   updatedAt: '2026-11-24T00:00:00.000Z',
   secretKeyRotatedAt: null,
   secretKeyLastUsedAt: null,
+  secretKeyLastUsedFrom: null,
   previousSecretKeyLastUsedAt: null,
+  previousSecretKeyLastUsedFrom: null,
   previousKeyExpiresAt: null,
   allowedDestinations: null,
   dailySpendLimit: null,

@@ -63,6 +63,13 @@ export class Client {
   @Column({ name: 'previous_secret_key_last_used_at', type: 'datetime', precision: 3, nullable: true })
   previousSecretKeyLastUsedAt!: Date | null;
 
+  // The address of the last use beside its time (common/caller-trace.ts), written with it; a rotation moves it likewise.
+  @Column({ name: 'secret_key_last_used_from', type: 'varchar', length: 64, nullable: true })
+  secretKeyLastUsedFrom!: string | null;
+
+  @Column({ name: 'previous_secret_key_last_used_from', type: 'varchar', length: 64, nullable: true })
+  previousSecretKeyLastUsedFrom!: string | null;
+
   // Null: route admits any destination; else only those these E.164 prefixes start, in the order an admin gave them.
   @Column({ name: 'allowed_destinations', type: 'simple-json', nullable: true })
   allowedDestinations!: string[] | null;

@@ -38,7 +38,9 @@ export interface AdminClientView {
   updatedAt: string;
   secretKeyRotatedAt: string | null;
   secretKeyLastUsedAt: string | null;
+  secretKeyLastUsedFrom: string | null;
   previousSecretKeyLastUsedAt: string | null;
+  previousSecretKeyLastUsedFrom: string | null;
   previousKeyExpiresAt: string | null;
   allowedDestinations: string[] | null;
   dailySpendLimit: Amount | null;
@@ -69,6 +71,7 @@ export interface ClientKeys {
   secretKeyDigest: string;
   previousSecretKeyDigest: string | null;
   secretKeyLastUsedAt: Date | null;
+  secretKeyLastUsedFrom: string | null;
 }
 
 const INSERT_PROPERTIES = [
@@ -89,9 +92,11 @@ const ADMIN_VIEW_SELECTION = [
   'updatedAt',
   'secretKeyRotatedAt',
   'secretKeyLastUsedAt',
+  'secretKeyLastUsedFrom',
   // Whether there is a previous key; the digest itself is never shown.
   'previousSecretKeyDigest',
   'previousSecretKeyLastUsedAt',
+  'previousSecretKeyLastUsedFrom',
   'previousKeyExpiresAt',
   'usageDay',
   'spentToday',
@@ -99,7 +104,14 @@ const ADMIN_VIEW_SELECTION = [
 const ADMIN_VIEW_INTEGERS = ['dailySpendLimitMicros', 'spentTodayMicros', 'sentToday'] as const satisfies ReadonlyArray<keyof Client>;
 type AdminViewRow = Omit<Client, (typeof ADMIN_VIEW_INTEGERS)[number]> & Record<(typeof ADMIN_VIEW_INTEGERS)[number], string | null>;
 
-const KEYS_SELECTION = ['c.id', 'c.isActive', 'c.secretKeyDigest', 'c.previousSecretKeyDigest', 'c.secretKeyLastUsedAt'];
+const KEYS_SELECTION = [
+  'c.id',
+  'c.isActive',
+  'c.secretKeyDigest',
+  'c.previousSecretKeyDigest',
+  'c.secretKeyLastUsedAt',
+  'c.secretKeyLastUsedFrom',
+];
 
 /** `!` escapes LIKE's wildcards in both dialects. */
 function likePrefix(prefix: string): string {
@@ -172,6 +184,7 @@ export class ClientRepository {
       secretKeyDigest: client.secretKeyDigest,
       previousSecretKeyDigest: client.previousSecretKeyDigest,
       secretKeyLastUsedAt: client.secretKeyLastUsedAt,
+      secretKeyLastUsedFrom: client.secretKeyLastUsedFrom,
     };
   }
 
@@ -200,7 +213,9 @@ export class ClientRepository {
       previousKeyExpiresAt,
       // The key keeps its last use as it becomes the previous one (read under the row's lock); the new key has none.
       previousSecretKeyLastUsedAt: previousKeyExpiresAt === null ? null : keys.secretKeyLastUsedAt,
+      previousSecretKeyLastUsedFrom: previousKeyExpiresAt === null ? null : keys.secretKeyLastUsedFrom,
       secretKeyLastUsedAt: null,
+      secretKeyLastUsedFrom: null,
       secretKeyRotatedAt: now,
       updatedAt: now,
     });
@@ -254,8 +269,10 @@ function toAdminClientView(client: AdminViewRow, today: string): AdminClientView
     updatedAt: (client.updatedAt ?? client.createdAt).toISOString(),
     secretKeyRotatedAt: client.secretKeyRotatedAt?.toISOString() ?? null,
     secretKeyLastUsedAt: client.secretKeyLastUsedAt?.toISOString() ?? null,
+    secretKeyLastUsedFrom: client.secretKeyLastUsedFrom,
     previousSecretKeyLastUsedAt:
       client.previousSecretKeyDigest === null ? null : (client.previousSecretKeyLastUsedAt?.toISOString() ?? null),
+    previousSecretKeyLastUsedFrom: client.previousSecretKeyDigest === null ? null : client.previousSecretKeyLastUsedFrom,
     previousKeyExpiresAt: client.previousSecretKeyDigest === null ? null : (client.previousKeyExpiresAt?.toISOString() ?? null),
     allowedDestinations: client.allowedDestinations,
     dailySpendLimit: client.dailySpendLimitMicros === null ? null : amountOf(BigInt(client.dailySpendLimitMicros)),

@@ -45,7 +45,7 @@ describe('ClientService', () => {
   it('should store a new client under the digest of a new key and answer the key, nowhere stored', async () => {
     const answer = await service.create(
       { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false },
-      { actor: 'admin:12345678', requestId: 'r1', callerRequestId: null },
+      { actor: 'admin:12345678', requestId: 'r1', callerRequestId: null, sourceAddress: null, userAgent: null },
     );
     expect(answer.secretKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
     const [stored] = insert.mock.calls[0];

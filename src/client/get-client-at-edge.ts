@@ -15,7 +15,7 @@ export function answerGetClientAtEdge(clients: ClientService, admission: SecretK
     if (typeof secretKey !== 'string') return done();
     const secretKeyDigest = sha256Hex(secretKey);
     const send = (answer: string | null): void => {
-      if (answer !== null && admission.admit(secretKeyDigest) === 0) void sendAnswer(reply, answer);
+      if (answer !== null && admission.admit(secretKeyDigest, request.ip) === 0) void sendAnswer(reply, answer);
       else done();
     };
     const cached = clients.cachedAnswer(secretKey, secretKeyDigest);
@@ -36,6 +36,7 @@ export function answerGetClientAtEdge(clients: ClientService, admission: SecretK
 @Injectable()
 export class GetClientAtEdge extends EdgeAnswer {
   readonly preHandler: preHandlerHookHandler;
+  readonly route = GET_CLIENT_ROUTE;
 
   constructor(clients: ClientService, admission: SecretKeyAdmission) {
     super();

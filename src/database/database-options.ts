@@ -33,6 +33,8 @@ import { AllowedDestinations1798000000008 as MysqlAllowedDestinations17980000000
 import { AllowedDestinations1798000000008 as SqliteAllowedDestinations1798000000008 } from './migrations/sqlite/1798000000008-AllowedDestinations';
 import { DailyLimits1798000000009 as MysqlDailyLimits1798000000009 } from './migrations/mysql/1798000000009-DailyLimits';
 import { DailyLimits1798000000009 as SqliteDailyLimits1798000000009 } from './migrations/sqlite/1798000000009-DailyLimits';
+import { RequestTrace1798000000011 as MysqlRequestTrace1798000000011 } from './migrations/mysql/1798000000011-RequestTrace';
+import { RequestTrace1798000000011 as SqliteRequestTrace1798000000011 } from './migrations/sqlite/1798000000011-RequestTrace';
 import { RemoveNeverPublicHosts1798000000012 as MysqlRemoveNeverPublicHosts } from './migrations/mysql/1798000000012-RemoveNeverPublicHosts';
 import { RemoveNeverPublicHosts1798000000012 as SqliteRemoveNeverPublicHosts } from './migrations/sqlite/1798000000012-RemoveNeverPublicHosts';
 
@@ -53,6 +55,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlDestinationPrices,
   MysqlAllowedDestinations1798000000008,
   MysqlDailyLimits1798000000009,
+  MysqlRequestTrace1798000000011,
   MysqlRemoveNeverPublicHosts,
 ];
 export const SQLITE_MIGRATIONS = [
@@ -71,6 +74,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteDestinationPrices,
   SqliteAllowedDestinations1798000000008,
   SqliteDailyLimits1798000000009,
+  SqliteRequestTrace1798000000011,
   SqliteRemoveNeverPublicHosts,
 ];
 

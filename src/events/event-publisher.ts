@@ -1,7 +1,7 @@
 import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { ConfirmChannel } from 'amqplib';
-import { AuditEventDto } from '../audit/dto/audit-event.dto';
+import { DomainEventDto } from '../audit/dto/audit-event.dto';
 import { withTimeout } from '../common/errors/unavailable';
 import { EVENT_CONTENT_TYPE, EVENTS_EXCHANGE } from './domain-events';
 
@@ -44,7 +44,7 @@ export class EventPublisher implements OnApplicationBootstrap, OnApplicationShut
     if (channel) await withTimeout(channel.close(), CHANNEL_CLOSE_WAIT_MS, 'broker').catch(() => undefined);
   }
 
-  async publish(events: AuditEventDto[]): Promise<void> {
+  async publish(events: DomainEventDto[]): Promise<void> {
     const channel = this.channel;
     if (!channel) throw new Error('the broker is not connected');
     for (const event of events) {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { AuditLog } from '../audit/audit.repository';
-import { AuditEventDto } from '../audit/dto/audit-event.dto';
+import { DomainEventDto } from '../audit/dto/audit-event.dto';
 import { EntityManager } from 'typeorm';
 import { EventPublisher } from './event-publisher';
 import { OutboxRelay, RELAY_BATCH_SIZE } from './outbox-relay';
@@ -8,7 +8,7 @@ import { OutboxEvent, OutboxRepository, RELAY_LOCK_BUSY } from './outbox.reposit
 
 const event = (position: number): OutboxEvent => ({
   position,
-  event: { eventId: `e-${position}`, action: 'client.updated', clientId: 1 } as AuditEventDto,
+  event: { eventId: `e-${position}`, action: 'client.updated', clientId: 1 } as DomainEventDto,
 });
 
 /** An outbox in memory: what waits, what was marked, and whether another relay holds the lock. */
@@ -49,7 +49,7 @@ class PublisherDouble {
     this.isReady = true;
     this.readyListener();
   }
-  publish = jest.fn((events: AuditEventDto[]) => {
+  publish = jest.fn((events: DomainEventDto[]) => {
     if (this.failNext) {
       const error = this.failNext;
       this.failNext = undefined;

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuditEvent } from '../audit/audit-event.entity';
-import { AuditEventDto, toAuditEvent } from '../audit/dto/audit-event.dto';
+import { DomainEventDto, toDomainEvent } from '../audit/dto/audit-event.dto';
 import { Transactions } from '../database/transactions';
 import { OutboxRelayLock } from './outbox-relay-lock.entity';
 
 export interface OutboxEvent {
   position: number;
-  event: AuditEventDto;
+  event: DomainEventDto;
 }
 
 export interface OutboxBacklog {
@@ -48,7 +48,7 @@ export class OutboxRepository {
       .orderBy('e.id')
       .limit(limit)
       .getMany();
-    return events.map((event) => ({ position: Number(event.id), event: toAuditEvent(event) }));
+    return events.map((event) => ({ position: Number(event.id), event: toDomainEvent(event) }));
   }
 
   async markPublished(manager: EntityManager, positions: number[]): Promise<void> {

@@ -1,20 +1,26 @@
 import type { FastifyRequest, onResponseHookHandler } from 'fastify';
 import type pino from 'pino';
 import { loggedUrl } from './logged-url';
+import { sourceAddressOf } from '../common/caller-trace';
 import { callerRequestIdOf } from '../common/request-id';
 
+// Answered at debug: a probe or a scrape every few seconds is no traffic, and get-client's line was the costliest of a
+// cached answer's operations (BENCHMARKS.md); its use shows in key usage (the key's last address) and in metrics.
+const QUIET_ROUTES = ['/health', '/metrics'];
+
 // No redaction paths and a flat line, for their cost (BENCHMARKS.md): no field here holds a credential.
-// Answered requests at debug: the line was the costliest of a cached get-client's operations (BENCHMARKS.md).
-export function logAnswer(logger: pino.Logger, isDraining: () => boolean): onResponseHookHandler {
+// `quietRoutes`: the routes besides /health and /metrics whose answered requests are written at debug.
+export function logAnswer(logger: pino.Logger, isDraining: () => boolean, quietRoutes: readonly string[] = []): onResponseHookHandler {
+  const quiet = new Set([...QUIET_ROUTES, ...quietRoutes]);
   return (request, reply, done) => {
     const statusCode = reply.statusCode;
-    // A 503 while draining before a stop is the drain working, not an error to page anyone for.
-    const level = statusCode >= 500 ? (statusCode === 503 && isDraining() ? 'info' : 'error') : statusCode >= 400 ? 'warn' : 'debug';
+    const level = levelOf(statusCode, () => quiet.has(routeLabel(request)), isDraining);
     if (logger.isLevelEnabled(level)) {
       logger[level](
         {
           requestId: request.id,
           callerRequestId: callerRequestIdOf(request.raw),
+          sourceAddress: sourceAddressOf(request.ip),
           method: request.method,
           route: routeLabel(request),
           url: loggedUrl(request.url),
@@ -26,6 +32,13 @@ export function logAnswer(logger: pino.Logger, isDraining: () => boolean): onRes
     }
     done();
   };
+}
+
+function levelOf(statusCode: number, isQuiet: () => boolean, isDraining: () => boolean): pino.Level {
+  // A 503 while draining before a stop is the drain working, not an error to page anyone for.
+  if (statusCode >= 500) return statusCode === 503 && isDraining() ? 'info' : 'error';
+  if (statusCode >= 400) return 'warn';
+  return isQuiet() ? 'debug' : 'info';
 }
 
 export const UNMATCHED_ROUTE = 'unmatched';

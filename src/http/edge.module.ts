@@ -23,6 +23,7 @@ class EdgeHooks implements OnModuleInit {
   onModuleInit(): void {
     registerEdge(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), {
       edgeAnswer: this.edgeAnswer.preHandler,
+      quietRoutes: [this.edgeAnswer.route],
       accessLogger: this.accessLogger,
       isDraining: () => this.health.isShuttingDown,
       requestDuration: this.requestDuration,

@@ -36,6 +36,8 @@ export function createFastifyAdapter({ http, trustProxy }: Pick<AppConfig, 'http
 
 export interface EdgeParts {
   edgeAnswer: preHandlerHookHandler;
+  // Routes whose answered requests the access log writes at debug (with /health and /metrics).
+  quietRoutes: string[];
   accessLogger: pino.Logger;
   isDraining: () => boolean;
   requestDuration: Histogram<string>;
@@ -47,7 +49,7 @@ export function registerEdge(fastify: FastifyInstance, parts: EdgeParts): void {
   enforceRequestDeadline(fastify);
   acceptJsonBodiesOnly(fastify);
   fastify.addHook('preHandler', parts.edgeAnswer);
-  fastify.addHook('onResponse', logAnswer(parts.accessLogger, parts.isDraining));
+  fastify.addHook('onResponse', logAnswer(parts.accessLogger, parts.isDraining, parts.quietRoutes));
   fastify.addHook('onResponse', timeAnswer(parts.requestDuration));
 }
 

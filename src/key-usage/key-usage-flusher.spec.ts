@@ -1,30 +1,33 @@
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../config/app-config';
 import { KeyUsageFlusher } from './key-usage-flusher';
-import { KeyUsageNotes } from './key-usage-notes';
+import { KeyUsageNotes, KeyUse } from './key-usage-notes';
 import { KeyUsageRepository } from './key-usage.repository';
 import { keyUsageFlushFailures } from './key-usage.metrics';
+
+const IP = '203.0.113.7';
+const use = (usedAt: number): KeyUse => ({ usedAt, ip: IP });
 
 describe('KeyUsageFlusher', () => {
   const config = { get: () => 60_000 } as unknown as ConfigService<AppConfig, true>;
   let notes: KeyUsageNotes;
-  let recordLastUses: jest.Mock<Promise<void>, [Map<string, number>]>;
+  let recordLastUses: jest.Mock<Promise<void>, [Map<string, KeyUse>]>;
   let flusher: KeyUsageFlusher;
 
   beforeEach(() => {
     notes = new KeyUsageNotes();
-    recordLastUses = jest.fn<Promise<void>, [Map<string, number>]>().mockResolvedValue(undefined);
+    recordLastUses = jest.fn<Promise<void>, [Map<string, KeyUse>]>().mockResolvedValue(undefined);
     flusher = new KeyUsageFlusher(notes, { recordLastUses } as unknown as KeyUsageRepository, config);
   });
 
   it('should write what was noted, once, and leave nothing behind', async () => {
-    notes.note('a', 10);
-    notes.note('b', 20);
+    notes.note('a', IP, 10);
+    notes.note('b', IP, 20);
     await flusher.flush();
     expect(recordLastUses).toHaveBeenCalledWith(
       new Map([
-        ['a', 10],
-        ['b', 20],
+        ['a', use(10)],
+        ['b', use(20)],
       ]),
     );
     expect(notes.size).toBe(0);
@@ -34,17 +37,17 @@ describe('KeyUsageFlusher', () => {
 
   it('should keep the notes of a failed flush for the next one, count the failure, and never reject', async () => {
     const failuresBefore = (await keyUsageFlushFailures.get()).values[0]?.value ?? 0;
-    notes.note('a', 10);
+    notes.note('a', IP, 10);
     recordLastUses.mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     await expect(flusher.flush()).resolves.toBeUndefined();
     expect((await keyUsageFlushFailures.get()).values[0].value).toBe(failuresBefore + 1);
-    notes.note('a', 30);
-    notes.note('b', 5);
+    notes.note('a', IP, 30);
+    notes.note('b', IP, 5);
     await flusher.flush();
     expect(recordLastUses).toHaveBeenLastCalledWith(
       new Map([
-        ['a', 30],
-        ['b', 5],
+        ['a', use(30)],
+        ['b', use(5)],
       ]),
     );
   });
@@ -52,15 +55,15 @@ describe('KeyUsageFlusher', () => {
   it('should write once more at shutdown, and not overlap two flushes', async () => {
     let release!: () => void;
     recordLastUses.mockImplementationOnce(() => new Promise((resolve) => (release = () => resolve())));
-    notes.note('a', 10);
+    notes.note('a', IP, 10);
     const first = flusher.flush();
     while (recordLastUses.mock.calls.length === 0) await Promise.resolve();
-    notes.note('b', 20);
+    notes.note('b', IP, 20);
     const atShutdown = flusher.onApplicationShutdown();
     await new Promise((resolve) => setImmediate(resolve));
     expect(recordLastUses).toHaveBeenCalledTimes(1);
     release();
     await Promise.all([first, atShutdown]);
-    expect(recordLastUses).toHaveBeenLastCalledWith(new Map([['b', 20]]));
+    expect(recordLastUses).toHaveBeenLastCalledWith(new Map([['b', use(20)]]));
   });
 });

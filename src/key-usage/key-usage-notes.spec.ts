@@ -2,15 +2,15 @@ import { sha256Hex } from '../auth/digest';
 import { KeyUsageNotes } from './key-usage-notes';
 
 describe('KeyUsageNotes', () => {
-  it('should keep one entry per key, its latest use, however many times it is used', () => {
+  it('should keep one entry per key, its latest use and the address of that use, however many times it is used', () => {
     const notes = new KeyUsageNotes();
-    for (let use = 0; use < 1000; use++) notes.note('a'.repeat(64), 1000 + use);
-    notes.note('b'.repeat(64), 5);
+    for (let use = 0; use < 1000; use++) notes.note('a'.repeat(64), `203.0.113.${use % 200}`, 1000 + use);
+    notes.note('b'.repeat(64), '2001:db8::1', 5);
     expect(notes.size).toBe(2);
     expect(notes.take()).toEqual(
       new Map([
-        ['a'.repeat(64), 1999],
-        ['b'.repeat(64), 5],
+        ['a'.repeat(64), { usedAt: 1999, ip: '203.0.113.199' }],
+        ['b'.repeat(64), { usedAt: 5, ip: '2001:db8::1' }],
       ]),
     );
   });
@@ -18,7 +18,7 @@ describe('KeyUsageNotes', () => {
   it('should hold 200,000 distinct keys of one interval as one entry each, and nothing after they are taken', () => {
     const notes = new KeyUsageNotes();
     const digests = Array.from({ length: 200_000 }, (_, index) => sha256Hex(`sk_${index}`));
-    for (let round = 0; round < 3; round++) for (const digest of digests) notes.note(digest);
+    for (let round = 0; round < 3; round++) for (const digest of digests) notes.note(digest, '203.0.113.7');
     expect(notes.size).toBe(200_000);
     const taken = notes.take();
     expect(taken.size).toBe(200_000);
@@ -26,18 +26,18 @@ describe('KeyUsageNotes', () => {
     expect(notes.take().size).toBe(0);
   });
 
-  it('should put back what a flush could not write without replacing a later use noted meanwhile', () => {
+  it('should put back what a flush could not write without replacing a later use noted meanwhile, nor its address', () => {
     const notes = new KeyUsageNotes();
-    notes.note('a', 100);
-    notes.note('b', 100);
+    notes.note('a', '203.0.113.1', 100);
+    notes.note('b', '203.0.113.2', 100);
     const taken = notes.take();
-    notes.note('a', 300);
-    notes.putBack(new Map([...taken, ['c', 50]]));
+    notes.note('a', '203.0.113.3', 300);
+    notes.putBack(new Map([...taken, ['c', { usedAt: 50, ip: '203.0.113.4' }]]));
     expect(notes.take()).toEqual(
       new Map([
-        ['a', 300],
-        ['b', 100],
-        ['c', 50],
+        ['a', { usedAt: 300, ip: '203.0.113.3' }],
+        ['b', { usedAt: 100, ip: '203.0.113.2' }],
+        ['c', { usedAt: 50, ip: '203.0.113.4' }],
       ]),
     );
   });

@@ -1,27 +1,34 @@
 import { Injectable } from '@nestjs/common';
 
+// The caller's address as Fastify gives it (request.ip), written out only when flushed: nothing more per request.
+export interface KeyUse {
+  usedAt: number;
+  ip: string | undefined;
+}
+
 @Injectable()
 export class KeyUsageNotes {
-  private notes = new Map<string, number>();
+  private notes = new Map<string, KeyUse>();
 
-  note(secretKeyDigest: string, usedAt = Date.now()): void {
-    this.notes.set(secretKeyDigest, usedAt);
+  // The latest use wins: at most one address per key per flush interval.
+  note(secretKeyDigest: string, ip: string | undefined, usedAt = Date.now()): void {
+    this.notes.set(secretKeyDigest, { usedAt, ip });
   }
 
   get size(): number {
     return this.notes.size;
   }
 
-  take(): Map<string, number> {
+  take(): Map<string, KeyUse> {
     const taken = this.notes;
     this.notes = new Map();
     return taken;
   }
 
-  putBack(notes: Map<string, number>): void {
-    for (const [secretKeyDigest, usedAt] of notes) {
+  putBack(notes: Map<string, KeyUse>): void {
+    for (const [secretKeyDigest, use] of notes) {
       const later = this.notes.get(secretKeyDigest);
-      if (later === undefined || later < usedAt) this.notes.set(secretKeyDigest, usedAt);
+      if (later === undefined || later.usedAt < use.usedAt) this.notes.set(secretKeyDigest, use);
     }
   }
 }

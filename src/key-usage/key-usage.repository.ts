@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { sourceAddressOf } from '../common/caller-trace';
 import { SqlNames } from '../database/sql-names';
 import { sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
+import { KeyUse } from './key-usage-notes';
 
 // Named, not imported: client/ authenticates through auth/, which notes here.
 interface ClientKeyUsage {
@@ -11,12 +13,19 @@ interface ClientKeyUsage {
   previousSecretKeyDigest: string | null;
   secretKeyLastUsedAt: Date | null;
   previousSecretKeyLastUsedAt: Date | null;
+  secretKeyLastUsedFrom: string | null;
+  previousSecretKeyLastUsedFrom: string | null;
 }
 
 // SQLite allows 500 SELECTs in one UNION ALL; on MariaDB 1,000 keys a statement was fastest (BENCHMARKS.md, key usage).
 const KEYS_PER_STATEMENT = { mysql: 1000, sqlite: 400 } as const;
 
-// A time only moves forward (GREATEST): instances write the same clients in any order.
+type KeyColumns =
+  | ['secretKeyDigest', 'secretKeyLastUsedAt', 'secretKeyLastUsedFrom']
+  | ['previousSecretKeyDigest', 'previousSecretKeyLastUsedAt', 'previousSecretKeyLastUsedFrom'];
+
+// A time only moves forward: instances write the same clients in any order, so a row is written only by a use not older
+// than the one it holds, the use's address with it (one condition for both: nothing to keep in step).
 @Injectable()
 export class KeyUsageRepository {
   private readonly statements: Array<(count: number) => string>;
@@ -30,30 +39,34 @@ export class KeyUsageRepository {
     const mysql = transactions.dialect === 'mysql';
     this.keysPerStatement = KEYS_PER_STATEMENT[transactions.dialect];
     const uses = (count: number) =>
-      Array.from({ length: count }, (_, index) =>
-        mysql
-          ? `SELECT CONVERT(? USING ascii)${index === 0 ? ' AS digest' : ''}, CAST(? AS DATETIME(3))${index === 0 ? ' AS used_at' : ''}`
-          : `SELECT ?${index === 0 ? ' AS digest' : ''}, ?${index === 0 ? ' AS used_at' : ''}`,
-      ).join(' UNION ALL ');
-    const forKey = (
-      digest: 'secretKeyDigest' | 'previousSecretKeyDigest',
-      lastUsedAt: 'secretKeyLastUsedAt' | 'previousSecretKeyLastUsedAt',
-    ) =>
-      mysql
+      Array.from({ length: count }, (_, index) => {
+        const [digest, usedAt, usedFrom] = index === 0 ? [' AS digest', ' AS used_at', ' AS used_from'] : ['', '', ''];
+        return mysql
+          ? `SELECT CONVERT(? USING ascii)${digest}, CAST(? AS DATETIME(3))${usedAt}, ?${usedFrom}`
+          : `SELECT ?${digest}, ?${usedAt}, ?${usedFrom}`;
+      }).join(' UNION ALL ');
+    const forKey = ([digest, lastUsedAt, lastUsedFrom]: KeyColumns) => {
+      const [at, from] = [client.column(lastUsedAt), client.column(lastUsedFrom)];
+      return mysql
         ? (count: number) =>
             `UPDATE ${client.table} c JOIN (${uses(count)}) u ON ${client.column(digest, 'c')} = u.digest
-             SET ${client.column(lastUsedAt, 'c')} = GREATEST(COALESCE(${client.column(lastUsedAt, 'c')}, u.used_at), u.used_at)`
+             SET c.${from} = u.used_from, c.${at} = u.used_at WHERE c.${at} IS NULL OR c.${at} <= u.used_at`
         : (count: number) =>
-            `UPDATE ${client.table} SET ${client.column(lastUsedAt)} = MAX(COALESCE(${client.column(lastUsedAt)}, u.used_at), u.used_at)
-             FROM (${uses(count)}) AS u WHERE ${client.table}.${client.column(digest)} = u.digest`;
-    this.statements = [forKey('secretKeyDigest', 'secretKeyLastUsedAt'), forKey('previousSecretKeyDigest', 'previousSecretKeyLastUsedAt')];
+            `UPDATE ${client.table} SET ${at} = u.used_at, ${from} = u.used_from
+             FROM (${uses(count)}) AS u WHERE ${client.table}.${client.column(digest)} = u.digest
+             AND (${client.table}.${at} IS NULL OR ${client.table}.${at} <= u.used_at)`;
+    };
+    this.statements = [
+      forKey(['secretKeyDigest', 'secretKeyLastUsedAt', 'secretKeyLastUsedFrom']),
+      forKey(['previousSecretKeyDigest', 'previousSecretKeyLastUsedAt', 'previousSecretKeyLastUsedFrom']),
+    ];
   }
 
-  async recordLastUses(lastUses: Map<string, number>): Promise<void> {
+  async recordLastUses(lastUses: Map<string, KeyUse>): Promise<void> {
     const entries = [...lastUses];
     for (let start = 0; start < entries.length; start += this.keysPerStatement) {
       const chunk = entries.slice(start, start + this.keysPerStatement);
-      const values = chunk.flatMap(([digest, usedAt]) => [digest, sqlTimestamp(new Date(usedAt))]);
+      const values = chunk.flatMap(([digest, { usedAt, ip }]) => [digest, sqlTimestamp(new Date(usedAt)), sourceAddressOf(ip)]);
       for (const statement of this.statements) await this.transactions.manager.query(statement(chunk.length), values);
     }
   }

@@ -37,6 +37,7 @@ export class ProviderHostRepository {
         origin,
         clientId: null,
         changed: note === null ? ['host'] : ['host', 'note'],
+        details: { host },
       });
       return { id, host, note, createdAt };
     });
@@ -44,9 +45,18 @@ export class ProviderHostRepository {
 
   async remove(providerHostId: number, origin: ChangeOrigin): Promise<boolean> {
     return this.transactions.run(async (manager) => {
+      // Read first: the entry names the host removed, which the row no longer can.
+      const found = await manager.findOne(ProviderHost, { select: { host: true }, where: { id: providerHostId } });
+      if (found === null) return false;
       const deleted = await manager.delete(ProviderHost, { id: providerHostId });
       if (!deleted.affected) return false;
-      await this.auditLog.record({ action: 'provider-host.removed', origin, clientId: null, changed: ['host'] });
+      await this.auditLog.record({
+        action: 'provider-host.removed',
+        origin,
+        clientId: null,
+        changed: ['host'],
+        details: { host: found.host },
+      });
       return true;
     });
   }

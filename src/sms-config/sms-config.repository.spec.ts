@@ -36,7 +36,7 @@ const deadlock = () => driverError('Deadlock found when trying to get lock; try 
 /** MariaDB's word for a deadlock on the table's AUTO-INC lock, which the add's INSERT ... SELECT takes. */
 const autoIncrementDeadlock = () => driverError('Failed to read auto-increment value from storage engine', 'ER_AUTOINC_READ_FAILED', 1467);
 
-const ORIGIN = { actor: 'client:42', requestId: 'req-1', callerRequestId: null };
+const ORIGIN = { actor: 'client:42', requestId: 'req-1', callerRequestId: null, sourceAddress: null, userAgent: null };
 
 describe('SmsConfigRepository', () => {
   let script: jest.Mock<Promise<WriteResult[]>, [ScriptStatement[]]>;

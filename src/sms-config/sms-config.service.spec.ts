@@ -18,7 +18,7 @@ const OWNER = {
   isPreviousKey: false,
   keyDigests: ['d'.repeat(64), 'e'.repeat(64)],
 };
-const ORIGIN = { actor: 'client:42', requestId: 'req-1', callerRequestId: null };
+const ORIGIN = { actor: 'client:42', requestId: 'req-1', callerRequestId: null, sourceAddress: null, userAgent: null };
 const REQUEST = { providerName: 'Twilio', smsApi: 'https://api.twilio.com/send' };
 
 describe('SmsConfigService', () => {

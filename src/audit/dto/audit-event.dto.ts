@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { IsOptionalQueryInteger, PageQueryDto } from '../../common/pagination/page';
 import { MAX_ID } from '../../common/validation/positive-id.pipe';
-import { AUDIT_ACTIONS, AuditAction } from '../audit-entry';
+import { AUDIT_ACTIONS, AuditAction, AuditDetails } from '../audit-entry';
 import { AuditEvent } from '../audit-event.entity';
 import { AnswerOf } from '../../common/answer';
 
@@ -46,7 +46,43 @@ export class AuditEventDto {
 
   @ApiProperty({ type: [String], description: 'The names of the fields changed, never their values' })
   changed: string[];
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    example: null,
+    description:
+      'What the action says beyond the names in changed: `{"host": "<host>"}` for provider-host.approved and provider-host.removed; ' +
+      'null for the others, for `system` and for entries made before the service kept it',
+  })
+  details: AuditDetails | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '203.0.113.7',
+    description:
+      "The caller's address (after TRUST_PROXY; an IPv4-mapped address as IPv4), the full address, not the /64 the limits count. " +
+      'null for `system` and for entries made before the service kept it. Not in the published events',
+  })
+  sourceAddress: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'curl/8.5.0',
+    description:
+      "The caller's User-Agent, cut to 200 characters, each that does not print replaced by ?; null when none was sent, for " +
+      '`system` and for entries made before the service kept it. Not in the published events',
+  })
+  userAgent: string | null;
 }
+
+/** What a published event leaves out of its audit entry: where the change came from is for the admins who read the audit. */
+export const UNPUBLISHED_FIELDS = ['sourceAddress', 'userAgent'] as const satisfies ReadonlyArray<keyof AuditEventDto>;
+
+export type DomainEventDto = Omit<AuditEventDto, (typeof UNPUBLISHED_FIELDS)[number]>;
 
 export class AuditEventPageDto {
   @ApiProperty({ type: [AuditEventDto], description: 'Newest first' })
@@ -69,6 +105,10 @@ export class AuditEventQueryDto extends PageQueryDto {
 }
 
 export function toAuditEvent(event: AuditEvent): AuditEventDto {
+  return { ...toDomainEvent(event), sourceAddress: event.sourceAddress, userAgent: event.userAgent };
+}
+
+export function toDomainEvent(event: AuditEvent): DomainEventDto {
   return {
     eventId: event.eventId,
     occurredAt: event.occurredAt.toISOString(),
@@ -79,5 +119,6 @@ export function toAuditEvent(event: AuditEvent): AuditEventDto {
     requestId: event.requestId,
     callerRequestId: event.callerRequestId,
     changed: JSON.parse(event.changed) as string[],
+    details: event.details === null ? null : (JSON.parse(event.details) as AuditDetails),
   };
 }

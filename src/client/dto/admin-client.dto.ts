@@ -71,10 +71,29 @@ export class AdminClientDto {
   @ApiProperty({
     type: String,
     nullable: true,
+    example: '203.0.113.7',
+    description:
+      "The caller's address at that last use (after TRUST_PROXY, the full address; an IPv4-mapped one as IPv4), written with its time: " +
+      'one address a key a flush interval, the latest. null: not used since it was made, or last used before the service kept it',
+  })
+  secretKeyLastUsedFrom: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
     example: null,
     description: 'When the previous key (during a rotation’s grace) was last used; null when there is none, or it was not used',
   })
   previousSecretKeyLastUsedAt: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description:
+      "The caller's address at the previous key's last use, as secretKeyLastUsedFrom; null when there is none, or it was not used",
+  })
+  previousSecretKeyLastUsedFrom: string | null;
 
   @ApiProperty({ type: String, nullable: true, example: null, description: 'When the previous key stops working; null when there is none' })
   previousKeyExpiresAt: string | null;

@@ -17,9 +17,9 @@ export async function removeNeverPublicHosts(queryRunner: QueryRunner): Promise<
     if (!isNeverPublicName(name)) continue;
     await queryRunner.query('DELETE FROM provider_host WHERE id = ?', [id]);
     await queryRunner.query(
-      `INSERT INTO audit_event (event_id, occurred_at, action, actor, client_id, sms_config_id, request_id, changed, unpublished)
-        VALUES (?, ?, 'provider-host.removed', 'system', NULL, NULL, NULL, ?, 1)`,
-      [randomUUID(), sqlTimestamp(new Date()), JSON.stringify(['host'])],
+      `INSERT INTO audit_event (event_id, occurred_at, action, actor, client_id, sms_config_id, request_id, changed, details, unpublished)
+        VALUES (?, ?, 'provider-host.removed', 'system', NULL, NULL, NULL, ?, ?, 1)`,
+      [randomUUID(), sqlTimestamp(new Date()), JSON.stringify(['host']), JSON.stringify({ host })],
     );
   }
 }

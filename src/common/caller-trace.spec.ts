@@ -1,0 +1,46 @@
+import { sourceAddressOf, userAgentOf } from './caller-trace';
+
+describe('sourceAddressOf', () => {
+  it('should keep an IPv4 address as it is, and write an IPv4-mapped IPv6 address as the IPv4 one', () => {
+    expect(sourceAddressOf('203.0.113.7')).toBe('203.0.113.7');
+    expect(sourceAddressOf('::ffff:198.51.100.23')).toBe('198.51.100.23');
+    expect(sourceAddressOf('::FFFF:c633:6417')).toBe('198.51.100.23');
+  });
+
+  it('should keep the full IPv6 address, in its short form, never the /64 the limits count', () => {
+    expect(sourceAddressOf('2001:db8:77:1::2a')).toBe('2001:db8:77:1::2a');
+    expect(sourceAddressOf('2001:DB8:0:0:0:0:0:1')).toBe('2001:db8::1');
+  });
+
+  it('should take what is not an address (a forwarded header as given) as no address', () => {
+    for (const given of [
+      undefined,
+      '',
+      'unknown',
+      '203.0.113.7, 10.0.0.1',
+      'sk_' + 'a'.repeat(43),
+      '01.2.3.4',
+      ' 1.2.3.4',
+      'fe80::1%eth0.5',
+    ]) {
+      expect({ given, address: sourceAddressOf(given) }).toEqual({ given, address: null });
+    }
+  });
+});
+
+describe('userAgentOf', () => {
+  it('should keep a user agent of at most 200 printable characters as sent', () => {
+    expect(userAgentOf({ 'user-agent': 'curl/8.5.0' })).toBe('curl/8.5.0');
+    expect(userAgentOf({ 'user-agent': 'a'.repeat(200) })).toBe('a'.repeat(200));
+  });
+
+  it('should cut a longer one to 200 characters and replace what does not print, never refuse it', () => {
+    expect(userAgentOf({ 'user-agent': 'b'.repeat(5000) })).toBe(`${'b'.repeat(199)}…`);
+    expect(userAgentOf({ 'user-agent': 'evil\u001b[31m\u202eagent' })).toBe('evil?[31m?agent');
+  });
+
+  it('should be null when none is sent, or an empty one', () => {
+    expect(userAgentOf({})).toBeNull();
+    expect(userAgentOf({ 'user-agent': '' })).toBeNull();
+  });
+});
