@@ -33,6 +33,8 @@ import { AllowedDestinations1798000000008 as MysqlAllowedDestinations17980000000
 import { AllowedDestinations1798000000008 as SqliteAllowedDestinations1798000000008 } from './migrations/sqlite/1798000000008-AllowedDestinations';
 import { DailyLimits1798000000009 as MysqlDailyLimits1798000000009 } from './migrations/mysql/1798000000009-DailyLimits';
 import { DailyLimits1798000000009 as SqliteDailyLimits1798000000009 } from './migrations/sqlite/1798000000009-DailyLimits';
+import { ChangeSequence1798000000010 as MysqlChangeSequence1798000000010 } from './migrations/mysql/1798000000010-ChangeSequence';
+import { ChangeSequence1798000000010 as SqliteChangeSequence1798000000010 } from './migrations/sqlite/1798000000010-ChangeSequence';
 
 // Each may run again after failing at any statement, and none needs privileges beyond its own database.
 export const MYSQL_MIGRATIONS = [
@@ -51,6 +53,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlDestinationPrices,
   MysqlAllowedDestinations1798000000008,
   MysqlDailyLimits1798000000009,
+  MysqlChangeSequence1798000000010,
 ];
 export const SQLITE_MIGRATIONS = [
   CreateSqliteSchema,
@@ -68,6 +71,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteDestinationPrices,
   SqliteAllowedDestinations1798000000008,
   SqliteDailyLimits1798000000009,
+  SqliteChangeSequence1798000000010,
 ];
 
 // Every statement longer than the timeout fails, and the failure is logged, never a statement's text and values.
