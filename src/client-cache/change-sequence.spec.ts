@@ -161,7 +161,7 @@ describe('ChangeSequence', () => {
       expect(repository.readFrom).toHaveBeenCalledTimes(2);
       await jest.advanceTimersByTimeAsync(READ_EVERY_MS);
       expect(repository.readFrom).toHaveBeenCalledTimes(3);
-      await sequence.onModuleDestroy();
+      await sequence.onApplicationShutdown();
       await jest.advanceTimersByTimeAsync(5 * READ_EVERY_MS);
       expect(repository.readFrom).toHaveBeenCalledTimes(3);
     } finally {

@@ -1,5 +1,6 @@
-import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChangeSequenceRepository, SequencedLine } from './change-sequence.repository';
 
 // DECISIONS' "at least every 500 ms", with room for the read itself within the promised second.
@@ -9,6 +10,8 @@ export const GAP_WAIT_MS = 5000;
 // More ids missing at once than this (a jump of the counter, a huge rollback) and the cache is emptied instead.
 export const MAX_GAPS = 500;
 export const PAGE_ROWS = 1000;
+// A read held by the database at shutdown is not waited for past this: the database's own timeout would end it.
+const STOP_WAIT_MS = 1000;
 
 /** Where the lines a change applies go: the same place as the bus's. */
 export interface SequenceListener {
@@ -25,7 +28,7 @@ export interface ChangeSequenceOptions {
  * The change sequence: each change's lines are written in its transaction (append), and every instance reads what it
  * has not seen yet, one read at a time, so a change reaches it within a second whether or not the bus carried it.
  */
-export class ChangeSequence implements OnApplicationBootstrap, OnModuleDestroy {
+export class ChangeSequence implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ChangeSequence');
   // This process's lines: already applied here when written.
   readonly origin = randomBytes(8).toString('hex');
@@ -54,10 +57,12 @@ export class ChangeSequence implements OnApplicationBootstrap, OnModuleDestroy {
     this.schedule(this.readEveryMs);
   }
 
-  async onModuleDestroy(): Promise<void> {
+  // Not at module destroy: an instance draining before it stops still serves, so it still learns changes; and a read
+  // held by the database must not hold up the drain, which starts after every module is destroyed.
+  async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.reading;
+    await Promise.race([this.reading, sleep(STOP_WAIT_MS, undefined, { ref: false })]);
   }
 
   append(lines: string[]): Promise<void> {
@@ -80,7 +85,7 @@ export class ChangeSequence implements OnApplicationBootstrap, OnModuleDestroy {
       this.failing = false;
       return more;
     } catch (error) {
-      if (!this.failing)
+      if (!this.failing && !this.stopped)
         this.logger.warn(`Change sequence not read (the bus and the cache's age limits remain): ${(error as Error).message}`);
       this.failing = true;
       return false;
