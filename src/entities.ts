@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
 import { metadataWithoutConnecting } from './database/typeorm-gaps';
 import { AuditEvent } from './audit/audit-event.entity';
+import { ChangeSequenceEntry } from './client-cache/change-sequence.entity';
+import { Deployment } from './client-cache/deployment.entity';
 import { Client } from './client/client.entity';
 import { OutboxRelayLock } from './events/outbox-relay-lock.entity';
 import { IdempotentRequest } from './idempotency/idempotent-request.entity';
@@ -9,7 +11,17 @@ import { DestinationPrice } from './sms-config/destination-price.entity';
 import { SmsConfig } from './sms-config/sms-config.entity';
 
 // For DataSources built outside Nest (the TypeORM CLI, the schema scripts); a test holds it to the modules' own lists.
-export const ENTITIES = [Client, SmsConfig, DestinationPrice, AuditEvent, IdempotentRequest, OutboxRelayLock, ProviderHost];
+export const ENTITIES = [
+  Client,
+  SmsConfig,
+  DestinationPrice,
+  AuditEvent,
+  IdempotentRequest,
+  OutboxRelayLock,
+  ProviderHost,
+  ChangeSequenceEntry,
+  Deployment,
+];
 
 export function mysqlMetadataOnly(): Promise<DataSource> {
   return metadataWithoutConnecting(new DataSource({ type: 'mysql', database: 'registry', entities: ENTITIES }));

@@ -1,10 +1,17 @@
+import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
+import { connect } from 'amqplib';
+import { sha256Hex } from '../src/auth/digest';
+import { CACHE_INVALIDATION_EXCHANGE, DEPLOYMENT_HEADER } from '../src/client-cache/cache-invalidation.bus';
+import { READ_EVERY_MS } from '../src/client-cache/change-sequence';
+import { ChangeSequenceRepository } from '../src/client-cache/change-sequence.repository';
 import { ClientCache } from '../src/client-cache/client-cache';
-import { ServiceProcess, emptyMysqlDatabase, sleep } from './helpers/service-process';
+import { StatementTally } from '../src/database/statement-tally';
+import { ServiceProcess, emptyMysqlDatabase, report, sleep } from './helpers/service-process';
 import { TcpRelay } from './helpers/tcp-relay';
 import { ADMIN_API_KEY, AMQP_URL, DISPATCHER_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
 /**
- * Two instances on one MySQL database, both reaching RabbitMQ through a relay the test can cut. Instance A runs in
+ * Two instances on one MySQL database, each reaching RabbitMQ through a relay the test can cut. Instance A runs in
  * this process (its cache can be inspected); instance B is `node dist/main.js` in a child process, because
  * golevelup's connection manager is static and two apps in one process would share (and close) one connection.
  */
@@ -20,6 +27,7 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
 
 describe('cache invalidation across instances', () => {
   let relay: TcpRelay;
+  let relayB: TcpRelay;
   let a: TestApp;
   let cacheA: ClientCache;
   let b: ServiceProcess;
@@ -56,6 +64,62 @@ describe('cache invalidation across instances', () => {
     return Date.now() - start;
   }
 
+  type Instance = TestApp | ServiceProcess;
+  type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  const ADMIN = { 'x-api-key': ADMIN_API_KEY };
+  const call = (instance: Instance, method: Method, path: string, headers: Record<string, string>, body?: unknown) =>
+    instance instanceof ServiceProcess ? instance.request(method, path, { headers, body }) : instance.send(method, path, { headers, body });
+  const getClientStatus = async (instance: Instance, secretKey: string) =>
+    (await call(instance, 'POST', '/api/client/get/secretKey', { secretKey })).status;
+
+  /** ms until check() holds; stops looking past three times the bound, which the caller's expectation then fails. */
+  async function msUntil(check: () => Promise<boolean>): Promise<number> {
+    const start = Date.now();
+    while (!(await check())) {
+      if (Date.now() - start > 3 * VISIBLE_WITHIN_MS) break;
+      await sleep(10);
+    }
+    return Date.now() - start;
+  }
+
+  /** A new client's key whose get-client answer `reader` holds (while its bus is heard, for up to a minute). */
+  async function keyCachedIn(reader: Instance, appName = `cached-${Date.now()}`): Promise<string> {
+    const key = await a.addClient({ appName });
+    expect(await getClientStatus(reader, key)).toBe(200);
+    expect(await getClientStatus(reader, key)).toBe(200);
+    return key;
+  }
+
+  /** A host removed, a key revoked (rotated with no grace) and a client disabled through `writer`: ms until `reader` refuses each. */
+  async function msUntilRefused(writer: Instance, reader: Instance): Promise<{ host: number; key: number; client: number }> {
+    const host = `removed-${Date.now()}.example.com`;
+    const routed = await clientSendingTo(host);
+    const approved = await a.post('/api/v1/provider-hosts', { headers: ADMIN, body: { host } });
+    expect(approved.status).toBe(200);
+    await waitFor('the reader to route to the approved host', async () => (await candidatesThrough(reader, routed)).length === 1, 5000);
+    const removed = await call(writer, 'DELETE', `/api/v1/provider-hosts/${approved.body.results.providerHostId}`, ADMIN);
+    expect(removed.status).toBe(200);
+    const hostMs = await msUntil(async () => (await candidatesThrough(reader, routed)).length === 0);
+
+    const revoked = await keyCachedIn(reader);
+    const rotated = await call(writer, 'POST', '/api/v1/client/secret-key/rotate', { secretKey: revoked }, { graceSeconds: 0 });
+    expect(rotated.status).toBe(200);
+    const keyMs = await msUntil(async () => (await getClientStatus(reader, revoked)) === 404);
+
+    const appName = `disabled-${Date.now()}`;
+    const disabled = await keyCachedIn(reader, appName);
+    const clientId = (await a.get(`/api/v1/clients?appName=${appName}`, ADMIN)).body.results.items[0].clientId as number;
+    expect((await call(writer, 'PATCH', `/api/v1/clients/${clientId}`, ADMIN, { isActive: false })).status).toBe(200);
+    const clientMs = await msUntil(async () => (await getClientStatus(reader, disabled)) === 403);
+    return { host: hostMs, key: keyMs, client: clientMs };
+  }
+
+  function expectRefusedWithinBound(ms: { host: number; key: number; client: number }): void {
+    expect(ms.host).toBeLessThan(VISIBLE_WITHIN_MS);
+    expect(ms.key).toBeLessThan(VISIBLE_WITHIN_MS);
+    expect(ms.client).toBeLessThan(VISIBLE_WITHIN_MS);
+  }
+
   const brokerSeenByB = async () => (await b.request('GET', '/health', { timeoutMs: 1000 }).catch(() => undefined))?.body?.results?.broker;
 
   /** ms from the moment the add was answered until `count()` sees it; fails past the limit. */
@@ -70,6 +134,7 @@ describe('cache invalidation across instances', () => {
 
   beforeAll(async () => {
     relay = await TcpRelay.start(new URL(AMQP_URL).hostname, Number(new URL(AMQP_URL).port || 5672));
+    relayB = await TcpRelay.start(new URL(AMQP_URL).hostname, Number(new URL(AMQP_URL).port || 5672));
     const env = {
       DATABASE_URL: await emptyMysqlDatabase('multi_instance'),
       AMQP_URL: relay.rewrite(AMQP_URL),
@@ -77,7 +142,7 @@ describe('cache invalidation across instances', () => {
     };
     a = await startTestApp(env);
     cacheA = a.app.get(ClientCache);
-    b = await ServiceProcess.start(env);
+    b = await ServiceProcess.start({ ...env, AMQP_URL: relayB.rewrite(AMQP_URL) });
     await waitFor('instance A to subscribe', () => cacheA.isLive);
     await waitFor('instance B to reach the broker', async () => (await brokerSeenByB()) === 'up');
   }, 90_000);
@@ -86,6 +151,7 @@ describe('cache invalidation across instances', () => {
     await b?.stop();
     await a?.close();
     await relay?.close();
+    await relayB?.close();
   });
 
   it('should show a configuration added through B in A within 1 s while the broker is up', async () => {
@@ -135,9 +201,99 @@ describe('cache invalidation across instances', () => {
     expect(await msUntilRouted(a, b, `up-${Date.now()}.example.com`)).toBeLessThan(VISIBLE_WITHIN_MS);
   });
 
+  describe("with the bus up but the writer's messages lost", () => {
+    let publish: jest.SpyInstance;
+
+    beforeAll(() => {
+      const amqp = a.app.get(AmqpConnection);
+      const send = amqp.publish.bind(amqp);
+      publish = jest
+        .spyOn(amqp, 'publish')
+        .mockImplementation((exchange: string, ...rest: unknown[]) =>
+          exchange === CACHE_INVALIDATION_EXCHANGE
+            ? Promise.resolve(true)
+            : (send as (...all: unknown[]) => Promise<boolean>)(exchange, ...rest),
+        );
+    });
+    afterAll(() => publish.mockRestore());
+
+    it('should refuse on B within 1 s, by the change sequence: a host removed, a key revoked and a client disabled through A', async () => {
+      expect(await brokerSeenByB()).toBe('up');
+      const ms = await msUntilRefused(a, b);
+      report('invalidation message lost', ms);
+      expect(publish.mock.calls.filter(([exchange]) => exchange === CACHE_INVALIDATION_EXCHANGE).length).toBeGreaterThan(0);
+      expectRefusedWithinBound(ms);
+    });
+  });
+
+  describe('two deployments on one vhost', () => {
+    let connection: Awaited<ReturnType<typeof connect>>;
+    let channel: Awaited<ReturnType<Awaited<ReturnType<typeof connect>>['createChannel']>>;
+    const send = (line: string, headers?: Record<string, string>) =>
+      channel.publish(CACHE_INVALIDATION_EXCHANGE, '', Buffer.from(line), headers ? { headers } : {});
+
+    beforeAll(async () => {
+      connection = await connect(AMQP_URL);
+      channel = await connection.createChannel();
+    });
+    afterAll(() => connection?.close());
+
+    it("should keep what A caches when another deployment's message names it, and drop it for a message without identity", async () => {
+      const [{ id: identity }] = await a.dataSource.query<Array<{ id: string }>>('SELECT id FROM deployment');
+      expect(identity).toMatch(/^[0-9a-f]{32}$/);
+      const digest = sha256Hex(await keyCachedIn(a));
+      const marker = sha256Hex(await keyCachedIn(a));
+      send(`key:${digest}\nprovider-hosts`, { [DEPLOYMENT_HEADER]: 'f'.repeat(32) });
+      // One queue keeps the order: once A applied its own deployment's message, it has read the other one.
+      send(`key:${marker}`, { [DEPLOYMENT_HEADER]: identity });
+      await waitFor("A to apply its own deployment's message", () => cacheA.lookupOwner(marker) === undefined, 5000);
+      expect(cacheA.lookupOwner(digest)).toBeDefined();
+
+      send(`key:${digest}`);
+      await waitFor('A to apply a message of the previous release', () => cacheA.lookupOwner(digest) === undefined, 5000);
+    });
+  });
+
+  it('should cost each instance one read of the change sequence per interval, idle or while another instance writes', async () => {
+    const tally = a.app.get(StatementTally);
+    const reads = jest.spyOn(a.app.get(ChangeSequenceRepository), 'readFrom');
+    const perSecond = async (during: () => Promise<unknown>) => {
+      const [statements, read, started] = [tally.total, reads.mock.calls.length, Date.now()];
+      await during();
+      const seconds = (Date.now() - started) / 1000;
+      return { statements: (tally.total - statements) / seconds, reads: (reads.mock.calls.length - read) / seconds };
+    };
+    const keys = await Promise.all(Array.from({ length: 4 }, () => a.addClient()));
+    try {
+      const idle = await perSecond(() => sleep(3000));
+      let writes = 0;
+      const busy = await perSecond(async () => {
+        for (const until = Date.now() + 3000; Date.now() < until; writes++) {
+          const added = await b.post('/api/sms-config/add', { headers: { secretKey: keys[writes % keys.length] }, body: validSmsConfig() });
+          expect(added.status).toBe(200);
+          await sleep(40);
+        }
+      });
+      report('change sequence cost on A (statements and sequence reads per second)', {
+        idleStatements: idle.statements.toFixed(2),
+        idleReads: idle.reads.toFixed(2),
+        busyStatements: busy.statements.toFixed(2),
+        busyReads: busy.reads.toFixed(2),
+        writesThroughB: String(writes),
+      });
+      for (const { reads: perInterval } of [idle, busy]) {
+        expect(perInterval).toBeGreaterThanOrEqual(1000 / 500 - 0.5);
+        expect(perInterval).toBeLessThanOrEqual(1000 / READ_EVERY_MS + 0.5);
+      }
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
   describe('with the broker down', () => {
     beforeAll(async () => {
       await relay.cut();
+      await relayB.cut();
       await waitFor('instance A to notice the broker is gone', () => !cacheA.isLive);
       await waitFor('instance B to notice the broker is gone', async () => (await brokerSeenByB()) === 'down');
     });
@@ -169,6 +325,10 @@ describe('cache invalidation across instances', () => {
       expect((await a.post('/api/sms-config/add', { headers: { secretKey: key }, body: validSmsConfig() })).status).toBe(200);
       expect(await msUntilVisible(() => smsConfigCountThroughB(key), 1)).toBeLessThanOrEqual(VISIBLE_WITHIN_MS);
     });
+
+    it('should refuse on A within 1 s a host removed, a key revoked and a client disabled through B', async () => {
+      expectRefusedWithinBound(await msUntilRefused(b, a));
+    });
   });
 
   describe('once the broker is back', () => {
@@ -178,9 +338,11 @@ describe('cache invalidation across instances', () => {
       keyCachedWhileDown = await a.addClient();
       expect(await smsConfigCountThroughA(keyCachedWhileDown)).toBe(0);
       await relay.restore();
+      await relayB.restore();
       await waitFor('instance A to subscribe again', () => cacheA.isLive);
-      await waitFor('instance B to reach the broker again', async () => (await brokerSeenByB()) === 'up');
-    }, 30_000);
+      // B's back-off may have grown to 16 s while the broker was down (src/broker-connection/reconnect-backoff.ts).
+      await waitFor('instance B to reach the broker again', async () => (await brokerSeenByB()) === 'up', 30_000);
+    }, 45_000);
 
     it('should have dropped what it cached while it could not hear invalidations', () => {
       expect(cacheA.size).toBe(0);
@@ -194,6 +356,21 @@ describe('cache invalidation across instances', () => {
 
       expect((await b.post('/api/sms-config/add', { headers: { secretKey: key }, body: validSmsConfig() })).status).toBe(200);
       expect(await msUntilVisible(() => smsConfigCountThroughA(key), 1)).toBeLessThan(VISIBLE_WITHIN_MS);
+    });
+  });
+
+  // Last: B's reconnect back-off after this would hold up what followed.
+  describe("with the writer's broker unreachable and the reader's bus up", () => {
+    beforeAll(async () => {
+      await relayB.cut();
+      await waitFor('instance B to notice the broker is gone', async () => (await brokerSeenByB()) === 'down');
+    });
+
+    it('should refuse on A within 1 s, by the change sequence: a host removed, a key revoked and a client disabled through B', async () => {
+      expect(cacheA.isLive).toBe(true);
+      const ms = await msUntilRefused(b, a);
+      report('writer without broker', ms);
+      expectRefusedWithinBound(ms);
     });
   });
 });

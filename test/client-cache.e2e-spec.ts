@@ -1,5 +1,7 @@
 import { sha256Hex } from '../src/auth/digest';
 import { generateSecretKey } from '../src/auth/secret-key';
+import { ChangeSequence } from '../src/client-cache/change-sequence';
+import { ChangeSequencePruner } from '../src/client-cache/change-sequence-pruner';
 import { ClientCache } from '../src/client-cache/client-cache';
 import { clientCacheHits } from '../src/client-cache/client-cache.metrics';
 import { TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
@@ -27,6 +29,53 @@ describe('get-client cache', () => {
   });
   afterEach(() => t.reset());
   afterAll(() => t.close());
+
+  // First: the tests below refuse enough keys to have this address blocked for a while.
+  describe('the change sequence', () => {
+    const OTHER_INSTANCE = 'f'.repeat(16);
+    const lines = async () =>
+      (await t.dataSource.query<Array<{ line: string; origin: string }>>('SELECT line, origin FROM change_sequence ORDER BY id')).map(
+        ({ line, origin }) => ({ line, origin }),
+      );
+    const writeLine = (line: string, createdAt: Date) =>
+      t.dataSource.query('INSERT INTO change_sequence (line, origin, created_at) VALUES (?, ?, ?)', [
+        line,
+        OTHER_INSTANCE,
+        createdAt.toISOString().replace('T', ' ').replace('Z', ''),
+      ]);
+
+    beforeEach(() => t.dataSource.query('DELETE FROM change_sequence'));
+
+    it("should write a change's lines with the change, under this process's origin", async () => {
+      const key = await t.addClient();
+      expect((await t.post('/api/sms-config/add', { headers: { secretKey: key }, body: validSmsConfig() })).status).toBe(200);
+      expect(await lines()).toEqual([{ line: sha256Hex(key), origin: t.app.get(ChangeSequence).origin }]);
+    });
+
+    it("should drop within 1 s what another instance's line names, with no message on the bus", async () => {
+      const start = Date.now();
+      while (!cache.isLive && Date.now() - start < 10_000) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(cache.isLive).toBe(true); // else entries would live 800 ms, and the test would prove nothing
+      const key = await t.addClient();
+      expect((await getClient(key)).status).toBe(200);
+      expect(cache.lookupOwner(sha256Hex(key))).toBeDefined();
+
+      await writeLine(`key:${sha256Hex(key)}`, new Date());
+      const written = Date.now();
+      while (cache.lookupOwner(sha256Hex(key)) !== undefined && Date.now() - written < 3000) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(cache.lookupOwner(sha256Hex(key))).toBeUndefined();
+      expect(Date.now() - written).toBeLessThan(1000);
+    });
+
+    it('should prune the lines older than an hour, and only those', async () => {
+      await writeLine('a'.repeat(64), new Date(Date.now() - 61 * 60_000));
+      await writeLine('b'.repeat(64), new Date(Date.now() - 59 * 60_000));
+      expect(await t.app.get(ChangeSequencePruner).prune()).toBe(1);
+      expect(await lines()).toEqual([{ line: 'b'.repeat(64), origin: OTHER_INSTANCE }]);
+    });
+  });
 
   it('should never answer one key with the data of another', async () => {
     const keys = await Promise.all(

@@ -28,7 +28,9 @@ function migrationNamesOf(options: DataSource['options']): string[] {
 /** Only MySQL has the relay's lock row: on SQLite one instance runs. */
 const TABLES = [
   'audit_event',
+  'change_sequence',
   'client',
+  'deployment',
   'destination_price',
   'idempotent_request',
   ...(process.env.TEST_DATABASE === 'mysql' ? ['outbox_relay_lock'] : []),
@@ -124,9 +126,26 @@ describe('Schema migrations', () => {
       const migrations = migrationNamesOf(instances[0].options);
       expect(await instances[0].query('SELECT name FROM typeorm_migrations ORDER BY id')).toEqual(migrations.map((name) => ({ name })));
       expect(await instances[1].showMigrations()).toBe(false);
+      // One identity for the deployment, however many instances ran the migration that makes it.
+      expect(await instances[0].query('SELECT id FROM deployment')).toEqual([{ id: expect.stringMatching(/^[0-9a-f]{32}$/) }]);
     } finally {
       await Promise.all(instances.map((instance) => instance.destroy()));
     }
+  });
+
+  it('should give each database a deployment identity of its own, drawn at random rather than derived from where it is', async () => {
+    const identities: string[] = [];
+    for (const label of ['identity_one', 'identity_two']) {
+      const dataSource = await dataSourceFor(await emptyDatabaseUrl(label)).initialize();
+      try {
+        await runMigrationsUnderLock(dataSource);
+        const [{ id }] = await dataSource.query<Array<{ id: string }>>('SELECT id FROM deployment');
+        identities.push(id);
+      } finally {
+        await dataSource.destroy();
+      }
+    }
+    expect(identities[0]).not.toBe(identities[1]);
   });
 
   it('should apply the same migrations through `npm run migration:run` (the TypeORM CLI and ormconfig.ts)', async () => {

@@ -1,10 +1,16 @@
 import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
 import type { ConsumeMessage } from 'amqplib';
-import { BATCH_WINDOW_MS, CACHE_INVALIDATION_EXCHANGE, CacheInvalidationBus, MAX_BATCH_DIGESTS } from './cache-invalidation.bus';
+import {
+  BATCH_WINDOW_MS,
+  CACHE_INVALIDATION_EXCHANGE,
+  CacheInvalidationBus,
+  DEPLOYMENT_HEADER,
+  MAX_BATCH_DIGESTS,
+} from './cache-invalidation.bus';
 
 describe('CacheInvalidationBus.publish', () => {
   let publish: jest.Mock<Promise<boolean>, [string, string, Buffer, unknown]>;
-  let listener: { drop: jest.Mock; dropAnswer: jest.Mock; setLive: jest.Mock };
+  let listener: { drop: jest.Mock; dropAnswer: jest.Mock; setLive: jest.Mock; clear: jest.Mock };
   let connected: boolean;
   let bus: CacheInvalidationBus;
 
@@ -13,7 +19,7 @@ describe('CacheInvalidationBus.publish', () => {
   beforeEach(() => {
     jest.useFakeTimers();
     publish = jest.fn<Promise<boolean>, [string, string, Buffer, unknown]>(() => Promise.resolve(true));
-    listener = { drop: jest.fn(), dropAnswer: jest.fn(), setLive: jest.fn() };
+    listener = { drop: jest.fn(), dropAnswer: jest.fn(), setLive: jest.fn(), clear: jest.fn() };
     connected = true;
     const amqp = { publish, managedConnection: { isConnected: () => connected, removeListener: jest.fn() } } as unknown as AmqpConnection;
     bus = new CacheInvalidationBus(amqp, listener);
@@ -61,8 +67,56 @@ describe('CacheInvalidationBus.publish', () => {
     jest.advanceTimersByTime(BATCH_WINDOW_MS);
     const [message] = sentDigests();
     expect(message).toEqual([`key:${'a'.repeat(64)}`, 'b'.repeat(64)]);
-    bus['receive']({ content: Buffer.from(message.join('\n')) } as ConsumeMessage);
+    bus['receive']({ content: Buffer.from(message.join('\n')), properties: { headers: {} } } as unknown as ConsumeMessage);
     expect(listener.drop.mock.calls).toEqual([['a'.repeat(64)]]);
     expect(listener.dropAnswer.mock.calls).toEqual([['b'.repeat(64)]]);
+  });
+});
+
+describe('CacheInvalidationBus and the deployment identity', () => {
+  const IDENTITY = 'a1'.repeat(16);
+  let publish: jest.Mock<Promise<boolean>, [string, string, Buffer, { headers?: Record<string, unknown> }]>;
+  let listener: { drop: jest.Mock; dropAnswer: jest.Mock; setLive: jest.Mock; clear: jest.Mock };
+  let bus: CacheInvalidationBus;
+
+  const message = (line: string, headers?: Record<string, unknown>) =>
+    ({ content: Buffer.from(line), properties: { headers } }) as unknown as ConsumeMessage;
+
+  beforeEach(async () => {
+    jest.useFakeTimers();
+    publish = jest.fn<Promise<boolean>, [string, string, Buffer, { headers?: Record<string, unknown> }]>(() => Promise.resolve(true));
+    listener = { drop: jest.fn(), dropAnswer: jest.fn(), setLive: jest.fn(), clear: jest.fn() };
+    const amqp = {
+      publish,
+      managedConnection: { isConnected: () => true, on: jest.fn(), removeListener: jest.fn() },
+      managedChannel: { addSetup: jest.fn(() => Promise.resolve()) },
+    } as unknown as AmqpConnection;
+    bus = new CacheInvalidationBus(amqp, listener, () => Promise.resolve(IDENTITY));
+    await bus.onApplicationBootstrap();
+  });
+  afterEach(() => jest.useRealTimers());
+
+  it('should send its identity in a header, leaving the body as the previous release reads it', () => {
+    bus.publish('a'.repeat(64), 'key');
+    jest.advanceTimersByTime(BATCH_WINDOW_MS);
+    const [, , content, options] = publish.mock.calls[0];
+    expect(content.toString('utf8')).toBe(`key:${'a'.repeat(64)}`);
+    expect(options.headers).toEqual({ [DEPLOYMENT_HEADER]: IDENTITY });
+  });
+
+  it('should apply a message of its own deployment, and one without identity (the previous release)', () => {
+    bus['receive'](message('a'.repeat(64), { [DEPLOYMENT_HEADER]: IDENTITY }));
+    bus['receive'](message('b'.repeat(64)));
+    bus['receive'](message('c'.repeat(64), {}));
+    expect(listener.dropAnswer.mock.calls).toEqual([['a'.repeat(64)], ['b'.repeat(64)], ['c'.repeat(64)]]);
+  });
+
+  it('should ignore a message of another deployment on the same vhost', () => {
+    const hosts = jest.fn();
+    bus.onProviderHostsChanged(hosts);
+    bus['receive'](message(`key:${'a'.repeat(64)}\n${'b'.repeat(64)}\nprovider-hosts`, { [DEPLOYMENT_HEADER]: 'b2'.repeat(16) }));
+    expect(listener.drop).not.toHaveBeenCalled();
+    expect(listener.dropAnswer).not.toHaveBeenCalled();
+    expect(hosts).not.toHaveBeenCalled();
   });
 });

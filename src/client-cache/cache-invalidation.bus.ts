@@ -12,12 +12,19 @@ export const MAX_BATCH_DIGESTS = 1000;
 export type InvalidationScope = 'answer' | 'key';
 // A bare digest drops the answer only: the format before scopes, still sent by instances of the older build.
 const KEY_SCOPE_PREFIX = 'key:';
-const PROVIDER_HOSTS_LINE = 'provider-hosts';
+export const PROVIDER_HOSTS_LINE = 'provider-hosts';
+// A header, which the previous release ignores; a message without it (the previous release's) is applied.
+export const DEPLOYMENT_HEADER = 'x-deployment';
+
+export function lineOf(digest: string, scope: InvalidationScope): string {
+  return scope === 'key' ? KEY_SCOPE_PREFIX + digest : digest;
+}
 
 export interface InvalidationListener {
   dropAnswer(digest: string): void;
   drop(digest: string): void;
   setLive(live: boolean): void;
+  clear(): void;
 }
 
 // The subscription is a setup of the managed channel, so it is made again on every reconnect.
@@ -29,13 +36,19 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
   private readonly providerHostListeners: Array<() => void> = [];
   private hearing = false;
   private readonly setup = (channel: Channel) => this.subscribe(channel);
+  private identity: string | null = null;
 
   constructor(
     private readonly amqp: AmqpConnection,
     private readonly listener: InvalidationListener,
+    private readonly deploymentIdentity: () => Promise<string | null> = () => Promise.resolve(null),
   ) {}
 
-  onApplicationBootstrap(): void {
+  // Read before subscribing, so that no message of another deployment is ever applied.
+  async onApplicationBootstrap(): Promise<void> {
+    this.identity = await this.deploymentIdentity();
+    if (this.identity === null)
+      this.logger.warn('No deployment identity stored: invalidation messages of every deployment on the vhost are applied');
     // Not awaited: with the broker down the setup runs whenever it comes back, and the service starts regardless.
     this.amqp.managedConnection.on('disconnect', this.onDisconnect);
     this.amqp.managedChannel.addSetup(this.setup).catch((error: Error) => {
@@ -69,7 +82,22 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
   }
 
   publish(digest: string, scope: InvalidationScope): void {
-    this.enqueue(scope === 'key' ? KEY_SCOPE_PREFIX + digest : digest);
+    this.enqueue(lineOf(digest, scope));
+  }
+
+  // Lines of the bus or of the change sequence, applied alike.
+  apply(lines: string[]): void {
+    for (const line of lines) {
+      if (line === PROVIDER_HOSTS_LINE) this.providerHostListeners.forEach((listener) => listener());
+      else if (line.startsWith(KEY_SCOPE_PREFIX)) this.listener.drop(line.slice(KEY_SCOPE_PREFIX.length));
+      else this.listener.dropAnswer(line);
+    }
+  }
+
+  // Changes may have been missed: nothing cached is kept, and the provider hosts are read again.
+  forgetEverything(): void {
+    this.listener.clear();
+    this.providerHostListeners.forEach((listener) => listener());
   }
 
   private enqueue(line: string): void {
@@ -85,9 +113,14 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
     if (this.batch.length === 0) return;
     const digests = this.batch.join('\n');
     this.batch = [];
+    const headers = this.identity === null ? undefined : { [DEPLOYMENT_HEADER]: this.identity };
     this.amqp
       // timeout is amqp-connection-manager's (the channel wrapper under golevelup), not amqplib's.
-      .publish(CACHE_INVALIDATION_EXCHANGE, '', Buffer.from(digests), { persistent: false, timeout: PUBLISH_TIMEOUT_MS } as Options.Publish)
+      .publish(CACHE_INVALIDATION_EXCHANGE, '', Buffer.from(digests), {
+        persistent: false,
+        headers,
+        timeout: PUBLISH_TIMEOUT_MS,
+      } as Options.Publish)
       .catch((error: Error) => this.logger.warn(`Cache invalidation not published: ${error.message}`));
   }
 
@@ -109,10 +142,9 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
   private receive(message: ConsumeMessage | null): void {
     // null: the broker cancelled the consumer (queue deleted); until the next setup, invalidations may be missed.
     if (message === null) return this.setLive(false);
-    for (const line of message.content.toString('utf8').split('\n')) {
-      if (line === PROVIDER_HOSTS_LINE) this.providerHostListeners.forEach((listener) => listener());
-      else if (line.startsWith(KEY_SCOPE_PREFIX)) this.listener.drop(line.slice(KEY_SCOPE_PREFIX.length));
-      else this.listener.dropAnswer(line);
-    }
+    // amqplib reads a string header as a string (a Buffer only if sent as bytes).
+    const sender = message.properties?.headers?.[DEPLOYMENT_HEADER] as string | Buffer | undefined;
+    if (sender !== undefined && this.identity !== null && sender.toString() !== this.identity) return;
+    this.apply(message.content.toString('utf8').split('\n'));
   }
 }

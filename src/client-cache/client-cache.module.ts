@@ -1,15 +1,22 @@
 import { AmqpConnection } from '@golevelup/nestjs-rabbitmq';
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { BrokerConnectionModule } from '../broker-connection/broker-connection.module';
 import { DatabaseModule } from '../database/database.module';
 import { AppConfig } from '../config/app-config';
 import { CacheInvalidationBus } from './cache-invalidation.bus';
+import { ChangeSequence } from './change-sequence';
+import { ChangeSequenceEntry } from './change-sequence.entity';
+import { ChangeSequencePruner } from './change-sequence-pruner';
+import { ChangeSequenceRepository } from './change-sequence.repository';
 import { ClientCache } from './client-cache';
 import { ClientCacheInvalidation, ClientCacheInvalidator } from './client-cache-invalidator';
+import { Deployment } from './deployment.entity';
+import { DeploymentRepository } from './deployment.repository';
 
 @Module({
-  imports: [BrokerConnectionModule, DatabaseModule],
+  imports: [TypeOrmModule.forFeature([ChangeSequenceEntry, Deployment]), BrokerConnectionModule, DatabaseModule],
   providers: [
     {
       provide: ClientCache,
@@ -19,9 +26,18 @@ import { ClientCacheInvalidation, ClientCacheInvalidator } from './client-cache-
     },
     {
       provide: CacheInvalidationBus,
-      inject: [AmqpConnection, ClientCache],
-      useFactory: (amqp: AmqpConnection, cache: ClientCache) => new CacheInvalidationBus(amqp, cache),
+      inject: [AmqpConnection, ClientCache, DeploymentRepository],
+      useFactory: (amqp: AmqpConnection, cache: ClientCache, deployments: DeploymentRepository) =>
+        new CacheInvalidationBus(amqp, cache, () => deployments.identity()),
     },
+    {
+      provide: ChangeSequence,
+      inject: [ChangeSequenceRepository, CacheInvalidationBus],
+      useFactory: (repository: ChangeSequenceRepository, bus: CacheInvalidationBus) => new ChangeSequence(repository, bus),
+    },
+    ChangeSequenceRepository,
+    ChangeSequencePruner,
+    DeploymentRepository,
     { provide: ClientCacheInvalidation, useClass: ClientCacheInvalidator },
   ],
   exports: [ClientCache, ClientCacheInvalidation, CacheInvalidationBus],

@@ -63,8 +63,8 @@ export class ClientAdminService {
       if (changed.length === 0) return stored;
       await this.clients.update(clientId, changes, auditEntriesOf(clientId, changed, changes, origin));
       const digests = digestsOf(keys);
-      if (changes.isActive !== undefined) this.cache.keyChanged(digests);
-      else this.cache.answerChanged(digests);
+      if (changes.isActive !== undefined) await this.cache.keyChanged(digests);
+      else await this.cache.answerChanged(digests);
       return (await this.clients.findById(clientId))!;
     });
   }
@@ -73,7 +73,7 @@ export class ClientAdminService {
     return this.transactions.run(async () => {
       const keys = (await this.clients.lockKeys(clientId)) ?? throwNotFound();
       await this.clients.delete(clientId, origin);
-      this.cache.keyChanged(digestsOf(keys));
+      await this.cache.keyChanged(digestsOf(keys));
       return { clientId, deleted: true };
     });
   }
@@ -113,7 +113,7 @@ export class ClientAdminService {
     const newDigest = sha256Hex(secretKey);
     const previousKeyExpiresAt = graceSeconds === 0 ? null : new Date(Date.now() + graceSeconds * 1000);
     await this.clients.rotateKey(keys, newDigest, previousKeyExpiresAt, origin);
-    this.cache.keyChanged([...digestsOf(keys), newDigest]);
+    await this.cache.keyChanged([...digestsOf(keys), newDigest]);
     return { secretKey, previousKeyExpiresAt: previousKeyExpiresAt?.toISOString() ?? null };
   }
 }

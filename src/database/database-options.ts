@@ -33,6 +33,8 @@ import { AllowedDestinations1798000000008 as MysqlAllowedDestinations17980000000
 import { AllowedDestinations1798000000008 as SqliteAllowedDestinations1798000000008 } from './migrations/sqlite/1798000000008-AllowedDestinations';
 import { DailyLimits1798000000009 as MysqlDailyLimits1798000000009 } from './migrations/mysql/1798000000009-DailyLimits';
 import { DailyLimits1798000000009 as SqliteDailyLimits1798000000009 } from './migrations/sqlite/1798000000009-DailyLimits';
+import { ChangeSequence1798000000010 as MysqlChangeSequence1798000000010 } from './migrations/mysql/1798000000010-ChangeSequence';
+import { ChangeSequence1798000000010 as SqliteChangeSequence1798000000010 } from './migrations/sqlite/1798000000010-ChangeSequence';
 import { RequestTrace1798000000011 as MysqlRequestTrace1798000000011 } from './migrations/mysql/1798000000011-RequestTrace';
 import { RequestTrace1798000000011 as SqliteRequestTrace1798000000011 } from './migrations/sqlite/1798000000011-RequestTrace';
 import { RemoveNeverPublicHosts1798000000012 as MysqlRemoveNeverPublicHosts } from './migrations/mysql/1798000000012-RemoveNeverPublicHosts';
@@ -55,6 +57,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlDestinationPrices,
   MysqlAllowedDestinations1798000000008,
   MysqlDailyLimits1798000000009,
+  MysqlChangeSequence1798000000010,
   MysqlRequestTrace1798000000011,
   MysqlRemoveNeverPublicHosts,
 ];
@@ -74,6 +77,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteDestinationPrices,
   SqliteAllowedDestinations1798000000008,
   SqliteDailyLimits1798000000009,
+  SqliteChangeSequence1798000000010,
   SqliteRequestTrace1798000000011,
   SqliteRemoveNeverPublicHosts,
 ];

@@ -10,10 +10,16 @@ export interface StatementOutcomeObserver {
 @Injectable()
 export class StatementTally {
   private count = 0;
+  private sent = 0;
   private observer?: StatementOutcomeObserver;
 
   get inFlight(): number {
     return this.count;
+  }
+
+  // Every statement since the start: what background work costs (docs/operations.md) is read from it.
+  get total(): number {
+    return this.sent;
   }
 
   observe(observer: StatementOutcomeObserver): void {
@@ -22,6 +28,7 @@ export class StatementTally {
 
   started(): void {
     this.count++;
+    this.sent++;
   }
 
   succeeded(): void {

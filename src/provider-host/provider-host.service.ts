@@ -1,11 +1,12 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ChangeOrigin } from '../auth/actor';
-import { CacheInvalidationBus } from '../client-cache/cache-invalidation.bus';
+import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
 import { DEFAULT_PAGE_LIMIT, Page, PageQueryDto, cursorPosition, pageOf } from '../common/pagination/page';
 import { providerHostForm } from '../common/validation/provider-host';
 import { AppConfig } from '../config/app-config';
 import { isDuplicateKeyError } from '../database/duplicate-key';
+import { Transactions } from '../database/transactions';
 import { ApproveProviderHostDto, DeletedProviderHostDto, ProviderHostDto } from './dto/provider-host.dto';
 import { ProviderHostApproval } from './provider-host-approval';
 import { ProviderHost } from './provider-host.entity';
@@ -18,7 +19,8 @@ export class ProviderHostService {
   constructor(
     private readonly repository: ProviderHostRepository,
     private readonly approval: ProviderHostApproval,
-    private readonly bus: CacheInvalidationBus,
+    private readonly invalidation: ClientCacheInvalidation,
+    private readonly transactions: Transactions,
     config: ConfigService<AppConfig, true>,
   ) {
     this.allowPrivateHosts = config.get('allowPrivateProviderHosts', { infer: true });
@@ -35,7 +37,11 @@ export class ProviderHostService {
     if (typeof form === 'string') throw new BadRequestException(form);
     let approved: ProviderHost;
     try {
-      approved = await this.repository.approve(form.host, request.note ?? null, origin);
+      approved = await this.transactions.run(async () => {
+        const row = await this.repository.approve(form.host, request.note ?? null, origin);
+        await this.invalidation.providerHostsChanged();
+        return row;
+      });
     } catch (error) {
       if (isDuplicateKeyError(error)) throw new ConflictException(`host ${form.host} is already approved`);
       throw error;
@@ -45,14 +51,18 @@ export class ProviderHostService {
   }
 
   async remove(providerHostId: number, origin: ChangeOrigin): Promise<DeletedProviderHostDto> {
-    if (!(await this.repository.remove(providerHostId, origin))) throw new NotFoundException('Provider host not found');
+    const removed = await this.transactions.run(async () => {
+      if (!(await this.repository.remove(providerHostId, origin))) return false;
+      await this.invalidation.providerHostsChanged();
+      return true;
+    });
+    if (!removed) throw new NotFoundException('Provider host not found');
     await this.applied();
     return { providerHostId, deleted: true };
   }
 
   // Read again before returning, so this instance applies the change at once.
   private async applied(): Promise<void> {
-    this.bus.publishProviderHostsChanged();
     this.approval.changed();
     await this.approval.current();
   }

@@ -24,7 +24,7 @@ const REQUEST = { providerName: 'Twilio', smsApi: 'https://api.twilio.com/send' 
 describe('SmsConfigService', () => {
   const sealer = new SecretSealer([{ id: 'k1', key: randomBytes(32) }]);
   let add: jest.Mock<Promise<number>, [NewSmsConfig]>;
-  let invalidate: jest.Mock<void, [string[]]>;
+  let invalidate: jest.Mock<Promise<void>, [string[]]>;
   let service: SmsConfigService;
 
   beforeEach(() => {
@@ -34,7 +34,7 @@ describe('SmsConfigService', () => {
       { add } as unknown as SmsConfigRepository,
       {} as SmsConfigBudgetRepository,
       sealer,
-      { answerChanged: invalidate, keyChanged: jest.fn(), keyIssued: jest.fn() },
+      { answerChanged: invalidate, keyChanged: jest.fn(), keyIssued: jest.fn(), providerHostsChanged: jest.fn() },
       {} as Transactions,
       new VerifyApiKeyIssuer(sealer),
       {} as ProviderHostApproval,

@@ -58,7 +58,7 @@ export class SmsConfigService {
       origin,
       request.destinationPrices ?? [],
     );
-    this.clientCache.answerChanged(owner.keyDigests);
+    await this.clientCache.answerChanged(owner.keyDigests);
     return { verifyApiKey: this.verifyApiKeyFor(owner, { smsConfigId, credentialVersion: 0 }, request.apiKey ?? null) };
   }
 
@@ -97,7 +97,7 @@ export class SmsConfigService {
         credentialVersion: touchesCredentials ? credentialVersion : undefined,
         destinationPrices: request.destinationPrices,
       });
-      this.clientCache.answerChanged(owner.keyDigests);
+      await this.clientCache.answerChanged(owner.keyDigests);
       const apiKey = request.apiKey !== undefined ? request.apiKey : this.tokens.openApiKey(stored.apiKeySealed, owner.id);
       const updated = await this.withApproval((await this.smsConfigs.findOne(smsConfigId, owner.id))!);
       return inFieldOrder(UPDATED_SMS_CONFIG_FIELDS, {
@@ -108,9 +108,11 @@ export class SmsConfigService {
   }
 
   async delete(owner: AuthenticatedClient, smsConfigId: number, origin: ChangeOrigin): Promise<DeletedSmsConfigDto> {
-    if (!(await this.smsConfigs.delete(smsConfigId, owner.id, origin))) throwNotFound();
-    this.clientCache.answerChanged(owner.keyDigests);
-    return { smsConfigId, deleted: true };
+    return this.transactions.run(async () => {
+      if (!(await this.smsConfigs.delete(smsConfigId, owner.id, origin))) throwNotFound();
+      await this.clientCache.answerChanged(owner.keyDigests);
+      return { smsConfigId, deleted: true };
+    });
   }
 
   async issueVerifyApiKey(owner: AuthenticatedClient, smsConfigId: number): Promise<VerifyApiKeyDto> {
