@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { assertRefusalIsDescribed, documentRefusal } from './helpers/document-validator';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 import CLIENT from './fixtures/client.json';
@@ -100,6 +102,54 @@ describe('openapi.json refuses what the service refuses, where JSON Schema can s
       { 'x-api-key': DISPATCHER_API_KEY },
       { smsConfigId: 2147483648, sent: 1, failed: 0 },
     );
+  });
+});
+
+type Schema = { $ref?: string; type?: string; properties?: Record<string, Schema>; items?: Schema; additionalProperties?: unknown };
+interface DocumentOperation {
+  parameters?: Array<{ in: string; name: string; schema: Schema }>;
+  requestBody?: { content: Record<string, { schema: Schema }> };
+}
+
+/** What holds of every operation, so that a route added later says it too. */
+describe('openapi.json, every operation', () => {
+  const document = JSON.parse(readFileSync(resolve(__dirname, '../openapi.json'), 'utf8')) as {
+    paths: Record<string, Record<string, DocumentOperation>>;
+    components: { schemas: Record<string, Schema> };
+  };
+  const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, method, operation })),
+  );
+  const resolved = (schema: Schema): Schema => (schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()!] : schema);
+
+  it('should say that every path id and query id is an integer from 1 to 2147483647', () => {
+    const ids = operations.flatMap(({ name, operation }) =>
+      (operation.parameters ?? [])
+        .filter((parameter) => parameter.in === 'path' || (parameter.in === 'query' && parameter.name.endsWith('Id')))
+        .map((parameter) => ({ name, parameter: parameter.name, schema: parameter.schema })),
+    );
+    // Nine path ids and the audit log's clientId today.
+    expect(ids.length).toBeGreaterThanOrEqual(10);
+    for (const id of ids)
+      expect(id).toEqual({ ...id, schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 2147483647 }) });
+  });
+
+  it('should close every request body at every depth, and ask a PATCH for one field at least', () => {
+    const open: string[] = [];
+    const visit = (schema: Schema, at: string): void => {
+      const target = resolved(schema);
+      if (target.properties && target.additionalProperties !== false) open.push(at);
+      for (const [field, child] of Object.entries(target.properties ?? {})) visit(child, `${at}.${field}`);
+      if (target.items) visit(target.items, `${at}[]`);
+    };
+    for (const { name, method, operation } of operations) {
+      const body = operation.requestBody?.content['application/json']?.schema;
+      if (!body) continue;
+      visit(body, name);
+      if (method === 'patch')
+        expect({ name, minProperties: (resolved(body) as { minProperties?: number }).minProperties }).toEqual({ name, minProperties: 1 });
+    }
+    expect(open).toEqual([]);
   });
 });
 
