@@ -120,6 +120,10 @@ export class ServiceProcess {
       payload = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
+    // What fetch announces for a string body sent without one, made explicit so that the document judges what is sent.
+    if (typeof payload === 'string' && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'text/plain;charset=UTF-8';
+    }
     const response = await fetch(this.url + path, {
       method,
       headers,
