@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChangeSequenceRepository, SequencedLine } from './change-sequence.repository';
 
-// DECISIONS' "at least every 500 ms", with room for the read itself within the promised second.
+// At least every 500 ms (docs/operations.md), with room for the read itself within the promised second.
 export const READ_EVERY_MS = 400;
 // Ids are handed out at insert, not commit: an id missing below one read is looked for again this long.
 export const GAP_WAIT_MS = 5000;
