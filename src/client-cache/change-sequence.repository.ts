@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, LessThan } from 'typeorm';
-import { Transactions } from '../database/transactions';
+import { ScriptStatement, SqlValue, Transactions } from '../database/transactions';
 import { ChangeSequenceEntry } from './change-sequence.entity';
 
 export interface SequencedLine {
@@ -27,6 +27,18 @@ export class ChangeSequenceRepository {
       .values(lines.map((line) => ({ line, origin, createdAt })))
       .updateEntity(false)
       .execute();
+  }
+
+  // The same rows as append(), as a statement of a write script: a change made in one round trip keeps it.
+  appendStatement(lines: string[], origin: string): ScriptStatement {
+    const createdAt = new Date();
+    const [sql, values] = this.entries
+      .createQueryBuilder()
+      .insert()
+      .values(lines.map((line) => ({ line, origin, createdAt })))
+      .updateEntity(false)
+      .getQueryAndParameters();
+    return { sql, values: values as SqlValue[] };
   }
 
   async maxId(): Promise<number> {

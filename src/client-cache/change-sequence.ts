@@ -1,6 +1,7 @@
 import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ScriptStatement } from '../database/transactions';
 import type { ChangeSequenceRepository, SequencedLine } from './change-sequence.repository';
 
 // At least every 500 ms (docs/operations.md), with room for the read itself within the promised second.
@@ -67,6 +68,10 @@ export class ChangeSequence implements OnApplicationBootstrap, OnApplicationShut
 
   append(lines: string[]): Promise<void> {
     return this.repository.append(lines, this.origin);
+  }
+
+  appendStatement(lines: string[]): ScriptStatement {
+    return this.repository.appendStatement(lines, this.origin);
   }
 
   private schedule(delayMs: number): void {

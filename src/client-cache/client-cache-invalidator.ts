@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Transactions } from '../database/transactions';
+import { ScriptStatement, Transactions } from '../database/transactions';
 import { CacheInvalidationBus, InvalidationScope, PROVIDER_HOSTS_LINE, lineOf } from './cache-invalidation.bus';
 import { ChangeSequence } from './change-sequence';
 import { ClientCache } from './client-cache';
@@ -8,6 +8,8 @@ import { ClientCache } from './client-cache';
 // dropped here and published once it commits.
 export abstract class ClientCacheInvalidation {
   abstract answerChanged(secretKeyDigests: string[]): Promise<void>;
+  // answerChanged() as a statement of the change's own write script (the add's single round trip).
+  abstract answerChangeStatement(secretKeyDigests: string[]): ScriptStatement;
   abstract keyChanged(secretKeyDigests: string[]): Promise<void>;
   abstract keyIssued(secretKeyDigest: string): void;
   abstract providerHostsChanged(): Promise<void>;
@@ -32,6 +34,11 @@ export class ClientCacheInvalidator implements ClientCacheInvalidation {
     return this.invalidate(secretKeyDigests, 'key');
   }
 
+  answerChangeStatement(secretKeyDigests: string[]): ScriptStatement {
+    const lines = secretKeyDigests.map((digest) => lineOf(digest, 'answer'));
+    return { ...this.sequence.appendStatement(lines), afterCommit: () => this.dropped(secretKeyDigests, 'answer') };
+  }
+
   // A key nobody could have asked for, dropped all the same should it be remembered as unknown. Not published: made
   // here a moment ago, no other instance can hold it, and its echo could drop what the client's first get-client filled.
   keyIssued(secretKeyDigest: string): void {
@@ -47,13 +54,15 @@ export class ClientCacheInvalidator implements ClientCacheInvalidation {
   // After commit, not before: a read in between would cache the old row again.
   private async invalidate(secretKeyDigests: string[], scope: InvalidationScope): Promise<void> {
     await this.sequenced(secretKeyDigests.map((digest) => lineOf(digest, scope)));
-    this.transactions.afterCommit(() => {
-      for (const digest of secretKeyDigests) {
-        if (scope === 'key') this.cache.drop(digest);
-        else this.cache.dropAnswer(digest);
-        this.bus.publish(digest, scope);
-      }
-    });
+    this.transactions.afterCommit(() => this.dropped(secretKeyDigests, scope));
+  }
+
+  private dropped(secretKeyDigests: string[], scope: InvalidationScope): void {
+    for (const digest of secretKeyDigests) {
+      if (scope === 'key') this.cache.drop(digest);
+      else this.cache.dropAnswer(digest);
+      this.bus.publish(digest, scope);
+    }
   }
 
   // In a transaction the lines commit with the change, or the change fails. Outside one the change has committed

@@ -1,3 +1,4 @@
+import type { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
 import { BadRequestException, ForbiddenException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../config/app-config';
@@ -42,7 +43,7 @@ const STORED: AdminClientView = {
 
 describe('ClientAdminService', () => {
   let clients: jest.Mocked<Pick<ClientRepository, 'lockKeys' | 'findById' | 'update' | 'delete' | 'rotateKey'>>;
-  let cache: { answerChanged: jest.Mock; keyChanged: jest.Mock; keyIssued: jest.Mock; providerHostsChanged: jest.Mock };
+  let cache: jest.Mocked<ClientCacheInvalidation>;
   let service: ClientAdminService;
 
   beforeEach(() => {
@@ -53,7 +54,13 @@ describe('ClientAdminService', () => {
       delete: jest.fn().mockResolvedValue(undefined),
       rotateKey: jest.fn().mockResolvedValue(new Date()),
     };
-    cache = { answerChanged: jest.fn(), keyChanged: jest.fn(), keyIssued: jest.fn(), providerHostsChanged: jest.fn() };
+    cache = {
+      answerChanged: jest.fn(),
+      keyChanged: jest.fn(),
+      keyIssued: jest.fn(),
+      providerHostsChanged: jest.fn(),
+      answerChangeStatement: jest.fn(),
+    };
     const transactions = { run: (work: () => Promise<unknown>) => work() } as unknown as Transactions;
     const config = { get: () => 30_000 } as unknown as ConfigService<AppConfig, true>;
     service = new ClientAdminService(clients as unknown as ClientRepository, transactions, cache, config);

@@ -33,7 +33,13 @@ describe('ClientService', () => {
     find = jest.fn<Promise<ClientWithSmsConfigs | null>, [string]>().mockResolvedValue(STORED);
     cache = new ClientCache({ maxBytes: 1_000_000 });
     cache.setLive(true);
-    invalidation = { answerChanged: jest.fn(), keyChanged: jest.fn(), keyIssued: jest.fn(), providerHostsChanged: jest.fn() };
+    invalidation = {
+      answerChanged: jest.fn(),
+      keyChanged: jest.fn(),
+      keyIssued: jest.fn(),
+      providerHostsChanged: jest.fn(),
+      answerChangeStatement: jest.fn(),
+    };
     service = new ClientService(
       { insert } as unknown as ClientRepository,
       { findWithSmsConfigsByDigest: find } as unknown as GetClientRepository,

@@ -7,7 +7,7 @@ import { ChangeOrigin } from '../auth/actor';
 import { retryDeadlockVictims } from '../database/deadlock-retry';
 import { SqlNames } from '../database/sql-names';
 import { sqlTimestamp } from '../database/timestamps';
-import { Transactions } from '../database/transactions';
+import { ScriptStatement, Transactions } from '../database/transactions';
 import { WriteScripts } from '../database/write-scripts';
 import {
   ANSWER_BYTES_BESIDE_TEXT,
@@ -69,7 +69,14 @@ export class SmsConfigBudgetRepository {
    * Counts the configuration in and inserts it with its audit entry, in one round trip: under the over-estimate of the
    * stored answer (`bounded`), or under the limit alone (after `assertRoomFor`). Undefined when it did not count in.
    */
-  async insertIfRoom(smsConfig: NewSmsConfig, origin: ChangeOrigin, part: number, bounded: boolean): Promise<number | undefined> {
+  // `also`: statements of the same change that commit with it (its cache invalidation).
+  async insertIfRoom(
+    smsConfig: NewSmsConfig,
+    origin: ChangeOrigin,
+    part: number,
+    bounded: boolean,
+    also: ScriptStatement[] = [],
+  ): Promise<number | undefined> {
     const values = [smsConfig.clientId, ...this.fields.addValues(smsConfig), sqlTimestamp(new Date())];
     const audit = this.auditLog.statement({
       action: 'sms-config.created',
@@ -85,7 +92,8 @@ export class SmsConfigBudgetRepository {
       part,
       MAX_SMS_CONFIG_ANSWER_BYTES - 1,
     ];
-    const add = () => this.scripts.run([{ sql: this.countInSql, values: counted }, { sql: this.insertIfCountedSql, values }, audit]);
+    const add = () =>
+      this.scripts.run([{ sql: this.countInSql, values: counted }, { sql: this.insertIfCountedSql, values }, audit, ...also]);
     // Inside a larger transaction (Idempotency-Key), a deadlock rolls all of it back: it is answered, not retried here.
     const [countedIn, inserted] = await (this.transactions.active ? add() : retryDeadlockVictims(add));
     return countedIn.affectedRows === 0 || inserted.affectedRows === 0 ? undefined : inserted.insertId;

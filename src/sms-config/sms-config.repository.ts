@@ -5,7 +5,7 @@ import { AuditLog } from '../audit/audit.repository';
 import { ChangeOrigin } from '../auth/actor';
 import { SqlNames } from '../database/sql-names';
 import { epochMsOf } from '../database/timestamps';
-import { Transactions } from '../database/transactions';
+import { ScriptStatement, Transactions } from '../database/transactions';
 import { DestinationPriceRepository } from './destination-price.repository';
 import { RequestedDestinationPrice } from './dto/destination-price.dto';
 import { RESOLVED_SMS_CONFIG_FIELDS, ResolvedSmsConfigDto } from './dto/sms-config-lifecycle.dto';
@@ -91,18 +91,24 @@ export class SmsConfigRepository {
     return this.transactions.manager;
   }
 
-  async add(smsConfig: NewSmsConfig, origin: ChangeOrigin, destinationPrices: readonly RequestedDestinationPrice[] = []): Promise<number> {
+  // `also`: statements that commit with the add (its cache invalidation).
+  async add(
+    smsConfig: NewSmsConfig,
+    origin: ChangeOrigin,
+    destinationPrices: readonly RequestedDestinationPrice[] = [],
+    also: ScriptStatement[] = [],
+  ): Promise<number> {
     const part = answerBytesOf(smsConfig);
     // Most adds fit under the over-estimate: one round trip. The others, and those with prices, count exactly, under the client's lock.
     if (destinationPrices.length === 0) {
-      const added = await this.budget.insertIfRoom(smsConfig, origin, part, true);
+      const added = await this.budget.insertIfRoom(smsConfig, origin, part, true, also);
       if (added !== undefined) return added;
     }
     return this.transactions.run(async () => {
       await this.lockOwner(smsConfig.clientId);
       await this.destinationPrices.assertRoomFor(smsConfig.clientId, destinationPrices.length);
       await this.budget.assertRoomFor(smsConfig.clientId, part);
-      const smsConfigId = (await this.budget.insertIfRoom(smsConfig, origin, part, false)) ?? throwLimitReached();
+      const smsConfigId = (await this.budget.insertIfRoom(smsConfig, origin, part, false, also)) ?? throwLimitReached();
       if (destinationPrices.length > 0) await this.destinationPrices.replace(smsConfigId, smsConfig.clientId, destinationPrices);
       return smsConfigId;
     });

@@ -6,7 +6,6 @@ import { ProviderHostApproval } from '../provider-host/provider-host-approval';
 import { SmsConfigLimitReachedException } from './sms-config-limit';
 import { apiKeySealContext, passwordSealContext } from './sms-config-seal-context';
 import { SmsConfigBudgetRepository } from './sms-config-budget.repository';
-import { NewSmsConfig } from './sms-config-fields';
 import { SmsConfigRepository } from './sms-config.repository';
 import { VerifyApiKeyIssuer } from './verify-api-key-issuer';
 import { SmsConfigService } from './sms-config.service';
@@ -23,18 +22,26 @@ const REQUEST = { providerName: 'Twilio', smsApi: 'https://api.twilio.com/send' 
 
 describe('SmsConfigService', () => {
   const sealer = new SecretSealer([{ id: 'k1', key: randomBytes(32) }]);
-  let add: jest.Mock<Promise<number>, [NewSmsConfig]>;
-  let invalidate: jest.Mock<Promise<void>, [string[]]>;
+  let add: jest.Mock<Promise<number>, Parameters<SmsConfigRepository['add']>>;
+  // The invalidation commits with the add, in the repository's script: the service hands it over.
+  const INVALIDATION = { sql: 'the invalidation', values: [] };
+  let invalidation: jest.Mock<typeof INVALIDATION, [string[]]>;
   let service: SmsConfigService;
 
   beforeEach(() => {
-    add = jest.fn<Promise<number>, [NewSmsConfig]>().mockResolvedValue(7);
-    invalidate = jest.fn();
+    add = jest.fn<Promise<number>, Parameters<SmsConfigRepository['add']>>().mockResolvedValue(7);
+    invalidation = jest.fn().mockReturnValue(INVALIDATION);
     service = new SmsConfigService(
       { add } as unknown as SmsConfigRepository,
       {} as SmsConfigBudgetRepository,
       sealer,
-      { answerChanged: invalidate, keyChanged: jest.fn(), keyIssued: jest.fn(), providerHostsChanged: jest.fn() },
+      {
+        answerChanged: jest.fn(),
+        answerChangeStatement: invalidation,
+        keyChanged: jest.fn(),
+        keyIssued: jest.fn(),
+        providerHostsChanged: jest.fn(),
+      },
       {} as Transactions,
       new VerifyApiKeyIssuer(sealer),
       {} as ProviderHostApproval,
@@ -44,7 +51,12 @@ describe('SmsConfigService', () => {
   it('should store the configuration for the key’s client, the fields left out for the repository to default, and answer a verifyApiKey for it', async () => {
     const answer = await service.add(OWNER, REQUEST, ORIGIN);
     // The defaults are the columns': the repository's spec shows them stored.
-    expect(add).toHaveBeenCalledWith({ clientId: 42, providerName: 'Twilio', smsApi: 'https://api.twilio.com/send' }, ORIGIN, []);
+    expect(add).toHaveBeenCalledWith(
+      { clientId: 42, providerName: 'Twilio', smsApi: 'https://api.twilio.com/send' },
+      ORIGIN,
+      [],
+      [INVALIDATION],
+    );
     expect(sealer.openVerifyApiKey(answer.verifyApiKey)).toEqual({
       smsConfigId: 7,
       clientId: 42,
@@ -75,16 +87,15 @@ describe('SmsConfigService', () => {
     expect(() => sealer.open(stored.apiKeySealed!, passwordSealContext(42))).toThrow(UnsealError);
   });
 
-  it('should invalidate the client’s cached answer once the configuration is stored', async () => {
+  it('should hand the repository the invalidation of every key of the client, to commit with the configuration', async () => {
     await service.add(OWNER, REQUEST, ORIGIN);
-    expect(invalidate).toHaveBeenCalledWith(OWNER.keyDigests);
-    expect(add.mock.invocationCallOrder[0]).toBeLessThan(invalidate.mock.invocationCallOrder[0]);
+    expect(invalidation).toHaveBeenCalledWith(OWNER.keyDigests);
+    expect(add.mock.calls[0][3]).toEqual([INVALIDATION]);
   });
 
-  it('should invalidate nothing when the repository refuses the configuration', async () => {
+  it('should refuse with the repository’s refusal when it refuses the configuration', async () => {
     add.mockRejectedValue(new SmsConfigLimitReachedException());
     await expect(service.add(OWNER, REQUEST, ORIGIN)).rejects.toThrow('A client can have at most 100 SMS configurations');
-    expect(invalidate).not.toHaveBeenCalled();
   });
 
   it('should refuse a clientId other than the key’s client with 403, and store nothing', async () => {

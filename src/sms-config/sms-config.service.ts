@@ -57,8 +57,8 @@ export class SmsConfigService {
       { ...this.storedFrom(request, sentColumns(request), 'property', owner.id), clientId: owner.id },
       origin,
       request.destinationPrices ?? [],
+      [this.clientCache.answerChangeStatement(owner.keyDigests)],
     );
-    await this.clientCache.answerChanged(owner.keyDigests);
     return { verifyApiKey: this.verifyApiKeyFor(owner, { smsConfigId, credentialVersion: 0 }, request.apiKey ?? null) };
   }
 

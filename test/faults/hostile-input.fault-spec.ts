@@ -316,6 +316,18 @@ describe.each([
       expect(answer).toEqual({ status: 400, body: { status: 400, error: 'Malformed HTTP request' } });
     });
 
+    it.each([
+      ['QUERY without a Content-Type', 'QUERY', ''],
+      ['PROPFIND without a Content-Type', 'PROPFIND', ''],
+      ['QUERY with a text body', 'QUERY', 'Content-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello'],
+    ])('should answer 404 through Node’s own parser for %s', async (_case, method, rest) => {
+      const answer = await rawRequest(
+        service.url,
+        `${method} /api/client/add HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${rest || '\r\n'}`,
+      );
+      expect(answer).toEqual({ status: 404, body: { status: 404, error: `Cannot ${method} /api/client/add` } });
+    });
+
     it('should treat non-ASCII bytes in the secretKey as an unknown key', async () => {
       const request = Buffer.concat([
         Buffer.from('POST /api/sms-config/get-all-by-client-id HTTP/1.1\r\nHost: x\r\nsecretKey: sk_'),
