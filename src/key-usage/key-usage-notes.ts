@@ -11,8 +11,14 @@ export class KeyUsageNotes {
   private notes = new Map<string, KeyUse>();
 
   // The latest use wins: at most one address per key per flush interval.
+  // In place when the key was noted already: get-client notes every answer, and an object each is garbage each.
   note(secretKeyDigest: string, ip: string | undefined, usedAt = Date.now()): void {
-    this.notes.set(secretKeyDigest, { usedAt, ip });
+    const use = this.notes.get(secretKeyDigest);
+    if (use === undefined) this.notes.set(secretKeyDigest, { usedAt, ip });
+    else {
+      use.usedAt = usedAt;
+      use.ip = ip;
+    }
   }
 
   get size(): number {
