@@ -14,7 +14,7 @@ export function logAnswer(logger: pino.Logger, isDraining: () => boolean, quietR
   const quiet = new Set([...QUIET_ROUTES, ...quietRoutes]);
   return (request, reply, done) => {
     const statusCode = reply.statusCode;
-    const level = levelOf(statusCode, () => quiet.has(routeLabel(request)), isDraining);
+    const level = statusCode < 400 ? (quiet.has(routeLabel(request)) ? 'debug' : 'info') : failureLevel(statusCode, isDraining);
     if (logger.isLevelEnabled(level)) {
       logger[level](
         {
@@ -34,11 +34,11 @@ export function logAnswer(logger: pino.Logger, isDraining: () => boolean, quietR
   };
 }
 
-function levelOf(statusCode: number, isQuiet: () => boolean, isDraining: () => boolean): pino.Level {
+// No closure per answer: this runs for every one, get-client's included.
+function failureLevel(statusCode: number, isDraining: () => boolean): pino.Level {
   // A 503 while draining before a stop is the drain working, not an error to page anyone for.
   if (statusCode >= 500) return statusCode === 503 && isDraining() ? 'info' : 'error';
-  if (statusCode >= 400) return 'warn';
-  return isQuiet() ? 'debug' : 'info';
+  return 'warn';
 }
 
 export const UNMATCHED_ROUTE = 'unmatched';
