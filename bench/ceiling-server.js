@@ -68,7 +68,8 @@ function withOperations(app, serviceDir = path.join(__dirname, '..', 'dist')) {
   app.addHook('onRequest', addAnswerHeaders);
   app.addHook(
     'onResponse',
-    logAnswer(createLoggers({ level: 'info', pretty: false }).access, () => false),
+    // As the service's edge does: an answered get-client is written at debug (older builds ignore the third argument).
+    logAnswer(createLoggers({ level: 'info', pretty: false }).access, () => false, ['/api/client/get/secretKey']),
   );
   app.addHook('onResponse', timeAnswer(new Histogram(REQUEST_DURATION)));
   return (secretKey) => {

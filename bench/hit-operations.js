@@ -34,7 +34,8 @@ function operationsOf(dir) {
   const { Histogram, Registry } = require('prom-client');
 
   // At the default level, on a file as LOG_FILE writes it: /dev/null keeps the write(2) and drops the bytes.
-  const logged = logAnswer(createLoggers({ level: 'info', pretty: false, file: '/dev/null' }).access, () => false);
+  // get-client quiet, as the service's edge declares it (older builds ignore the third argument).
+  const logged = logAnswer(createLoggers({ level: 'info', pretty: false, file: '/dev/null' }).access, () => false, [GET_CLIENT_ROUTE]);
   const timed = timeAnswer(new Histogram({ ...REQUEST_DURATION, registers: [new Registry()] }));
   const rateLimit = new FixedWindowThrottlerStorage();
   const keyUsage = new KeyUsageNotes();
@@ -53,7 +54,7 @@ function operationsOf(dir) {
     'access log line': () => logged(request, reply, done),
     'duration histogram': () => timed(request, reply, done),
     "key's SHA-256": (key) => sha256Hex(key),
-    'key usage noted': (_key, digest) => keyUsage.note(digest),
+    'key usage noted': (_key, digest) => keyUsage.note(digest, '127.0.0.1'),
     'rate limit counted': (_key, digest) =>
       rateLimit.hit(FixedWindowThrottlerStorage.keyOf(THROTTLER_NAME, credentialTracker(digest)), 60_000, 5_000_000, 60_000),
   };
