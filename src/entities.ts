@@ -7,6 +7,10 @@ import { Client } from './client/client.entity';
 import { OutboxRelayLock } from './events/outbox-relay-lock.entity';
 import { IdempotentRequest } from './idempotency/idempotent-request.entity';
 import { ProviderHost } from './provider-host/provider-host.entity';
+import { DeliveryCount } from './delivery-signals/delivery-count.entity';
+import { PumpingBaseline } from './delivery-signals/pumping-baseline.entity';
+import { PumpingCount } from './delivery-signals/pumping-count.entity';
+import { PumpingRange } from './delivery-signals/pumping-range.entity';
 import { DestinationPrice } from './sms-config/destination-price.entity';
 import { SmsConfig } from './sms-config/sms-config.entity';
 
@@ -21,6 +25,10 @@ export const ENTITIES = [
   ProviderHost,
   ChangeSequenceEntry,
   Deployment,
+  DeliveryCount,
+  PumpingCount,
+  PumpingBaseline,
+  PumpingRange,
 ];
 
 export function mysqlMetadataOnly(): Promise<DataSource> {

@@ -2,6 +2,9 @@ import { Column, CreateDateColumn, Entity, Index, OneToMany, PrimaryGeneratedCol
 import { exactDecimal } from '../database/exact-decimal';
 import { SmsConfig } from '../sms-config/sms-config.entity';
 
+export const PUMPING_GUARDS = ['off', 'monitor', 'block'] as const;
+export type PumpingGuard = (typeof PUMPING_GUARDS)[number];
+
 @Entity('client')
 @Unique('UQ_client_secret_key_digest', ['secretKeyDigest'])
 @Index('UQ_client_previous_secret_key_digest', ['previousSecretKeyDigest'], { unique: true })
@@ -104,6 +107,14 @@ export class Client {
 
   @Column({ name: 'sms_limit_reached_on', type: 'char', length: 10, charset: 'ascii', nullable: true })
   smsLimitReachedOn!: string | null;
+
+  // off: no pumping counts; monitor: suspicions audited and published; block: route also refuses a suspected range.
+  @Column({ name: 'pumping_guard', type: 'varchar', length: 7, charset: 'ascii', default: 'monitor' })
+  pumpingGuard!: PumpingGuard;
+
+  // false: route refuses premium-rate and shared-cost numbers.
+  @Column({ name: 'allow_premium_numbers', type: 'boolean', width: 1, default: false })
+  allowPremiumNumbers!: boolean;
 
   @OneToMany(() => SmsConfig, (smsConfig) => smsConfig.client)
   smsConfigs?: SmsConfig[];

@@ -43,6 +43,7 @@ export interface AppConfig {
   shutdownDelayMs: number;
   keyUsageFlushMs: number;
   dispatchUnhealthyMs: number;
+  deliverySignals: DeliverySignalsConfig;
   auditRetentionDays: number;
   clientCacheBytes: number;
   ignoredVariables: string[];
@@ -52,3 +53,16 @@ export interface AppConfig {
 
 // 20,000 clients weigh 25 MB (npm run bench:cache-memory): room in the pod beside the load (BENCHMARKS.md, fleet).
 export const DEFAULT_CLIENT_CACHE_MB = 32;
+
+// Shares are kept in millionths: a rate or conversion is compared with one on integers (docs/dispatching.md).
+export interface DeliverySignalsConfig {
+  rateWindowMs: number;
+  rateMinReceipts: number;
+  demoteBelowMillionths: number;
+  pumpingWindowMs: number;
+  pumpingMinSent: number;
+  pumpingVelocityFactor: number;
+  pumpingMinConversionMillionths: number;
+  pumpingConversionGraceMs: number;
+  pumpingBlockMs: number;
+}

@@ -1,4 +1,7 @@
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsDivisibleBy, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+// A share from 0 to 1 in at most 6 decimals: compared as millionths, never as a float (shareInMillionths).
+const SHARE = /^(0(\.\d{1,6})?|1(\.0{1,6})?|\.\d{1,6})$/;
 
 // The rule each variable is checked by at start-up; what each means, and its default, is VARIABLES (environment.ts).
 export class EnvironmentVariables {
@@ -73,6 +76,58 @@ export class EnvironmentVariables {
   @Min(1000)
   @Max(3_600_000)
   DISPATCH_UNHEALTHY_MS?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(60_000)
+  @Max(86_400_000)
+  @IsDivisibleBy(60_000, { message: 'DELIVERY_RATE_WINDOW_MS must be a multiple of 60000' })
+  DELIVERY_RATE_WINDOW_MS?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  DELIVERY_RATE_MIN_RECEIPTS?: number;
+
+  @IsOptional()
+  @Matches(SHARE, { message: 'DELIVERY_RATE_DEMOTE_BELOW must be a number from 0 to 1 with at most 6 decimals' })
+  DELIVERY_RATE_DEMOTE_BELOW?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(60_000)
+  @Max(86_400_000)
+  @IsDivisibleBy(60_000, { message: 'PUMPING_WINDOW_MS must be a multiple of 60000' })
+  PUMPING_WINDOW_MS?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  PUMPING_MIN_SENT?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  PUMPING_VELOCITY_FACTOR?: number;
+
+  @IsOptional()
+  @Matches(SHARE, { message: 'PUMPING_MIN_CONVERSION must be a number from 0 to 1 with at most 6 decimals' })
+  PUMPING_MIN_CONVERSION?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  PUMPING_CONVERSION_GRACE_MS?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1000)
+  @Max(604_800_000)
+  PUMPING_BLOCK_MS?: number;
 
   @IsOptional()
   @IsInt()

@@ -12,6 +12,13 @@ const NUMERIC_VARIABLES = [
   'DATABASE_POOL_SIZE',
   'KEY_USAGE_FLUSH_MS',
   'DISPATCH_UNHEALTHY_MS',
+  'DELIVERY_RATE_WINDOW_MS',
+  'DELIVERY_RATE_MIN_RECEIPTS',
+  'PUMPING_WINDOW_MS',
+  'PUMPING_MIN_SENT',
+  'PUMPING_VELOCITY_FACTOR',
+  'PUMPING_CONVERSION_GRACE_MS',
+  'PUMPING_BLOCK_MS',
   'AUDIT_RETENTION_DAYS',
   'RATE_LIMIT_WINDOW_MS',
   'RATE_LIMIT_PER_CREDENTIAL',
@@ -95,6 +102,43 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
     default: '30000',
     meaning:
       'how long an SMS configuration that failed 5 times in a row is skipped by dispatch routing (1000–3600000); then it is offered again, last',
+  },
+  DELIVERY_RATE_WINDOW_MS: {
+    default: '900000',
+    meaning:
+      "the window of a configuration's delivery rate per destination calling code (delivered ÷ (delivered + undelivered) of the receipts reported), a multiple of 60000 (60000–86400000)",
+  },
+  DELIVERY_RATE_MIN_RECEIPTS: {
+    default: '20',
+    meaning: 'receipts in the window under which a delivery rate is null (1–100000)',
+  },
+  DELIVERY_RATE_DEMOTE_BELOW: {
+    default: '0.8',
+    meaning: 'route puts a candidate whose delivery rate at the destination is under this after the others (0–1, at most 6 decimals; 0: never)',
+  },
+  PUMPING_WINDOW_MS: {
+    default: '3600000',
+    meaning: "the window over which the pumping guard sums a client's messages, codes and verified codes per range, a multiple of 60000 (60000–86400000)",
+  },
+  PUMPING_MIN_SENT: {
+    default: '20',
+    meaning: 'the floor of both pumping signals: a range is never suspected with fewer messages (velocity) or codes (conversion) in the window (1–1000000)',
+  },
+  PUMPING_VELOCITY_FACTOR: {
+    default: '2',
+    meaning: "velocity: a range sending more than this many times the client's highest window of the 7 days before today (1–100)",
+  },
+  PUMPING_MIN_CONVERSION: {
+    default: '0.2',
+    meaning: 'conversion: a range whose verified codes are under this share of the codes sent is suspected (0–1, at most 6 decimals)',
+  },
+  PUMPING_CONVERSION_GRACE_MS: {
+    default: '120000',
+    meaning: 'codes of the last this many ms (rounded up to whole minutes) are left out of the conversion, as users are still entering them (0–600000)',
+  },
+  PUMPING_BLOCK_MS: {
+    default: '3600000',
+    meaning: 'how long a range stays suspected (and refused by route for a client in block) after a signal (1000–604800000)',
   },
   AUDIT_RETENTION_DAYS: {
     default: '365',

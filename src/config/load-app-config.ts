@@ -70,6 +70,17 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownDelayMs: vars.SHUTDOWN_DELAY_MS ?? 1000,
     keyUsageFlushMs: vars.KEY_USAGE_FLUSH_MS ?? 30_000,
     dispatchUnhealthyMs: vars.DISPATCH_UNHEALTHY_MS ?? 30_000,
+    deliverySignals: {
+      rateWindowMs: vars.DELIVERY_RATE_WINDOW_MS ?? 900_000,
+      rateMinReceipts: vars.DELIVERY_RATE_MIN_RECEIPTS ?? 20,
+      demoteBelowMillionths: shareInMillionths(vars.DELIVERY_RATE_DEMOTE_BELOW ?? '0.8'),
+      pumpingWindowMs: vars.PUMPING_WINDOW_MS ?? 3_600_000,
+      pumpingMinSent: vars.PUMPING_MIN_SENT ?? 20,
+      pumpingVelocityFactor: vars.PUMPING_VELOCITY_FACTOR ?? 2,
+      pumpingMinConversionMillionths: shareInMillionths(vars.PUMPING_MIN_CONVERSION ?? '0.2'),
+      pumpingConversionGraceMs: vars.PUMPING_CONVERSION_GRACE_MS ?? 120_000,
+      pumpingBlockMs: vars.PUMPING_BLOCK_MS ?? 3_600_000,
+    },
     auditRetentionDays: vars.AUDIT_RETENTION_DAYS ?? 365,
     clientCacheBytes: (vars.CLIENT_CACHE_MB ?? DEFAULT_CLIENT_CACHE_MB) * 1024 * 1024,
     ignoredVariables: vars.CLIENT_CACHE_MAX_ENTRIES === undefined ? [] : ['CLIENT_CACHE_MAX_ENTRIES'],
@@ -144,4 +155,10 @@ function parseDatabaseUrl(url: string | undefined, dataDir: string, poolSize: nu
     throw new ConfigurationError('Invalid configuration: DATABASE_URL is not a valid URL');
   }
   return { type: url.startsWith('mariadb:') ? 'mariadb' : 'mysql', url, poolSize };
+}
+
+/** "0.8" → 800000: exact, as the text has at most 6 decimals. */
+export function shareInMillionths(share: string): number {
+  const [whole, fraction = ''] = share.split('.');
+  return Number(whole || '0') * 1_000_000 + Number(fraction.padEnd(6, '0'));
 }

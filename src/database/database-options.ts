@@ -39,6 +39,8 @@ import { RequestTrace1798000000011 as MysqlRequestTrace1798000000011 } from './m
 import { RequestTrace1798000000011 as SqliteRequestTrace1798000000011 } from './migrations/sqlite/1798000000011-RequestTrace';
 import { RemoveNeverPublicHosts1798000000012 as MysqlRemoveNeverPublicHosts } from './migrations/mysql/1798000000012-RemoveNeverPublicHosts';
 import { RemoveNeverPublicHosts1798000000012 as SqliteRemoveNeverPublicHosts } from './migrations/sqlite/1798000000012-RemoveNeverPublicHosts';
+import { DeliverySignals1798000000013 as MysqlDeliverySignals1798000000013 } from './migrations/mysql/1798000000013-DeliverySignals';
+import { DeliverySignals1798000000013 as SqliteDeliverySignals1798000000013 } from './migrations/sqlite/1798000000013-DeliverySignals';
 
 // Each may run again after failing at any statement, and none needs privileges beyond its own database.
 export const MYSQL_MIGRATIONS = [
@@ -60,6 +62,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlChangeSequence1798000000010,
   MysqlRequestTrace1798000000011,
   MysqlRemoveNeverPublicHosts,
+  MysqlDeliverySignals1798000000013,
 ];
 export const SQLITE_MIGRATIONS = [
   CreateSqliteSchema,
@@ -80,6 +83,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteChangeSequence1798000000010,
   SqliteRequestTrace1798000000011,
   SqliteRemoveNeverPublicHosts,
+  SqliteDeliverySignals1798000000013,
 ];
 
 // Every statement longer than the timeout fails, and the failure is logged, never a statement's text and values.

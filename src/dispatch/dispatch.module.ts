@@ -1,6 +1,7 @@
 import { Inject, Module } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { DatabaseModule } from '../database/database.module';
+import { DeliverySignalsModule } from '../delivery-signals/delivery-signals.module';
 import { ProviderHostModule } from '../provider-host/provider-host.module';
 import { SmsConfigModule } from '../sms-config/sms-config.module';
 import { DispatchController } from './dispatch.controller';
@@ -9,7 +10,7 @@ import { DispatchService } from './dispatch.service';
 import { UNHEALTHY_SMS_CONFIGS_GAUGE, unhealthySmsConfigsGauge } from './dispatch.metrics';
 
 @Module({
-  imports: [DatabaseModule, SmsConfigModule, ProviderHostModule],
+  imports: [DatabaseModule, SmsConfigModule, ProviderHostModule, DeliverySignalsModule],
   controllers: [DispatchController],
   providers: [
     DispatchService,
