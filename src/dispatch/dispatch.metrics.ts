@@ -1,6 +1,6 @@
 import { Counter, Gauge, register } from 'prom-client';
 import { scrapedFigure } from '../common/scraped-figure';
-import { registeredMetric } from '../common/registered-metric';
+import { registeredMetric, zeroed } from '../common/registered-metric';
 import { DAILY_LIMITS, DailyLimit } from './daily-usage';
 import { SKIP_REASONS, SkipReason } from './dispatch-routing';
 
@@ -58,12 +58,6 @@ const dailyLimitsReached = registeredMetric('dispatch_daily_limits_reached_total
     DAILY_LIMITS,
   ),
 );
-
-// Every series exists from the start, so that increase() over Prometheus' samples counts a first event too.
-function zeroed<T extends string>(counter: Counter<T>, label: T, values: readonly string[]): Counter<T> {
-  for (const value of values) counter.inc({ [label]: value } as Partial<Record<T, string>>, 0);
-  return counter;
-}
 
 export function countDailyLimitReached(limit: DailyLimit): void {
   dailyLimitsReached.inc({ limit });
