@@ -306,7 +306,7 @@ export interface paths {
     put?: never;
     /**
      * Report what sending through a configuration did
-     * @description For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch); a report must count at least one message (sent + failed >= 1) or give balance. The balance goes down by exactly perSmsCost × sent (the price at destination when one is given), or is set to the provider's own figure when balance is given; a send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each, and a balance given publishes sms-config.balance-set. Send an Idempotency-Key with each batch: a retry of it is answered again and counted once.
+     * @description For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch); a report must give one count >= 1 (sent, failed, delivered, undelivered, codesSent or verified) or balance. The balance goes down by exactly perSmsCost × sent (the price at destination when one is given), or is set to the provider's own figure when balance is given; a send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each, and a balance given publishes sms-config.balance-set. Send an Idempotency-Key with each batch: a retry of it is answered again and counted once. With destination, the receipts (delivered, undelivered) count toward the deliveryRate route shows and orders by, and sent, codesSent and verified toward the client's pumping guard per destination range (client.pumping-suspected, client.pumping-blocked); they move no balance, health or daily sum. Without destination, only metrics count them.
      */
     post: operations['DispatchController_report'];
     delete?: never;
@@ -975,6 +975,11 @@ export interface components {
        * @example 447
        */
       pricePrefix?: string | null;
+      /**
+       * @description Only when a destination was given: delivered ÷ (delivered + undelivered) of the receipts reported for this configuration at the destination's calling code over DELIVERY_RATE_WINDOW_MS, floored to 4 decimals; null under DELIVERY_RATE_MIN_RECEIPTS receipts or for a calling code no country has. Under DELIVERY_RATE_DEMOTE_BELOW the candidate comes after the others
+       * @example 0.9625
+       */
+      deliveryRate?: number | null;
       /** @description Resolve it (POST /api/v1/sms-configs/resolve) for the candidate used */
       verifyApiKey: string;
     };
@@ -990,7 +995,7 @@ export interface components {
     RouteDto: {
       /** @example 7 */
       clientId: number;
-      /** @description In the order to try them: the client's preferredSmsGateway (case-insensitive) first, then lower perSmsCost, higher balance, lower smsConfigId (each cost at the destination when one was given); a configuration offered again after being unhealthy comes last. Empty when none is usable */
+      /** @description In the order to try them: the client's preferredSmsGateway (case-insensitive) first, then lower perSmsCost, higher balance, lower smsConfigId (each cost at the destination when one was given); with a destination, those whose deliveryRate is under DELIVERY_RATE_DEMOTE_BELOW come after the others, in the same order (a demoted preferred gateway is no longer first); a configuration offered again after being unhealthy comes last. Empty when none is usable */
       candidates: components['schemas']['RouteCandidateDto'][];
       /** @description Every other configuration of the client, by smsConfigId */
       skipped: components['schemas']['SkippedSmsConfigDto'][];
@@ -1013,6 +1018,30 @@ export interface components {
        * @example 0
        */
       failed: number;
+      /**
+       * @description Delivery receipts the provider gave as delivered: with destination, they count toward the configuration's deliveryRate at the destination's calling code (route's candidates); they move no balance, health or daily sum
+       * @default 0
+       * @example 38
+       */
+      delivered?: number;
+      /**
+       * @description Delivery receipts the provider gave as not delivered (expired, rejected by the network), as delivered
+       * @default 0
+       * @example 2
+       */
+      undelivered?: number;
+      /**
+       * @description Of sent, the one-time codes (at most sent): with destination, the pumping guard compares them with verified per range
+       * @default 0
+       * @example 40
+       */
+      codesSent?: number;
+      /**
+       * @description Codes the end users entered since the last report (to the same destination range): pumped codes arrive but are never entered
+       * @default 0
+       * @example 31
+       */
+      verified?: number;
       /**
        * @description The provider's own balance, as read from balanceUrl: set as the balance instead of debiting. At most 6 decimal places
        * @example 118.25
@@ -1102,6 +1131,9 @@ export interface components {
         | 'client.secret-key.rotated'
         | 'client.secret-key.replayed'
         | 'client.daily-limit-reached'
+        | 'client.pumping-suspected'
+        | 'client.pumping-blocked'
+        | 'client.pumping-lifted'
         | 'sms-config.created'
         | 'sms-config.updated'
         | 'sms-config.deleted'
@@ -3041,7 +3073,7 @@ export interface operations {
           'application/json': components['schemas']['RouteResponseDto'];
         };
       };
-      /** @description smsType, count or destination is not valid, the body has other fields, or the client has allowedDestinations and no destination was given (destination is required for this client) */
+      /** @description smsType, count or destination is not valid, the body has other fields, or no destination was given for a client with allowedDestinations or, in block, with a range suspected of SMS pumping (destination is required for this client) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3059,7 +3091,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description An admin key as x-api-key, the secretKey's client is disabled, or the destination is outside the client's allowedDestinations (destination +<digits> is not allowed for this client) */
+      /** @description An admin key as x-api-key, the secretKey's client is disabled, the destination is outside the client's allowedDestinations (destination +<digits> is not allowed for this client), is a premium-rate or shared-cost number and the client does not allow them, or is in a range blocked for suspected SMS pumping (client in block) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3139,7 +3171,7 @@ export interface operations {
           'application/json': components['schemas']['OutcomeResponseDto'];
         };
       };
-      /** @description A field is not valid, or the report counts no message and gives no balance */
+      /** @description A field is not valid, codesSent is more than sent, or the report gives no count >= 1 and no balance */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3419,6 +3451,9 @@ export interface operations {
           | 'client.secret-key.rotated'
           | 'client.secret-key.replayed'
           | 'client.daily-limit-reached'
+          | 'client.pumping-suspected'
+          | 'client.pumping-blocked'
+          | 'client.pumping-lifted'
           | 'sms-config.created'
           | 'sms-config.updated'
           | 'sms-config.deleted'

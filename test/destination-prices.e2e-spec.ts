@@ -304,6 +304,7 @@ describe('Prices per destination', () => {
               balance: 12.5,
               perSmsCost: 0.9,
               pricePrefix: null,
+              deliveryRate: null,
               verifyApiKey: expect.stringMatching(/^[A-Za-z0-9_-]{64,}$/),
             },
             {
@@ -315,6 +316,7 @@ describe('Prices per destination', () => {
               balance: 12.5,
               perSmsCost: 0.1,
               pricePrefix: '49',
+              deliveryRate: null,
               verifyApiKey: expect.stringMatching(/^[A-Za-z0-9_-]{64,}$/),
             },
           ],

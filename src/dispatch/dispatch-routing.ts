@@ -15,6 +15,8 @@ export interface RoutableSmsConfig extends ProviderHealth {
 
 export interface RouteRequest<T extends RoutableSmsConfig = RoutableSmsConfig> {
   approved: (config: T) => boolean;
+  // Delivered too little at the destination: after the others, before those offered again; never skipped.
+  demoted?: (config: T) => boolean;
   preferredSmsGateway: string | null;
   smsType?: string;
   count: number;
@@ -40,12 +42,14 @@ export function route<T extends RoutableSmsConfig>(configs: readonly T[], reques
   }
   const rank = (config: T) => ({
     offeredAgain: healthStanding(config, request.now) === 'offeredAgain' ? 1 : 0,
+    demoted: request.demoted?.(config) ? 1 : 0,
     preferred: request.preferredSmsGateway !== null && sameText(config.providerName, request.preferredSmsGateway) ? 0 : 1,
   });
   candidates.sort((a, b) => {
     const [rankA, rankB] = [rank(a), rank(b)];
     return (
       rankA.offeredAgain - rankB.offeredAgain ||
+      rankA.demoted - rankB.demoted ||
       rankA.preferred - rankB.preferred ||
       compare(a.perSmsCostMicros, b.perSmsCostMicros) ||
       compare(b.balanceMicros, a.balanceMicros) ||

@@ -20,11 +20,12 @@ export class DispatchController {
   @DispatcherRoute({
     forClient: true,
     badRequest:
-      'smsType, count or destination is not valid, the body has other fields, or the client has allowedDestinations and no ' +
-      'destination was given (destination is required for this client)',
+      'smsType, count or destination is not valid, the body has other fields, or no destination was given for a client with ' +
+      'allowedDestinations or, in block, with a range suspected of SMS pumping (destination is required for this client)',
     forbidden:
-      "An admin key as x-api-key, the secretKey's client is disabled, or the destination is outside the client's " +
-      'allowedDestinations (destination +<digits> is not allowed for this client)',
+      "An admin key as x-api-key, the secretKey's client is disabled, the destination is outside the client's " +
+      'allowedDestinations (destination +<digits> is not allowed for this client), is a premium-rate or shared-cost number ' +
+      'and the client does not allow them, or is in a range blocked for suspected SMS pumping (client in block)',
   })
   @Header('cache-control', 'no-store')
   @ApiOperation({
@@ -46,7 +47,7 @@ export class DispatchController {
     task: 'dispatch',
     idempotent: true,
     conflict: 'The debit would take the balance below -10^12',
-    badRequest: 'A field is not valid, or the report counts no message and gives no balance',
+    badRequest: 'A field is not valid, codesSent is more than sent, or the report gives no count >= 1 and no balance',
     forbidden: 'An admin key as x-api-key',
     notFound: 'No configuration has this smsConfigId',
   })
@@ -54,12 +55,15 @@ export class DispatchController {
     summary: 'Report what sending through a configuration did',
     description:
       'For the SMS dispatcher: messages sent and failed through one configuration since the last report (a batch); a report ' +
-      'must count at least one message (sent + failed >= 1) or give balance. The ' +
+      'must give one count >= 1 (sent, failed, delivered, undelivered, codesSent or verified) or balance. The ' +
       "balance goes down by exactly perSmsCost × sent (the price at destination when one is given), or is set to the provider's own figure when balance is given; a " +
       'send makes the configuration healthy, and 5 failures in a row make it unhealthy for DISPATCH_UNHEALTHY_MS. ' +
       'Crossings publish sms-config.balance-low, sms-config.unhealthy and sms-config.healthy, once each, and a balance ' +
       'given publishes sms-config.balance-set. Send an ' +
-      'Idempotency-Key with each batch: a retry of it is answered again and counted once.',
+      'Idempotency-Key with each batch: a retry of it is answered again and counted once. ' +
+      'With destination, the receipts (delivered, undelivered) count toward the deliveryRate route shows and orders by, and sent, ' +
+      "codesSent and verified toward the client's pumping guard per destination range (client.pumping-suspected, client.pumping-blocked); " +
+      'they move no balance, health or daily sum. Without destination, only metrics count them.',
   })
   @ApiOkResponse({ type: OutcomeResponseDto })
   report(@Body() report: OutcomeReportDto, @Origin() origin: ChangeOrigin, @IdempotencyOf() idempotency: Idempotency) {

@@ -17,7 +17,7 @@ const reports = counter('dispatch_reports_total', 'Outcome reports taken, by pro
 const sent = counter('dispatch_sms_sent_total', 'Messages reported sent, by provider name');
 const failed = counter('dispatch_sms_failed_total', 'Messages reported failed, by provider name');
 
-const ROUTE_REFUSALS = ['destination-required', 'destination-not-allowed'] as const;
+const ROUTE_REFUSALS = ['destination-required', 'destination-not-allowed', 'number-type', 'pumping-blocked'] as const;
 export type RouteRefusal = (typeof ROUTE_REFUSALS)[number];
 
 const routeRefusals = registeredMetric('dispatch_route_refusals_total', () =>

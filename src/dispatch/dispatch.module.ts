@@ -7,6 +7,7 @@ import { SmsConfigModule } from '../sms-config/sms-config.module';
 import { DispatchController } from './dispatch.controller';
 import { DispatchRepository } from './dispatch.repository';
 import { DispatchService } from './dispatch.service';
+import { RouteRepository } from './route.repository';
 import { UNHEALTHY_SMS_CONFIGS_GAUGE, unhealthySmsConfigsGauge } from './dispatch.metrics';
 
 @Module({
@@ -15,6 +16,7 @@ import { UNHEALTHY_SMS_CONFIGS_GAUGE, unhealthySmsConfigsGauge } from './dispatc
   providers: [
     DispatchService,
     DispatchRepository,
+    RouteRepository,
     {
       provide: UNHEALTHY_SMS_CONFIGS_GAUGE,
       inject: [DispatchRepository],

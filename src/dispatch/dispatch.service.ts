@@ -6,7 +6,7 @@ import { inFieldOrder } from '../common/answer-fields';
 import { AuthenticatedClient } from '../auth/client-lookup';
 import { MAX_AMOUNT_EXCLUSIVE } from '../common/validation/decorators';
 import { Clock, utcDayOf } from '../common/clock';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, DeliverySignalsConfig } from '../config/app-config';
 import { retryDeadlockVictims } from '../database/deadlock-retry';
 import { amountOf, microsOf } from '../database/exact-decimal';
 import { Transactions } from '../database/transactions';
@@ -20,7 +20,13 @@ import { route } from './dispatch-routing';
 import { DailyLimit, DailyUsage, usageAfterReport, usageOn } from './daily-usage';
 import { countDailyLimitReached, countReport, countRouteRefusal, countRouteSkips } from './dispatch.metrics';
 import { DispatchRepository, ReportedSmsConfig } from './dispatch.repository';
+import { Routable, RouteRepository } from './route.repository';
 import { ReportBatches } from './report-batches';
+import { DeliverySignals, SignalReport } from '../delivery-signals/delivery-signals';
+import { countDemotions } from '../delivery-signals/delivery-signals.metrics';
+import { deliveryRateOf, isDemoted } from '../delivery-signals/delivery-rate';
+import { DestinationNumber, destinationNumber } from '../delivery-signals/destination-number';
+import { firstMinuteOf } from '../delivery-signals/signal-windows';
 import { OutcomeDto, OutcomeReportDto } from './dto/dispatch-outcome.dto';
 import { ROUTE_CANDIDATE_FIELDS, ROUTE_CANDIDATE_FIELDS_WITHOUT_DESTINATION, RouteDto, RouteRequestDto } from './dto/dispatch-route.dto';
 import { healthAfterReport } from './provider-health';
@@ -39,36 +45,48 @@ interface TakenReport {
 @Injectable()
 export class DispatchService {
   private readonly unhealthyMs: number;
+  private readonly signalRules: DeliverySignalsConfig;
   private readonly batches = new ReportBatches<TakenReport, OutcomeDto>((smsConfigId, reports) =>
     retryDeadlockVictims(() => this.transactions.run(() => this.takeReports(smsConfigId, reports))),
   );
 
   constructor(
     private readonly dispatch: DispatchRepository,
+    private readonly routes: RouteRepository,
     private readonly tokens: VerifyApiKeyIssuer,
     private readonly transactions: Transactions,
     private readonly auditLog: AuditLog,
     private readonly approval: ProviderHostApproval,
     private readonly destinationPrices: DestinationPriceRepository,
     private readonly clock: Clock,
+    private readonly deliverySignals: DeliverySignals,
     config: ConfigService<AppConfig, true>,
   ) {
     this.unhealthyMs = config.get('dispatchUnhealthyMs', { infer: true });
+    this.signalRules = config.get('deliverySignals', { infer: true });
   }
 
   async route(owner: AuthenticatedClient, request: RouteRequestDto): Promise<RouteDto> {
     const { destination } = request;
+    const now = this.clock.now();
+    const number = destination === undefined ? null : destinationNumber(destination);
     const [found, hosts, prices] = await Promise.all([
-      this.dispatch.routable(owner.id),
+      this.routes.routable(owner.id, {
+        callingCode: number?.callingCode ?? null,
+        firstMinute: firstMinuteOf(now, this.signalRules.rateWindowMs),
+        range: number?.range ?? null,
+        now,
+      }),
       this.approval.current(),
       destination === undefined ? [] : this.destinationPrices.ofClient(owner.id, prefixesOf(destination)),
     ]);
-    refuseOutsideAllowed(destination, found?.allowedDestinations ?? null);
+    if (found !== null) refuseDestination(destination, number, found);
     const smsConfigs = found?.smsConfigs ?? [];
     const priced = destination === undefined ? smsConfigs : pricedAt(smsConfigs, longestPrefixPrices(prices));
-    const now = this.clock.now();
+    const rates = { minReceipts: this.signalRules.rateMinReceipts, demoteBelowMillionths: this.signalRules.demoteBelowMillionths };
     const { candidates, skipped } = route(priced, {
       approved: (config) => hosts.approves(config),
+      demoted: (config) => config.receipts !== null && isDemoted(config.receipts, rates),
       preferredSmsGateway: found?.preferredSmsGateway ?? null,
       smsType: request.smsType,
       count: request.count ?? 1,
@@ -76,12 +94,14 @@ export class DispatchService {
       daily: found === null ? NO_DAILY_LIMITS : { ...found.client, ...usageOn(utcDayOf(now), found.client) },
     });
     countRouteSkips(skipped);
+    countDemotions(candidates.filter((candidate) => candidate.receipts !== null && isDemoted(candidate.receipts, rates)).length);
     return {
       clientId: owner.id,
       candidates: candidates.map((candidate) =>
         inFieldOrder(destination === undefined ? ROUTE_CANDIDATE_FIELDS_WITHOUT_DESTINATION : ROUTE_CANDIDATE_FIELDS, {
           ...candidate.shown,
           pricePrefix: candidate.pricePrefix,
+          deliveryRate: candidate.receipts === null ? null : deliveryRateOf(candidate.receipts, rates),
           verifyApiKey: this.tokens.issueForSealed(
             {
               smsConfigId: candidate.smsConfigId,
@@ -99,8 +119,9 @@ export class DispatchService {
 
   // Under the configuration's lock, so that concurrent reports from any instance each count.
   async report(report: OutcomeReportDto, origin: ChangeOrigin, keep?: KeepAnswer<OutcomeDto>): Promise<OutcomeDto> {
-    if (report.sent + report.failed === 0 && report.balance === undefined) {
-      throw new BadRequestException('a report must count at least one message (sent + failed >= 1) or give balance');
+    if ((report.codesSent ?? 0) > report.sent) throw new BadRequestException('codesSent must not be more than sent');
+    if (countsOf(report).every((count) => count === 0) && report.balance === undefined) {
+      throw new BadRequestException('a report must give one count >= 1 (sent, failed, delivered, undelivered, codesSent or verified) or balance');
     }
     // Inside a caller's transaction, alone: a batch started here would run in it, and take other requests' reports with it.
     if (this.transactions.active) {
@@ -120,7 +141,7 @@ export class DispatchService {
     const now = this.clock.now();
     let reported = locked;
     let usage: DailyUsage | null = null;
-    const counted: Array<{ report: OutcomeReportDto; reached: DailyLimit[] }> = [];
+    const counted: Array<{ report: OutcomeReportDto; origin: ChangeOrigin; reached: DailyLimit[] }> = [];
     const results: Array<OutcomeDto | Error> = [];
     for (const { report, origin, keep } of reports) {
       const price = (report.destination === undefined ? undefined : pricesAt.get(report.destination)) ?? reported.perSmsCostMicros;
@@ -155,12 +176,13 @@ export class DispatchService {
       if (crossing !== null) await this.auditLog.record({ action: crossing, ...entry });
       if (daily) usage = daily.usage;
       reported = { ...reported, ...health, balanceMicros, client: daily ? { ...reported.client, ...daily.usage } : reported.client };
-      counted.push({ report, reached });
+      counted.push({ report, origin, reached });
       results.push(outcome);
     }
     if (counted.length > 0) {
       const { balanceMicros, consecutiveFailures, unhealthyUntil } = reported;
       await this.dispatch.recordReport(reported, { balanceMicros, consecutiveFailures, unhealthyUntil }, usage);
+      await this.deliverySignals.record(reported, smsConfigId, counted.map(signalReportOf));
       this.transactions.afterCommit(() => {
         for (const { report, reached } of counted) {
           countReport(reported.providerName, report);
@@ -186,18 +208,38 @@ export class DispatchService {
   }
 }
 
-function refuseOutsideAllowed(destination: string | undefined, allowedDestinations: string[] | null): void {
-  if (allowedDestinations === null) return;
-  if (destination === undefined) {
+// In this order: allowed destinations, the number's type, a range blocked for suspected pumping.
+function refuseDestination(destination: string | undefined, number: DestinationNumber | null, found: Routable): void {
+  const { allowedDestinations, allowPremiumNumbers, suspected } = found;
+  if (destination === undefined || number === null) {
+    if (allowedDestinations === null && suspected === 'none') return;
     countRouteRefusal('destination-required');
     throw new BadRequestException('destination is required for this client');
   }
-  if (!isAllowedDestination(destination, allowedDestinations)) {
+  if (allowedDestinations !== null && !isAllowedDestination(destination, allowedDestinations)) {
     countRouteRefusal('destination-not-allowed');
     throw new ForbiddenException(`destination ${destination} is not allowed for this client`);
+  }
+  if (number.refusedType !== null && !allowPremiumNumbers) {
+    countRouteRefusal('number-type');
+    throw new ForbiddenException(`destination ${destination} is a ${number.refusedType} number, not allowed for this client`);
+  }
+  if (suspected === 'destination') {
+    countRouteRefusal('pumping-blocked');
+    throw new ForbiddenException(`destination ${destination} is in range ${number.range}, blocked for suspected SMS pumping`);
   }
 }
 
 function fallsBelowThreshold({ balanceMicros, lowBalanceThresholdMicros }: ReportedSmsConfig, newBalanceMicros: bigint): boolean {
   return lowBalanceThresholdMicros !== null && balanceMicros >= lowBalanceThresholdMicros && newBalanceMicros < lowBalanceThresholdMicros;
+}
+
+function countsOf(report: OutcomeReportDto): number[] {
+  const { sent, failed, delivered = 0, undelivered = 0, codesSent = 0, verified = 0 } = report;
+  return [sent, failed, delivered, undelivered, codesSent, verified];
+}
+
+function signalReportOf({ report, origin }: { report: OutcomeReportDto; origin: ChangeOrigin }): SignalReport {
+  const { destination, sent, delivered = 0, undelivered = 0, codesSent = 0, verified = 0 } = report;
+  return { destination, sent, delivered, undelivered, codesSent, verified, origin };
 }

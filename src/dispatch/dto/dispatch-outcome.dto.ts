@@ -27,6 +27,42 @@ export class OutcomeReportDto {
   })
   failed: number;
 
+  @IsIntegerFrom(0, MAX_REPORTED_MESSAGES, {
+    optional: true,
+    default: 0,
+    example: 38,
+    description:
+      "Delivery receipts the provider gave as delivered: with destination, they count toward the configuration's deliveryRate at the " +
+      "destination's calling code (route's candidates); they move no balance, health or daily sum",
+  })
+  delivered?: number;
+
+  @IsIntegerFrom(0, MAX_REPORTED_MESSAGES, {
+    optional: true,
+    default: 0,
+    example: 2,
+    description: 'Delivery receipts the provider gave as not delivered (expired, rejected by the network), as delivered',
+  })
+  undelivered?: number;
+
+  @IsIntegerFrom(0, MAX_REPORTED_MESSAGES, {
+    optional: true,
+    default: 0,
+    example: 40,
+    description:
+      "Of sent, the one-time codes (at most sent): with destination, the pumping guard compares them with verified per range",
+  })
+  codesSent?: number;
+
+  @IsIntegerFrom(0, MAX_REPORTED_MESSAGES, {
+    optional: true,
+    default: 0,
+    example: 31,
+    description:
+      'Codes the end users entered since the last report (to the same destination range): pumped codes arrive but are never entered',
+  })
+  verified?: number;
+
   @IsOptionalSignedAmount({
     example: 118.25,
     description: "The provider's own balance, as read from balanceUrl: set as the balance instead of debiting. At most 6 decimal places",

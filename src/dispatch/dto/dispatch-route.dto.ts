@@ -56,6 +56,17 @@ export class RouteCandidateDto {
   })
   pricePrefix?: string | null;
 
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    example: 0.9625,
+    description:
+      'Only when a destination was given: delivered ÷ (delivered + undelivered) of the receipts reported for this configuration at the ' +
+      "destination's calling code over DELIVERY_RATE_WINDOW_MS, floored to 4 decimals; null under DELIVERY_RATE_MIN_RECEIPTS receipts " +
+      'or for a calling code no country has. Under DELIVERY_RATE_DEMOTE_BELOW the candidate comes after the others',
+  })
+  deliveryRate?: number | null;
+
   @ApiProperty({ minLength: 64, description: 'Resolve it (POST /api/v1/sms-configs/resolve) for the candidate used' })
   verifyApiKey: string;
 }
@@ -69,11 +80,14 @@ export const ROUTE_CANDIDATE_FIELDS = [
   'balance',
   'perSmsCost',
   'pricePrefix',
+  'deliveryRate',
   'verifyApiKey',
 ] as const satisfies ReadonlyArray<keyof RouteCandidateDto>;
 
 // Without a destination, a candidate is what it was before prices per destination.
-export const ROUTE_CANDIDATE_FIELDS_WITHOUT_DESTINATION = ROUTE_CANDIDATE_FIELDS.filter((field) => field !== 'pricePrefix');
+export const ROUTE_CANDIDATE_FIELDS_WITHOUT_DESTINATION = ROUTE_CANDIDATE_FIELDS.filter(
+  (field) => field !== 'pricePrefix' && field !== 'deliveryRate',
+);
 
 export class SkippedSmsConfigDto {
   @ApiProperty({ example: 13 })
@@ -98,7 +112,9 @@ export class RouteDto {
     type: [RouteCandidateDto],
     description:
       "In the order to try them: the client's preferredSmsGateway (case-insensitive) first, then lower perSmsCost, " +
-      'higher balance, lower smsConfigId (each cost at the destination when one was given); a configuration offered again after being unhealthy comes last. Empty when none is usable',
+      'higher balance, lower smsConfigId (each cost at the destination when one was given); with a destination, those whose ' +
+      'deliveryRate is under DELIVERY_RATE_DEMOTE_BELOW come after the others, in the same order (a demoted preferred gateway ' +
+      'is no longer first); a configuration offered again after being unhealthy comes last. Empty when none is usable',
   })
   candidates: RouteCandidateDto[];
 
