@@ -78,7 +78,8 @@ const DESCRIBED_RULES: DescribedRule[] = [
     refusal: / must be sent again to change /,
     statement: /must send every stored credential again/,
   },
-  { rule: 'a report counts something', refusal: /^a report must count at least one message/, statement: /must count at least one message/ },
+  { rule: 'a report counts something', refusal: /^a report must give one count >= 1 /, statement: /must give one count >= 1 / },
+  { rule: 'codes within what was sent', refusal: /^codesSent must not be more than sent$/, statement: /at most sent/ },
 ];
 
 interface SentRequest {
