@@ -12,23 +12,23 @@ export type BatchDeletion = (manager: EntityManager, limit: number) => Promise<n
 
 /**
  * Deletes batch after batch, each under the relay's lock so that one instance at a time deletes, until a batch comes
- * short; while another instance holds the lock, tries again, and after 20 tries leaves the rest to the next round.
- * `counted` hears each batch as it commits; a failure is thrown after the batches before it were counted.
+ * short; while another instance holds the lock, tries again, and after 20 tries leaves the rest to the next round
+ * (false). `counted` hears each batch as it commits; a failure is thrown after the batches before it were counted.
  */
 export async function deleteInBatchesAsOnlyRelay(
   outbox: OutboxRepository,
   deleteBatch: BatchDeletion,
   counted: (rows: number) => void,
-): Promise<void> {
+): Promise<boolean> {
   let busy = 0;
   for (;;) {
     const batch = await outbox.asOnlyRelay((manager) => deleteBatch(manager, RETENTION_BATCH_SIZE));
     if (batch === RELAY_LOCK_BUSY) {
-      if (++busy === LOCK_BUSY_TRIES) return;
+      if (++busy === LOCK_BUSY_TRIES) return false;
       await sleep(LOCK_BUSY_RETRY_MS, undefined, { ref: false });
       continue;
     }
     counted(batch);
-    if (batch < RETENTION_BATCH_SIZE) return;
+    if (batch < RETENTION_BATCH_SIZE) return true;
   }
 }
