@@ -57,13 +57,22 @@ export class DeliverySignalsRetentionRepository {
   }
 }
 
+// SQLite parses the OR of composite keys one level deep per key, and refuses an expression deeper than 1,000.
+const KEYS_PER_STATEMENT = 200;
+
 async function deleteFound<T extends ObjectLiteral>(
   manager: EntityManager,
   entity: new () => T,
   oldest: SelectQueryBuilder<T>,
 ): Promise<number> {
-  const keys = await oldest.getMany();
-  if (keys.length === 0) return 0;
-  const { affected } = await manager.createQueryBuilder().delete().from(entity).whereInIds(keys).execute();
-  return affected ?? keys.length;
+  const { metadata } = manager.getRepository(entity);
+  // Only the primary key: an entity read with some columns holds the others as undefined, which whereInIds would compare.
+  const keys = (await oldest.getMany()).map((row) => metadata.getEntityIdMap(row)!);
+  let deleted = 0;
+  for (let start = 0; start < keys.length; start += KEYS_PER_STATEMENT) {
+    const chunk = keys.slice(start, start + KEYS_PER_STATEMENT);
+    const { affected } = await manager.createQueryBuilder().delete().from(entity).whereInIds(chunk).execute();
+    deleted += affected ?? chunk.length;
+  }
+  return deleted;
 }
