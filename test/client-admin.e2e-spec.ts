@@ -195,6 +195,8 @@ describe('Client administration (/api/v1/clients)', () => {
           dailySmsLimit: null,
           spentToday: 0,
           sentToday: 0,
+          pumpingGuard: 'monitor',
+          allowPremiumNumbers: false,
         },
       });
       expect(Math.abs(Date.parse(answer.body.results.createdAt) - Date.now())).toBeLessThan(60_000);

@@ -163,6 +163,8 @@ describe('The typed client kit (kit/), against the service on a port', () => {
       dailySmsLimit: null,
       spentToday: 0,
       sentToday: 0,
+      pumpingGuard: 'monitor',
+      allowPremiumNumbers: false,
     });
   });
 
