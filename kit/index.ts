@@ -72,6 +72,8 @@ export type AuditEvent = Schemas['AuditEventDto'];
 export type AuditEventPage = Schemas['AuditEventPageDto'];
 export type ProviderHost = Schemas['ProviderHostDto'];
 export type ProviderHostPage = Schemas['ProviderHostPageDto'];
+export type PumpingRange = Schemas['PumpingRangeDto'];
+export type PumpingRangePage = Schemas['PumpingRangePageDto'];
 
 /** The durable topic exchange the service publishes its domain events on; the routing key is the action. */
 export const EVENTS_EXCHANGE = 'client-registry.events';

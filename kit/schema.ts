@@ -389,6 +389,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/pumping-ranges': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List suspicions of SMS pumping
+     * @description Each suspicion of a client's range, newest first: a new one after a lift or an expiry. Its counts are the window's when it began. standing=true: until in the future and not lifted; false: the others.
+     */
+    get: operations['PumpingRangeController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/pumping-ranges/{pumpingRangeId}/lift': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Lift a suspicion of SMS pumping
+     * @description Ends a standing suspicion (liftedAt now, until unchanged) and deletes the range's counts: route sends to the range again on every instance within 1 s, and a new signal starts a new suspicion. Audited and published as client.pumping-lifted.
+     */
+    post: operations['PumpingRangeController_lift'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -537,6 +577,17 @@ export interface components {
        * @example 500
        */
       sentToday: number;
+      /**
+       * @description off: no pumping counts are kept for the client. monitor: a range whose messages jump (velocity) or whose codes are not entered (conversion) is suspected, audited and published as client.pumping-suspected, and nothing is refused. block: as monitor, published as client.pumping-blocked, and route refuses a suspected range with 403 until the suspicion ends or is lifted (POST /api/v1/pumping-ranges/{pumpingRangeId}/lift)
+       * @example monitor
+       * @enum {string}
+       */
+      pumpingGuard: 'off' | 'monitor' | 'block';
+      /**
+       * @description false: route refuses with 403 a destination that is a premium-rate or shared-cost number (by libphonenumber-js metadata; an untyped number passes). true: route sends to them
+       * @example false
+       */
+      allowPremiumNumbers: boolean;
     };
     AdminClientPageDto: {
       /** @description By clientId ascending */
@@ -581,6 +632,13 @@ export interface components {
       dailySpendLimit?: number | null;
       /** @description Route skips every configuration when sentToday + count would pass it (reason sms-limit), whatever the prices. Null: no limit */
       dailySmsLimit?: number | null;
+      /**
+       * @description off: no pumping counts are kept for the client. monitor: a range whose messages jump (velocity) or whose codes are not entered (conversion) is suspected, audited and published as client.pumping-suspected, and nothing is refused. block: as monitor, published as client.pumping-blocked, and route refuses a suspected range with 403 until the suspicion ends or is lifted (POST /api/v1/pumping-ranges/{pumpingRangeId}/lift). Null is refused
+       * @enum {string}
+       */
+      pumpingGuard?: 'off' | 'monitor' | 'block';
+      /** @description A JSON boolean. false: route refuses with 403 a destination that is a premium-rate or shared-cost number (by libphonenumber-js metadata; an untyped number passes). true: route sends to them. Null is refused */
+      allowPremiumNumbers?: boolean;
     };
     DeletedClientDto: {
       /** @example 7 */
@@ -1160,7 +1218,7 @@ export interface components {
       /** @description The names of the fields changed, never their values */
       changed: string[];
       /**
-       * @description What the action says beyond the names in changed: `{"host": "<host>"}` for provider-host.approved and provider-host.removed; null for the others, for `system` and for entries made before the service kept it
+       * @description What the action says beyond the names in changed: `{"host": "<host>"}` for provider-host.approved and provider-host.removed; `{"range": "<range>"}` (such as +44740012xxxx) for client.pumping-suspected, client.pumping-blocked and client.pumping-lifted; null for the others, for `system` and for entries made before the service kept it
        * @example null
        */
       details: {
@@ -1187,6 +1245,70 @@ export interface components {
       /** @example 200 */
       status: number;
       results: components['schemas']['AuditEventPageDto'];
+    };
+    PumpingRangeDto: {
+      /** @example 3 */
+      pumpingRangeId: number;
+      /** @example 7 */
+      clientId: number;
+      /**
+       * @description The destinations suspected: the number with its last 4 digits as xxxx
+       * @example +44740012xxxx
+       */
+      range: string;
+      /**
+       * @description What raised the suspicion, in this order: velocity (the range sent more than its floor and the factor times the client's highest window of the 7 days before), conversion (too few of its codes were entered)
+       * @example [
+       *       "velocity"
+       *     ]
+       */
+      signals: ('velocity' | 'conversion')[];
+      /**
+       * @description Messages sent to the range in the window when the suspicion began
+       * @example 412
+       */
+      sent: number;
+      /**
+       * @description Of them, one-time codes
+       * @example 400
+       */
+      codesSent: number;
+      /**
+       * @description Codes the end users entered
+       * @example 3
+       */
+      verified: number;
+      /**
+       * @description When a report found the signal
+       * @example 2026-11-24T10:15:30.123Z
+       */
+      suspectedAt: string;
+      /**
+       * @description When the suspicion ends by itself (PUMPING_BLOCK_MS after it began); a lift leaves it
+       * @example 2026-11-24T11:15:30.123Z
+       */
+      until: string;
+      /**
+       * @description When an admin lifted it; null when not lifted
+       * @example null
+       */
+      liftedAt: string | null;
+    };
+    PumpingRangePageDto: {
+      /** @description Newest first */
+      items: components['schemas']['PumpingRangeDto'][];
+      /** @description Pass as ?cursor= for the next page; null on the last page */
+      nextCursor: string | null;
+    };
+    PumpingRangePageResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['PumpingRangePageDto'];
+    };
+    PumpingRangeResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['PumpingRangeDto'];
     };
   };
   responses: never;
@@ -3491,6 +3613,200 @@ export interface operations {
       };
       /** @description x-api-key is missing or not valid */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  PumpingRangeController_list: {
+    parameters: {
+      query?: {
+        /** @description In plain decimal digits (a sign, an exponent or spaces are refused) */
+        limit?: number;
+        /** @description nextCursor of the previous page, exactly as it was given: any other text is refused */
+        cursor?: string;
+        /** @description In plain decimal digits (a sign, an exponent or spaces are refused) */
+        clientId?: number;
+        /** @description true: only the suspicions standing (until in the future and not lifted); false: only the others */
+        standing?: 'true' | 'false';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PumpingRangePageResponseDto'];
+        };
+      };
+      /** @description A query parameter that is not valid (limit, cursor, clientId, standing) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  PumpingRangeController_lift: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
+        pumpingRangeId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PumpingRangeResponseDto'];
+        };
+      };
+      /** @description Invalid path id, query or body; the message names the problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No such pumping range */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The suspicion is not standing: lifted already, or past its until */
+      409: {
         headers: {
           [name: string]: unknown;
         };

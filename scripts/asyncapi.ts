@@ -96,6 +96,38 @@ const EVENTS: Partial<Record<AuditAction, EventDescription>> = {
     smsConfigId: 12,
     changed: ['dailySpendLimit'],
   },
+  'client.pumping-suspected': {
+    title: 'Client range suspected of SMS pumping',
+    summary:
+      "A dispatch report found a signal of SMS pumping on one of the client's ranges while the client's pumpingGuard is monitor: " +
+      '`changed` names the signals (`["velocity"]`, `["conversion"]` or both in that order), `details.range` the range (the ' +
+      'destination with its last 4 digits as xxxx) and smsConfigId the reported configuration. Nothing is refused; the suspicion ' +
+      'stands for PUMPING_BLOCK_MS (GET /api/v1/pumping-ranges), and a new one may follow it. Once per suspicion.',
+    actor: DISPATCHER,
+    smsConfigId: 12,
+    changed: ['velocity'],
+    details: { range: '+44740012xxxx' },
+  },
+  'client.pumping-blocked': {
+    title: 'Client range blocked for suspected SMS pumping',
+    summary:
+      "As client.pumping-suspected, while the client's pumpingGuard is block: route refuses destinations in `details.range` " +
+      '(403) until the suspicion ends, PUMPING_BLOCK_MS after it began, or an admin lifts it. Once per suspicion.',
+    actor: DISPATCHER,
+    smsConfigId: 12,
+    changed: ['velocity', 'conversion'],
+    details: { range: '+44740012xxxx' },
+  },
+  'client.pumping-lifted': {
+    title: 'Client range suspicion lifted',
+    summary:
+      'An admin lifted a standing suspicion of SMS pumping (POST /api/v1/pumping-ranges/{pumpingRangeId}/lift): route sends to ' +
+      "`details.range` again, and the range's counts start again from nothing. `changed` is empty.",
+    actor: ADMIN,
+    smsConfigId: null,
+    changed: [],
+    details: { range: '+44740012xxxx' },
+  },
   'sms-config.created': {
     title: 'SMS configuration created',
     summary: 'The client added an SMS provider configuration; smsConfigId is the new one.',

@@ -195,6 +195,8 @@ describe('Client administration (/api/v1/clients)', () => {
           dailySmsLimit: null,
           spentToday: 0,
           sentToday: 0,
+          pumpingGuard: 'monitor',
+          allowPremiumNumbers: false,
         },
       });
       expect(Math.abs(Date.parse(answer.body.results.createdAt) - Date.now())).toBeLessThan(60_000);
@@ -247,7 +249,7 @@ describe('Client administration (/api/v1/clients)', () => {
       expect((await patch({})).body).toEqual({
         status: 400,
         error:
-          'request body must set at least one of appName, appDescription, appUrl, preferredSmsGateway, preferredEmailGateway, preferredPushNotificationGateway, isHost, isActive, allowedDestinations, dailySpendLimit, dailySmsLimit',
+          'request body must set at least one of appName, appDescription, appUrl, preferredSmsGateway, preferredEmailGateway, preferredPushNotificationGateway, isHost, isActive, allowedDestinations, dailySpendLimit, dailySmsLimit, pumpingGuard, allowPremiumNumbers',
       });
       expect((await patch({ secretKey: 'sk_x' })).body).toEqual({ status: 400, error: 'property secretKey should not exist' });
       expect((await patch({ appName: null })).body.error).toMatch(/^appName must be a string/);

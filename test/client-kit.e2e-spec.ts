@@ -12,6 +12,7 @@ import {
   UnpublishedAuditField,
   createRegistryClient,
 } from '../kit';
+import { PumpingRange } from '../src/delivery-signals/pumping-range.entity';
 import { EVENTS_EXCHANGE as SERVICE_EVENTS_EXCHANGE, PUBLISHED_ACTIONS } from '../src/events/domain-events';
 import CLIENT from './fixtures/client.json';
 import SMS_CONFIG from './fixtures/sms-config.json';
@@ -162,6 +163,8 @@ describe('The typed client kit (kit/), against the service on a port', () => {
       dailySmsLimit: null,
       spentToday: 0,
       sentToday: 0,
+      pumpingGuard: 'monitor',
+      allowPremiumNumbers: false,
     });
   });
 
@@ -290,6 +293,27 @@ describe('The typed client kit (kit/), against the service on a port', () => {
       ...path,
       deleted: true,
     });
+  });
+
+  it('should list and lift a suspicion of SMS pumping with the admin key', async () => {
+    await t.addClient({ appName: 'kit-pumping' });
+    const [{ clientId }] = resultsOf(await admin().GET('/api/v1/clients', { params: { query: { appName: 'kit-pumping' } } })).items;
+    // As a dispatch report that found a signal writes it.
+    const { identifiers } = await t.dataSource.getRepository(PumpingRange).insert({
+      clientId,
+      range: '+44740012xxxx',
+      signals: ['velocity'],
+      sent: '40',
+      codesSent: '0',
+      verified: '0',
+      suspectedAt: new Date(),
+      until: new Date(Date.now() + 60 * 60_000),
+    });
+    const pumpingRangeId = identifiers[0].id as number;
+    const standing = resultsOf(await admin().GET('/api/v1/pumping-ranges', { params: { query: { clientId, standing: 'true' } } }));
+    expect(standing.items.map((item) => item.pumpingRangeId)).toEqual([pumpingRangeId]);
+    const lifted = resultsOf(await admin().POST('/api/v1/pumping-ranges/{pumpingRangeId}/lift', { params: { path: { pumpingRangeId } } }));
+    expect(lifted).toEqual({ ...standing.items[0], liftedAt: expect.stringMatching(ISO_UTC) });
   });
 
   it('should send each key in its own header: an admin key is refused where only a dispatcher key may go', async () => {

@@ -13,6 +13,8 @@ const LIFECYCLE_ROUTES = {
     ['/api/v1/provider-hosts', 'get'],
     ['/api/v1/provider-hosts', 'post'],
     ['/api/v1/provider-hosts/{providerHostId}', 'delete'],
+    ['/api/v1/pumping-ranges', 'get'],
+    ['/api/v1/pumping-ranges/{pumpingRangeId}/lift', 'post'],
   ],
   client: [
     ['/api/v1/client/secret-key/rotate', 'post'],

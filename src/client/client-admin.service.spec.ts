@@ -39,6 +39,8 @@ const STORED: AdminClientView = {
   dailySmsLimit: null,
   spentToday: 0,
   sentToday: 0,
+  pumpingGuard: 'monitor',
+  allowPremiumNumbers: false,
 };
 
 describe('ClientAdminService', () => {

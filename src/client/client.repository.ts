@@ -12,7 +12,7 @@ import { sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { WriteScripts } from '../database/write-scripts';
 import { SmsConfig } from '../sms-config/sms-config.entity';
-import { Client } from './client.entity';
+import { Client, PumpingGuard } from './client.entity';
 
 export interface NewClient {
   appName: string;
@@ -47,6 +47,8 @@ export interface AdminClientView {
   dailySmsLimit: number | null;
   spentToday: Amount;
   sentToday: number;
+  pumpingGuard: PumpingGuard;
+  allowPremiumNumbers: boolean;
 }
 
 export const CHANGEABLE_CLIENT_FIELDS = [
@@ -61,6 +63,8 @@ export const CHANGEABLE_CLIENT_FIELDS = [
   'allowedDestinations',
   'dailySpendLimit',
   'dailySmsLimit',
+  'pumpingGuard',
+  'allowPremiumNumbers',
 ] as const satisfies ReadonlyArray<keyof Client>;
 
 export type ClientChanges = Partial<Pick<Client, (typeof CHANGEABLE_CLIENT_FIELDS)[number]>>;
@@ -279,5 +283,7 @@ function toAdminClientView(client: AdminViewRow, today: string): AdminClientView
     dailySmsLimit: client.dailySmsLimit,
     spentToday: counting ? amountOf(BigInt(client.spentTodayMicros ?? 0)) : 0,
     sentToday: counting ? Number(client.sentToday ?? 0) : 0,
+    pumpingGuard: client.pumpingGuard,
+    allowPremiumNumbers: client.allowPremiumNumbers,
   };
 }

@@ -1,17 +1,13 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Counter } from 'prom-client';
 import { AuditLog } from '../audit/audit.repository';
 import { registeredMetric } from '../common/registered-metric';
 import { AppConfig } from '../config/app-config';
-import { OutboxRepository, RELAY_LOCK_BUSY } from './outbox.repository';
+import { deleteInBatchesAsOnlyRelay } from './batched-deletion';
+import { OutboxRepository } from './outbox.repository';
 
-// Each batch in a transaction of its own, so the relay waits for one batch at most.
-export const RETENTION_BATCH_SIZE = 1000;
 const RETENTION_EVERY_MS = 15 * 60_000;
-const LOCK_BUSY_RETRY_MS = 100;
-const LOCK_BUSY_TRIES = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const retentionRowsDeleted = registeredMetric(
@@ -48,19 +44,15 @@ export class AuditRetention implements OnApplicationBootstrap, OnModuleDestroy {
   async sweep(now = new Date()): Promise<number> {
     const before = new Date(now.getTime() - this.retentionMs);
     let deleted = 0;
-    let busy = 0;
     try {
-      for (;;) {
-        const batch = await this.outbox.asOnlyRelay((manager) => this.auditLog.deleteBefore(manager, before, RETENTION_BATCH_SIZE));
-        if (batch === RELAY_LOCK_BUSY) {
-          if (++busy === LOCK_BUSY_TRIES) break;
-          await sleep(LOCK_BUSY_RETRY_MS, undefined, { ref: false });
-          continue;
-        }
-        deleted += batch;
-        retentionRowsDeleted.inc(batch);
-        if (batch < RETENTION_BATCH_SIZE) break;
-      }
+      await deleteInBatchesAsOnlyRelay(
+        this.outbox,
+        (manager, limit) => this.auditLog.deleteBefore(manager, before, limit),
+        (batch) => {
+          deleted += batch;
+          retentionRowsDeleted.inc(batch);
+        },
+      );
     } catch (error) {
       this.logger.warn(`Audit entries past their retention not deleted: ${(error as Error).message}`);
     }

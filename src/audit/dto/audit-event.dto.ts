@@ -54,6 +54,7 @@ export class AuditEventDto {
     example: null,
     description:
       'What the action says beyond the names in changed: `{"host": "<host>"}` for provider-host.approved and provider-host.removed; ' +
+      '`{"range": "<range>"}` (such as +44740012xxxx) for client.pumping-suspected, client.pumping-blocked and client.pumping-lifted; ' +
       'null for the others, for `system` and for entries made before the service kept it',
   })
   details: AuditDetails | null;

@@ -5,6 +5,7 @@ import { Amount } from '../../common/exact-amount';
 import { IsHttpUrl, IsNullableIntegerFrom, IsOptionalAmount, IsOptionalText, IsText, NullClears } from '../../common/validation/decorators';
 import { IsOptionalDestinationPrefixes } from '../../common/validation/destinations';
 import { AnswerOf } from '../../common/answer';
+import { PUMPING_GUARDS, PumpingGuard } from '../client.entity';
 
 const ALLOWED_DESTINATIONS_DESCRIPTION =
   'E.164 prefixes without + (1 to 7 digits, at most 300, in the order given): route then requires a destination that one of ' +
@@ -16,6 +17,15 @@ export const MAX_DAILY_SMS_LIMIT = 100_000_000;
 const DAILY_SPEND_LIMIT_DESCRIPTION =
   "Route skips each configuration whose price × count would take spentToday past it (reason spend-limit). Prices are the client's " +
   'own to set, so a leaked secretKey can price every message at 0: only dailySmsLimit holds against that. Null: no limit';
+const PUMPING_GUARD_DESCRIPTION =
+  'off: no pumping counts are kept for the client. monitor: a range whose messages jump (velocity) or whose codes are not ' +
+  'entered (conversion) is suspected, audited and published as client.pumping-suspected, and nothing is refused. block: as ' +
+  'monitor, published as client.pumping-blocked, and route refuses a suspected range with 403 until the suspicion ends or ' +
+  'is lifted (POST /api/v1/pumping-ranges/{pumpingRangeId}/lift)';
+const ALLOW_PREMIUM_NUMBERS_DESCRIPTION =
+  'false: route refuses with 403 a destination that is a premium-rate or shared-cost number (by libphonenumber-js metadata; an ' +
+  'untyped number passes). true: route sends to them';
+
 const DAILY_SMS_LIMIT_DESCRIPTION =
   'Route skips every configuration when sentToday + count would pass it (reason sms-limit), whatever the prices. Null: no limit';
 
@@ -117,6 +127,12 @@ export class AdminClientDto {
 
   @ApiProperty({ type: 'integer', example: 500, description: "The sum of sent over the client's outcome reports since 00:00 UTC" })
   sentToday: number;
+
+  @ApiProperty({ enum: PUMPING_GUARDS, example: 'monitor', description: PUMPING_GUARD_DESCRIPTION })
+  pumpingGuard: PumpingGuard;
+
+  @ApiProperty({ example: false, description: ALLOW_PREMIUM_NUMBERS_DESCRIPTION })
+  allowPremiumNumbers: boolean;
 }
 
 export class AdminClientResponseDto extends AnswerOf(AdminClientDto) {}
@@ -190,6 +206,16 @@ export class UpdateClientDto {
 
   @IsNullableIntegerFrom(1, MAX_DAILY_SMS_LIMIT, { description: DAILY_SMS_LIMIT_DESCRIPTION })
   dailySmsLimit?: number | null;
+
+  @ApiPropertyOptional({ enum: PUMPING_GUARDS, description: `${PUMPING_GUARD_DESCRIPTION}. Null is refused` })
+  @IsIn(PUMPING_GUARDS, { message: `pumpingGuard must be one of: ${PUMPING_GUARDS.join(', ')}` })
+  @ValidateIf(isSent)
+  pumpingGuard?: PumpingGuard;
+
+  @ApiPropertyOptional({ description: `A JSON boolean. ${ALLOW_PREMIUM_NUMBERS_DESCRIPTION}. Null is refused` })
+  @IsBoolean()
+  @ValidateIf(isSent)
+  allowPremiumNumbers?: boolean;
 }
 
 export class DeletedClientDto {
