@@ -79,14 +79,20 @@ export class DeliverySignalsRepository {
     const range = this.pumpingRange;
     const baseline = this.baseline;
     const marks = ranges.map(() => '?').join(', ');
-    const sql = `SELECT 'window' AS kind, ${count.column('range')} AS name, SUM(${count.column('sent')}) AS a, SUM(${count.column('codesSent')}) AS b,
+    // Locking reads on MySQL: the transaction's snapshot was taken before the client's lock, and would miss what the
+    // report that held the lock before this one committed.
+    const locked = this.transactions.dialect === 'mysql';
+    const part = (select: string) => (locked ? `(${select} LOCK IN SHARE MODE)` : select);
+    const sql = [
+      part(`SELECT 'window' AS kind, ${count.column('range')} AS name, SUM(${count.column('sent')}) AS a, SUM(${count.column('codesSent')}) AS b,
         SUM(CASE WHEN ${count.column('minute')} <= ? THEN ${count.column('codesSent')} ELSE 0 END) AS c, SUM(${count.column('verified')}) AS d
-      FROM ${count.table} WHERE ${count.column('clientId')} = ? AND ${count.column('range')} IN (${marks}) AND ${count.column('minute')} >= ?
-      GROUP BY ${count.column('range')}
-      UNION ALL SELECT 'suspected', ${range.column('range')}, 0, 0, 0, 0 FROM ${range.table}
-      WHERE ${range.column('clientId')} = ? AND ${range.column('range')} IN (${marks}) AND ${range.column('until')} > ? AND ${range.column('liftedAt')} IS NULL
-      UNION ALL SELECT 'baseline', ${baseline.column('day')}, ${baseline.column('highestSent')}, 0, 0, 0 FROM ${baseline.table}
-      WHERE ${baseline.column('clientId')} = ? AND ${baseline.column('day')} >= ?`;
+        FROM ${count.table} WHERE ${count.column('clientId')} = ? AND ${count.column('range')} IN (${marks}) AND ${count.column('minute')} >= ?
+        GROUP BY ${count.column('range')}`),
+      part(`SELECT 'suspected', ${range.column('range')}, 0, 0, 0, 0 FROM ${range.table}
+        WHERE ${range.column('clientId')} = ? AND ${range.column('range')} IN (${marks}) AND ${range.column('until')} > ? AND ${range.column('liftedAt')} IS NULL`),
+      part(`SELECT 'baseline', ${baseline.column('day')}, ${baseline.column('highestSent')}, 0, 0, 0 FROM ${baseline.table}
+        WHERE ${baseline.column('clientId')} = ? AND ${baseline.column('day')} >= ?`),
+    ].join(' UNION ALL ');
     const rows = await this.transactions.sql<StateRow>(sql, [
       lastSettledMinute,
       clientId,
