@@ -192,6 +192,27 @@ describe('loadAppConfig', () => {
     });
   });
 
+  describe('delivery signals', () => {
+    it('should take the defaults, and shares as exact millionths', () => {
+      expect(loadAppConfig(env()).deliverySignals).toEqual({
+        rateWindowMs: 900_000,
+        rateMinReceipts: 20,
+        demoteBelowMillionths: 800_000,
+        pumpingWindowMs: 3_600_000,
+        pumpingMinSent: 20,
+        pumpingVelocityFactor: 2,
+        pumpingMinConversionMillionths: 200_000,
+        pumpingConversionGraceMs: 120_000,
+        pumpingBlockMs: 3_600_000,
+      });
+      const set = loadAppConfig(
+        env({ DELIVERY_RATE_DEMOTE_BELOW: '0', PUMPING_MIN_CONVERSION: '0.123456', DELIVERY_RATE_WINDOW_MS: '86400000' }),
+      ).deliverySignals;
+      expect(set).toMatchObject({ demoteBelowMillionths: 0, pumpingMinConversionMillionths: 123_456, rateWindowMs: 86_400_000 });
+      expect(loadAppConfig(env({ PUMPING_MIN_CONVERSION: '1' })).deliverySignals.pumpingMinConversionMillionths).toBe(1_000_000);
+    });
+  });
+
   describe('invalid variables', () => {
     it.each([
       ['PORT', 'abc'],
@@ -221,6 +242,23 @@ describe('loadAppConfig', () => {
       ['RATE_LIMIT_WRITES_PER_CREDENTIAL', '2.5'],
       ['RATE_LIMIT_PER_IP', 'many'],
       ['RATE_LIMIT_FAILED_AUTH_PER_IP', '-5'],
+      ['DELIVERY_RATE_WINDOW_MS', '59999'],
+      ['DELIVERY_RATE_WINDOW_MS', '90000'],
+      ['DELIVERY_RATE_WINDOW_MS', '86460000'],
+      ['DELIVERY_RATE_MIN_RECEIPTS', '0'],
+      ['DELIVERY_RATE_MIN_RECEIPTS', '100001'],
+      ['DELIVERY_RATE_DEMOTE_BELOW', '1.1'],
+      ['DELIVERY_RATE_DEMOTE_BELOW', '0.1234567'],
+      ['DELIVERY_RATE_DEMOTE_BELOW', '-0.5'],
+      ['PUMPING_WINDOW_MS', '3600001'],
+      ['PUMPING_MIN_SENT', '0'],
+      ['PUMPING_MIN_SENT', '1000001'],
+      ['PUMPING_VELOCITY_FACTOR', '101'],
+      ['PUMPING_VELOCITY_FACTOR', '1.5'],
+      ['PUMPING_MIN_CONVERSION', 'half'],
+      ['PUMPING_CONVERSION_GRACE_MS', '600001'],
+      ['PUMPING_BLOCK_MS', '999'],
+      ['PUMPING_BLOCK_MS', '604800001'],
     ])('should throw naming %s when it is %p', (name, value) => {
       expect(configurationErrorOf(env({ [name]: value })).message).toContain(name);
     });
