@@ -3195,7 +3195,7 @@ export interface operations {
           'application/json': components['schemas']['RouteResponseDto'];
         };
       };
-      /** @description smsType, count or destination is not valid, the body has other fields, or no destination was given for a client with allowedDestinations or, in block, with a range suspected of SMS pumping (destination is required for this client) */
+      /** @description smsType, count or destination is not valid, the body has other fields, or no destination was given for a client with allowedDestinations or with pumpingGuard block (destination is required for this client) */
       400: {
         headers: {
           [name: string]: unknown;

@@ -206,6 +206,9 @@ describe('Pumping guard: velocity and conversion per range, monitor and block, p
       expect((await route(b, secretKey, { destination: NUMBER })).status).toBe(403);
       now = T0 + HOUR;
       expect((await route(b, secretKey, { destination: NUMBER })).status).toBe(200);
+      // In block, route always needs a destination to check; in monitor it does not.
+      expect((await route(b, secretKey)).status).toBe(400);
+      expect((await change(clientId, { pumpingGuard: 'monitor' })).status).toBe(200);
       expect((await route(b, secretKey)).status).toBe(200);
     });
 

@@ -21,7 +21,7 @@ export class DispatchController {
     forClient: true,
     badRequest:
       'smsType, count or destination is not valid, the body has other fields, or no destination was given for a client with ' +
-      'allowedDestinations or, in block, with a range suspected of SMS pumping (destination is required for this client)',
+      'allowedDestinations or with pumpingGuard block (destination is required for this client)',
     forbidden:
       "An admin key as x-api-key, the secretKey's client is disabled, the destination is outside the client's " +
       'allowedDestinations (destination +<digits> is not allowed for this client), is a premium-rate or shared-cost number ' +

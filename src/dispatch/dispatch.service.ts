@@ -210,9 +210,9 @@ export class DispatchService {
 
 // In this order: allowed destinations, the number's type, a range blocked for suspected pumping.
 function refuseDestination(destination: string | undefined, number: DestinationNumber | null, found: Routable): void {
-  const { allowedDestinations, allowPremiumNumbers, suspected } = found;
+  const { allowedDestinations, allowPremiumNumbers, pumpingGuard, destinationSuspected } = found;
   if (destination === undefined || number === null) {
-    if (allowedDestinations === null && suspected === 'none') return;
+    if (allowedDestinations === null && pumpingGuard !== 'block') return;
     countRouteRefusal('destination-required');
     throw new BadRequestException('destination is required for this client');
   }
@@ -224,7 +224,7 @@ function refuseDestination(destination: string | undefined, number: DestinationN
     countRouteRefusal('number-type');
     throw new ForbiddenException(`destination ${destination} is a ${number.refusedType} number, not allowed for this client`);
   }
-  if (suspected === 'destination') {
+  if (destinationSuspected) {
     countRouteRefusal('pumping-blocked');
     throw new ForbiddenException(`destination ${destination} is in range ${number.range}, blocked for suspected SMS pumping`);
   }

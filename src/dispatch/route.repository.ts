@@ -25,9 +25,9 @@ export interface SignalsAsked {
   now: number;
 }
 
-export interface Routable extends Pick<ClientRouting, 'preferredSmsGateway' | 'allowedDestinations' | 'allowPremiumNumbers'> {
-  // For a client in block: whether a standing suspicion covers the destination's range, or only other ranges.
-  suspected: 'none' | 'destination' | 'elsewhere';
+export interface Routable extends Pick<ClientRouting, 'preferredSmsGateway' | 'allowedDestinations' | 'allowPremiumNumbers' | 'pumpingGuard'> {
+  // For a client in block: a standing suspicion covers the destination's range.
+  destinationSuspected: boolean;
   client: ClientDaily;
   smsConfigs: RoutedSmsConfig[];
 }
@@ -88,10 +88,10 @@ export class RouteRepository {
     const receiptSum = (property: 'delivered' | 'undelivered') =>
       `(SELECT SUM(${receipts.column(property, 'd')}) FROM ${receipts.table} d WHERE ${receipts.column('smsConfigId', 'd')} = ${smsConfig.column('id', 's')}
         AND ${receipts.column('callingCode', 'd')} = ? AND ${receipts.column('minute', 'd')} >= ?) AS ${property}`;
-    // Read only for a client in block: 2 when the destination's range is suspected, 1 when only others are, null when none is.
-    const suspicion = `CASE WHEN ${client.column('pumpingGuard', 'c')} = 'block' THEN (SELECT MAX(CASE WHEN ${suspicions.column('range', 'p')} = ? THEN 2 ELSE 1 END)
-        FROM ${suspicions.table} p WHERE ${suspicions.column('clientId', 'p')} = ${client.column('id', 'c')} AND ${suspicions.column('until', 'p')} > ?
-        AND ${suspicions.column('liftedAt', 'p')} IS NULL) END AS suspicion`;
+    // Read only for a client in block: 1 when the destination's range has a standing suspicion.
+    const suspicion = `CASE WHEN ${client.column('pumpingGuard', 'c')} = 'block' THEN (SELECT COUNT(*) FROM ${suspicions.table} p
+        WHERE ${suspicions.column('clientId', 'p')} = ${client.column('id', 'c')} AND ${suspicions.column('range', 'p')} = ?
+        AND ${suspicions.column('until', 'p')} > ? AND ${suspicions.column('liftedAt', 'p')} IS NULL) END AS suspicion`;
     this.routableSql = `SELECT ${client.selectList('c', ['preferredSmsGateway', 'allowedDestinations', 'pumpingGuard', 'allowPremiumNumbers'])}, ${daily}, ${smsConfig.selectList('s', routed.columns)}, ${smsConfig.integerTextList('s', routed.twins)},
       ${receiptSum('delivered')}, ${receiptSum('undelivered')}, ${suspicion}
       FROM ${client.table} c LEFT JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}
@@ -134,12 +134,12 @@ export class RouteRepository {
     ]);
     if (rows.length === 0) return null;
     const [first] = rows;
-    const suspicion = first.suspicion === null ? null : Number(first.suspicion);
     return {
       preferredSmsGateway: first.preferredSmsGateway,
       allowedDestinations: first.allowedDestinations === null ? null : (JSON.parse(first.allowedDestinations) as string[]),
       allowPremiumNumbers: Boolean(Number(first.allowPremiumNumbers)),
-      suspected: suspicion === null ? 'none' : suspicion === 2 ? 'destination' : 'elsewhere',
+      pumpingGuard: first.pumpingGuard,
+      destinationSuspected: Number(first.suspicion ?? 0) > 0,
       client: dailyOf(first),
       smsConfigs: rows
         .filter((row) => row.id !== null)
