@@ -7,7 +7,7 @@
 //   env: ROUNDS (3), BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (50), DISPATCH_CLIENTS (500, each
 //        with 3 configurations), DISPATCH_WIDE_CLIENTS (20, each with 100 configurations of 300 destination prices),
 //        BENCH_DATABASE (registry_dispatch), BENCH_PORT (3130)
-// Each round runs the three scenarios one after another, in turns, so that the machine's drift hits each alike; the
+// Each round runs the scenarios one after another, in turns, so that the machine's drift hits each alike; the
 // table gives each scenario's median req/s, p50 and p99 over the rounds, and its req/s as a share of get-client's.
 // get-client is answered from the cache; route reads the client and its configurations and seals a token per
 // candidate; an outcome report is a transaction that locks the client and the configuration in one read and writes
@@ -15,6 +15,16 @@
 // The wide clients' route, without and with a destination, measures the lookup of a destination's price: their
 // prices are written straight into destination_price, 30,000 a client, ten times what the API lets a client keep, so
 // that each of the destination's prefixes matches a row on all 100 configurations.
+// The delivery signals (DECISIONS 24), on the ordinary clients: "route to <destinations>, 3 configurations" is route with
+// a destination, the clients in turns against 997 British and French mobile numbers in 200 ranges (no hot range), so
+// that each route also sums its configurations' receipts at the calling code; "outcomes to <destinations>" reports
+// sent 10 to those numbers, and, on a build that takes them, delivered 9, undelivered 1, codesSent 10 and verified 8
+// (each build is probed once at start with a report carrying `delivered`: the build before answers 400, and its reports
+// carry the destination only; the table says which body each build got). Such a report adds the receipts per
+// configuration and calling code, and feeds the client's pumping guard (monitor, the default) under its row lock. On
+// a build that takes them, every client is given a learned baseline first (yesterday's highest window, written
+// straight into pumping_baseline), so that velocity does not fire: the run measures the guard once it has learned each
+// client's traffic, not the first days after the upgrade, when each busy range of a client is suspected once.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -27,6 +37,7 @@ const { markdownTable, median } = require('./lib/report');
 const seed = require('./lib/seed');
 const { serviceEnv } = require('./lib/service');
 const { runLoad } = require('./lib/load');
+const { DESTINATIONS, DESTINATIONS_LABEL, receiptsOf, seedLearnedBaselines, takesReceipts } = require('./lib/delivery-signals');
 
 const ROOT = path.resolve(__dirname, '..');
 const DATABASE = process.env.BENCH_DATABASE || 'registry_dispatch';
@@ -46,6 +57,9 @@ const PRICES_PER_CONFIG = 300;
 const DESTINATION = '+447700900123';
 const progress = (message) => process.stderr.write(`[dispatch] ${message}\n`);
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const SENT_PER_REPORT = 10;
+const ROUTE_TO_DESTINATIONS = `route to ${DESTINATIONS_LABEL}, ${CONFIGS_PER_CLIENT} configurations`;
+const OUTCOMES_TO_DESTINATIONS = `outcomes to ${DESTINATIONS_LABEL}`;
 
 /** autocannon options sending `bodies[i]` with `headers[i]`, i in turns: each request for the next client or configuration. */
 function inTurns(headersOf, bodies) {
@@ -65,7 +79,25 @@ function inTurns(headersOf, bodies) {
   };
 }
 
-function scenarios(keys, smsConfigIds, wideKeys) {
+/** autocannon options sending request n with `headersOf(n % count)` and `bodyOf(n)`: two lists in turns, each pair in time. */
+function crossed(headersOf, count, bodyOf) {
+  let next = 0;
+  return {
+    method: 'POST',
+    requests: [
+      {
+        setupRequest(request) {
+          const n = next++;
+          request.headers = { ...request.headers, ...headersOf(n % count) };
+          request.body = bodyOf(n);
+          return request;
+        },
+      },
+    ],
+  };
+}
+
+function scenarios(keys, smsConfigIds, wideKeys, withReceipts) {
   const noBodies = keys.map(() => undefined);
   const routeBody = Buffer.from(JSON.stringify({ smsType: 'Transactional', count: 1 }));
   const routeOf = (secretKeys, body) =>
@@ -74,6 +106,12 @@ function scenarios(keys, smsConfigIds, wideKeys) {
       secretKeys.map(() => body),
     );
   const destinationBody = Buffer.from(JSON.stringify({ smsType: 'Transactional', count: 1, destination: DESTINATION }));
+  const destinationBodies = DESTINATIONS.map((destination) =>
+    Buffer.from(JSON.stringify({ smsType: 'Transactional', count: 1, destination })),
+  );
+  const receipts = withReceipts ? receiptsOf(SENT_PER_REPORT) : {};
+  const outcomeTo = (smsConfigId, destination) =>
+    Buffer.from(JSON.stringify({ smsConfigId, sent: SENT_PER_REPORT, failed: 0, ...receipts, destination }));
   return [
     { name: 'get-client', path: '/api/client/get/secretKey', options: inTurns((i) => ({ secretKey: keys[i] }), noBodies) },
     {
@@ -90,6 +128,24 @@ function scenarios(keys, smsConfigIds, wideKeys) {
       options: inTurns(
         () => ({ ...JSON_HEADERS, 'x-api-key': seed.DISPATCHER_API_KEY }),
         smsConfigIds.map((smsConfigId) => Buffer.from(JSON.stringify({ smsConfigId, sent: 10, failed: 0 }))),
+      ),
+    },
+    {
+      name: ROUTE_TO_DESTINATIONS,
+      path: '/api/v1/dispatch/route',
+      options: crossed(
+        (i) => ({ ...JSON_HEADERS, 'x-api-key': seed.DISPATCHER_API_KEY, secretKey: keys[i] }),
+        keys.length,
+        (n) => destinationBodies[n % destinationBodies.length],
+      ),
+    },
+    {
+      name: OUTCOMES_TO_DESTINATIONS,
+      path: '/api/v1/dispatch/outcomes',
+      options: crossed(
+        () => ({ ...JSON_HEADERS, 'x-api-key': seed.DISPATCHER_API_KEY }),
+        1,
+        (n) => outcomeTo(smsConfigIds[n % smsConfigIds.length], DESTINATIONS[n % DESTINATIONS.length]),
       ),
     },
     { name: 'route, 100 configurations', path: '/api/v1/dispatch/route', options: routeOf(wideKeys, routeBody) },
@@ -170,7 +226,12 @@ async function startSeeded(name, mainJs, port, database) {
     }
   }
   const wideKeys = await seedWideClients(url, database);
-  return { name, service, url, runs: scenarios(keys, smsConfigIds, wideKeys) };
+  const withReceipts = await takesReceipts(url, smsConfigIds[0]);
+  progress(
+    `${name}: ${withReceipts ? 'takes receipts and codes; baselines learned' : 'refuses receipts (400): reports carry the destination only'}`,
+  );
+  if (withReceipts) await seedLearnedBaselines(`${SERVER_URL}/${database}`);
+  return { name, service, url, withReceipts, runs: scenarios(keys, smsConfigIds, wideKeys, withReceipts) };
 }
 
 async function main() {
@@ -208,10 +269,11 @@ async function main() {
   for (const build of builds) await children.stopChild(build.service);
 
   const rpsOf = (build, name) => median(results[build][name].map((result) => result.rps));
+  const bodyOf = (build) => `${build.name}: ${build.withReceipts ? 'with receipts and codes' : 'destination only, receipts refused'}`;
   const rows = names.map((name) => {
     const rps = rpsOf('service', name);
     const row = [
-      name,
+      name === OUTCOMES_TO_DESTINATIONS ? `${name} (${builds.map(bodyOf).join('; ')})` : name,
       String(Math.round(rps)),
       `${median(results.service[name].map((result) => result.p50))} ms`,
       `${median(results.service[name].map((result) => result.p99))} ms`,
@@ -223,7 +285,8 @@ async function main() {
   console.log(
     `${params.rounds} rounds x ${params.seconds} s per scenario${before ? ' and build' : ''}, ${params.connections} connections, ` +
       `${params.clients} clients with ${CONFIGS_PER_CLIENT} configurations each, and ${WIDE_CLIENTS} with ` +
-      `${WIDE_CONFIGS_PER_CLIENT} configurations of ${PRICES_PER_CONFIG} prices each, requests in turns over them (MariaDB).\n`,
+      `${WIDE_CONFIGS_PER_CLIENT} configurations of ${PRICES_PER_CONFIG} prices each, requests in turns over them (MariaDB). ` +
+      `Reports with a destination send ${SENT_PER_REPORT} messages each to one of ${DESTINATIONS.length} numbers.\n`,
   );
   const header = ['scenario', 'req/s (median)', 'p50', 'p99', 'req/s / get-client'];
   if (before) header.push('before: req/s', 'this / before');

@@ -9,7 +9,10 @@
 //        its own two instances and its own database, and only one build's instances run at a time (2 cores)
 //   env: BURST (1000), ROUNDS (5), IDEMPOTENT (unset; 1: each report with an Idempotency-Key of its own, as the
 //        dispatcher is told to send them), BENCH_DATABASE (registry_burst; the other build's is <it>_before),
-//        BENCH_PORT (3140: the two instances on it and +1)
+//        BENCH_PORT (3140: the two instances on it and +1), DESTINATIONS (unset; 1: each report with a destination, in
+//        turns over 997 British and French mobile numbers in 200 ranges, and, on a build that takes them, the receipts
+//        and codes of DECISIONS 24: delivered 1, codesSent 1, verified 1; each build is probed once with a report
+//        carrying `delivered`, which the build before answers 400, and the summary says which body each build got)
 // Scenarios, each round, both on each build:
 //   one-configuration  every report on the one configuration of one client (one lock, hot)
 //   spread             the reports in turns over 100 configurations of 20 clients (5 each): the same work, no hot lock
@@ -23,6 +26,10 @@
 // (a debit lost or counted twice) exits non-zero; 503s do not: they are a measured result.
 // Before each burst every socket is opened and left idle (keep-alive), as a fleet's are: the burst measures requests,
 // not TCP handshakes. After each (re)start an instance gets a warm-up of reports, unmeasured.
+// With DESTINATIONS=1 a report also adds the receipts per configuration and calling code and feeds the client's pumping
+// guard (monitor, the default) under the same lock. On a build that takes receipts, every client is first given a
+// learned baseline (yesterday's highest window, written straight into pumping_baseline), so that velocity does not
+// fire: the bursts measure the guard once it has learned the traffic, not the first days after the upgrade.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
@@ -35,6 +42,7 @@ const { recreateDatabase } = require('./lib/database');
 const { markdownTable, median } = require('./lib/report');
 const seed = require('./lib/seed');
 const { serviceEnv } = require('./lib/service');
+const { DESTINATIONS, receiptsOf, seedLearnedBaselines, takesReceipts } = require('./lib/delivery-signals');
 
 const ROOT = path.resolve(__dirname, '..');
 const DATABASE = process.env.BENCH_DATABASE || 'registry_burst';
@@ -44,6 +52,7 @@ const params = {
   burst: Number(process.env.BURST || 1000),
   rounds: Number(process.env.ROUNDS || 5),
   idempotent: process.env.IDEMPOTENT === '1',
+  destinations: process.env.DESTINATIONS === '1',
 };
 const SPREAD_CLIENTS = 20;
 const SPREAD_CONFIGS_PER_CLIENT = 5;
@@ -120,10 +129,23 @@ async function openSockets(agent, port, count) {
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
+/** Report i of a burst or a warm-up: sent 1, and with DESTINATIONS=1 a destination (and receipts, if the build takes them). */
+function reportBody(build, smsConfigId, i) {
+  if (!params.destinations) return { smsConfigId, sent: 1, failed: 0 };
+  return {
+    smsConfigId,
+    sent: 1,
+    failed: 0,
+    ...(build.withReceipts ? receiptsOf(1) : {}),
+    destination: DESTINATIONS[i % DESTINATIONS.length],
+  };
+}
+
 /** BURST reports at once: report i on configuration smsConfigIds[i % length], to instance i % 2. */
-async function burst(instances, smsConfigIds) {
+async function burst(build, smsConfigIds) {
+  const { instances } = build;
   const bodies = Array.from({ length: params.burst }, (_, i) =>
-    Buffer.from(JSON.stringify({ smsConfigId: smsConfigIds[i % smsConfigIds.length], sent: 1, failed: 0 })),
+    Buffer.from(JSON.stringify(reportBody(build, smsConfigIds[i % smsConfigIds.length], i))),
   );
   const perInstance = Math.ceil(params.burst / instances.length);
   const agents = instances.map(() => new http.Agent({ keepAlive: true, maxSockets: perInstance, maxFreeSockets: perInstance }));
@@ -187,7 +209,7 @@ async function runScenario(build, scenario) {
   const url = build.instances[0].url;
   const before = await readState(url, scenario);
   const dayBefore = utcDay();
-  const result = await burst(build.instances, scenario.smsConfigIds);
+  const result = await burst(build, scenario.smsConfigIds);
   const after = result.statuses[200] === params.burst ? await readState(url, scenario) : await settledState(url, scenario);
   const debitedMicros = before.balanceMicros - after.balanceMicros;
   const debited = Number(debitedMicros / PER_SMS_COST_MICROS);
@@ -217,7 +239,7 @@ async function warmUp(build) {
         seed
           .post(`${url}/api/v1/dispatch/outcomes`, {
             headers: { 'x-api-key': seed.DISPATCHER_API_KEY },
-            body: { smsConfigId: ids[i % ids.length], sent: 1, failed: 0 },
+            body: reportBody(build, ids[i % ids.length], i),
           })
           .then((answer) => seed.expect2xx('warm-up report', answer)),
       );
@@ -301,6 +323,13 @@ async function prepare(name, mainJs, port, database) {
     'one-configuration': { name: 'one-configuration', ...hot, smsConfigIds: hot.configs.map(({ smsConfigId }) => smsConfigId) },
     spread: { name: 'spread', configs: inTurns, clientIds: spread.clientIds, smsConfigIds: inTurns.map(({ smsConfigId }) => smsConfigId) },
   };
+  if (params.destinations) {
+    build.withReceipts = await takesReceipts(url, hot.configs[0].smsConfigId);
+    progress(
+      `${name}: ${build.withReceipts ? 'takes receipts and codes; baselines learned' : 'refuses receipts (400): reports carry the destination only'}`,
+    );
+    if (build.withReceipts) await seedLearnedBaselines(`${SERVER_URL}/${database}`);
+  }
   await stopInstances(build);
   return build;
 }
@@ -355,7 +384,13 @@ async function main() {
     `${params.rounds} rounds, each a burst of ${params.burst} outcome reports (sent 1${params.idempotent ? ', each with an Idempotency-Key' : ''}) at once per scenario${beforeMainJs ? ' and build' : ''}, ` +
       `in turns over two instances on one MariaDB database; one-configuration: all on one configuration of one client; ` +
       `spread: in turns over ${SPREAD_CLIENTS * SPREAD_CONFIGS_PER_CLIENT} configurations of ${SPREAD_CLIENTS} clients. ` +
-      'Times are medians over the rounds; statuses are summed.\n',
+      'Times are medians over the rounds; statuses are summed.' +
+      (params.destinations
+        ? ` Each report to one of ${DESTINATIONS.length} numbers (200 ranges); ` +
+          builds.map((b) => `${b.name}: ${b.withReceipts ? 'with receipts and codes' : 'destination only, receipts refused'}`).join('; ') +
+          '.'
+        : '') +
+      '\n',
   );
   console.log(
     markdownTable(['scenario', 'build', 'time to last answer', 'p50', 'p99', '200 / 503 / other', 'last answer / spread'], rows, 2),

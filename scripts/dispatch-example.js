@@ -9,7 +9,9 @@
 // messages to a British number in rounds of 3, reporting after each round, sets steady-sms's balance from the provider,
 // then, as an admin, keeps the client to the United Kingdom and France and routes one message to the United States,
 // which is refused, and caps the client's messages for the day so that the last one is skipped (sms-limit). It prints
-// one line per step, message and report; it exits 1 at the first unexpected answer.
+// one line per step, message and report; it exits 1 at the first unexpected answer. Every message is a one-time code:
+// each report also carries the provider's delivery receipts and how many of the codes sent the users entered (the
+// delivery signals that teach route and the pumping guard).
 const http = require('node:http');
 const { execFileSync } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
@@ -22,7 +24,7 @@ const ROUND = 3;
 const DESTINATION = '+447700900123';
 const ELSEWHERE = '+12025550123';
 
-/** A provider as the fakes play it: POST /send answers 200 or 503, GET /balance its balance. */
+/** A provider as the fakes play it: POST /send answers 200 with the delivery receipt at once, or 503; GET /balance its balance. */
 function fakeProvider(name, { fails, balance }) {
   const server = http.createServer((request, response) => {
     if (request.method === 'GET' && request.url === '/balance') return response.end(JSON.stringify({ balance }));
@@ -32,7 +34,7 @@ function fakeProvider(name, { fails, balance }) {
       const authorized = request.headers.authorization === `Bearer ${name}-api-key`;
       if (fails || !authorized) return response.writeHead(503).end(JSON.stringify({ error: `${name} is down` }));
       balance = Math.round((balance - 0.05) * 1e6) / 1e6;
-      response.end(JSON.stringify({ accepted: JSON.parse(body).to }));
+      response.end(JSON.stringify({ accepted: JSON.parse(body).to, status: 'delivered' }));
     });
   });
   return new Promise((resolve) =>
@@ -69,6 +71,7 @@ async function credentialsOf(candidate) {
   return config;
 }
 
+/** 'delivered' or 'undelivered' (the provider's receipt) when the provider took the message; null when it failed. */
 async function sendThrough(config, message) {
   try {
     const response = await fetch(config.smsApi, {
@@ -76,9 +79,10 @@ async function sendThrough(config, message) {
       headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ from: config.senderId, to: message.to, text: message.text }),
     });
-    return response.ok;
+    if (!response.ok) return null;
+    return (await response.json()).status === 'delivered' ? 'delivered' : 'undelivered';
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -94,11 +98,20 @@ async function dispatch(secretKey, message, tally) {
   const skipped = route.skipped.map(({ smsConfigId, reason }) => `${nameOf(smsConfigId)} ${reason}`).join(', ') || 'none';
   const tried = [];
   for (const candidate of route.candidates) {
-    const sent = await sendThrough(await credentialsOf(candidate), message);
-    // A batch per configuration and destination: the registry debits it at the price there.
+    const receipt = await sendThrough(await credentialsOf(candidate), message);
+    const sent = receipt !== null;
+    // A batch per configuration and destination: the registry debits it at the price there, and learns from its receipts
+    // and codes how well the configuration delivers there and whether the range is being pumped.
     const key = `${candidate.smsConfigId} ${message.to}`;
-    const counts = tally.get(key) ?? { smsConfigId: candidate.smsConfigId, destination: message.to, sent: 0, failed: 0 };
+    const counts = tally.get(key) ?? { smsConfigId: candidate.smsConfigId, destination: message.to, ...NO_COUNTS };
     counts[sent ? 'sent' : 'failed'] += 1;
+    if (sent) {
+      // A real provider sends its receipt later, to a webhook: it goes in the report after it arrives.
+      counts[receipt] += 1;
+      counts.codesSent += 1;
+      // The client's app tells the dispatcher which codes were entered; pumped codes never are.
+      if (message.entered) counts.verified += 1;
+    }
     tally.set(key, counts);
     tried.push(candidate.providerName);
     if (sent) {
@@ -109,6 +122,8 @@ async function dispatch(secretKey, message, tally) {
   return `not sent (tried: ${tried.join(', ') || 'nothing'}; skipped: ${skipped})`;
 }
 
+const NO_COUNTS = { sent: 0, failed: 0, delivered: 0, undelivered: 0, codesSent: 0, verified: 0 };
+
 /** The round's counts, one report per configuration and destination used. */
 async function report(tally) {
   for (const counts of tally.values()) {
@@ -118,8 +133,11 @@ async function report(tally) {
       body: counts,
     });
     const health = outcome.healthy ? 'healthy' : `unhealthy until ${outcome.unhealthyUntil}`;
-    const { smsConfigId, destination, sent, failed } = counts;
-    console.log(`report ${nameOf(smsConfigId)} ${destination}: sent ${sent}, failed ${failed} -> balance ${outcome.balance}, ${health}`);
+    const { smsConfigId, destination, sent, failed, delivered, codesSent, verified } = counts;
+    const signals = `delivered ${delivered}, codes entered ${verified} of ${codesSent}`;
+    console.log(
+      `report ${nameOf(smsConfigId)} ${destination}: sent ${sent}, failed ${failed} (${signals}) -> balance ${outcome.balance}, ${health}`,
+    );
   }
   tally.clear();
 }
@@ -130,10 +148,12 @@ const names = new Map();
 const nameOf = (smsConfigId) => names.get(smsConfigId) ?? `#${smsConfigId}`;
 let numbered = 0;
 
-/** Dispatches one more message and prints its line. */
+/** Dispatches one more one-time code and prints its line; the user enters two codes of every three. */
 async function message(secretKey, to, tally) {
   numbered += 1;
-  console.log(`message ${numbered}: ${await dispatch(secretKey, { to, text: `order ${numbered} shipped` }, tally)}`);
+  const code = String(100000 + numbered * 7919).slice(-6);
+  const sent = await dispatch(secretKey, { to, text: `your code is ${code}`, entered: numbered % 3 !== 0 }, tally);
+  console.log(`message ${numbered}: ${sent}`);
 }
 
 async function addClient(adminKey, providers) {

@@ -152,7 +152,7 @@ describe('Deployment files', () => {
     expect(targetOf('http')).toBe(apiPort);
   });
 
-  it('should alert on errors, latency, the database, the broker, delayed events, pool saturation, rate limiting, key usage not written, unhealthy SMS configurations and clients at a daily limit, with metrics the service exports', () => {
+  it('should alert on errors, latency, the database, the broker, delayed events, pool saturation, rate limiting, key usage not written, unhealthy SMS configurations, clients at a daily limit and ranges suspected of pumping, with metrics the service exports', () => {
     const rules = only(byKind.PrometheusRule, 'PrometheusRule').spec.groups.flatMap((group: Manifest) => group.rules as Manifest[]);
     expect(rules.map((rule: Manifest) => rule.alert).sort()).toEqual(
       [
@@ -164,6 +164,8 @@ describe('Deployment files', () => {
         'ClientRegistryEventsDelayed',
         'ClientRegistryHotPathLatency',
         'ClientRegistryKeyUsageNotWritten',
+        'ClientRegistryPumpingBlocked',
+        'ClientRegistryPumpingSuspected',
         'ClientRegistryRateLimitRefusals',
         'ClientRegistrySmsConfigUnhealthy',
       ].sort(),
@@ -173,6 +175,13 @@ describe('Deployment files', () => {
     expect(byAlert.ClientRegistryEventsDelayed.expr.trim()).toBe('max(outbox_oldest_unpublished_age_seconds) > 300');
     expect(byAlert.ClientRegistryErrorRate.expr).toContain('route!="/health"');
     expect(byAlert.ClientRegistryDatabasePoolSaturated.expr).toContain(`>= ${env.DATABASE_POOL_SIZE}`);
+    // A range refused for a client in block pages; a suspicion in monitor, which refuses nothing, is a ticket.
+    expect(
+      [byAlert.ClientRegistryPumpingBlocked, byAlert.ClientRegistryPumpingSuspected].map(({ expr, labels }) => [expr, labels.severity]),
+    ).toEqual([
+      [expect.stringContaining('dispatch_pumping_suspicions_total{mode="block"}'), 'page'],
+      [expect.stringContaining('dispatch_pumping_suspicions_total{mode="monitor"}'), 'ticket'],
+    ]);
     const read = rules.flatMap((rule: Manifest) => metricsIn(rule.expr as string));
     expect(read.length).toBeGreaterThanOrEqual(rules.length);
     expect(read.filter((name: string) => !exported.has(name))).toEqual([]);
@@ -200,6 +209,10 @@ describe('Deployment files', () => {
         'dispatch_route_skips_total',
         'dispatch_daily_limits_reached_total',
         'dispatch_route_refusals_total',
+        'dispatch_delivery_signals_total',
+        'dispatch_route_demotions_total',
+        'dispatch_pumping_suspicions_total',
+        'delivery_signals_rows_deleted_total',
       ]),
     );
     expect(read.filter((name) => !exported.has(name))).toEqual([]);

@@ -33,7 +33,7 @@ describe('The dispatch example (scripts/dispatch-example.js)', () => {
   });
   afterAll(() => service.stop());
 
-  it('should fail over, skip the unhealthy provider, price at the destination, refuse one outside the client’s, stop at the day’s limit, and print what the docs show', async () => {
+  it('should fail over, skip the unhealthy provider, price at the destination, report receipts and codes, refuse one outside the client’s, stop at the day’s limit, and print what the docs show', async () => {
     const run = await runCommand('node', ['scripts/dispatch-example.js'], {
       DATA_DIR: dataDir,
       BASE_URL: service.url,
@@ -50,11 +50,18 @@ describe('The dispatch example (scripts/dispatch-example.js)', () => {
     // Each report debited sent × steady-sms's price at +447700900123: its longest prefix, 447 (0.04), not 44 (0.045) nor
     // the flat 0.05. The provider's own figure, which billed 0.05 a message, then replaced the registry's count.
     let sentThroughSteady = 0;
+    // Each report also carries a receipt per message sent and the codes entered, two of every three: none moves a balance.
     const steadyReports = lines.flatMap((line) => {
-      const report = /^report steady-sms \+447700900123: sent (\d+), failed 0 -> balance ([\d.]+), healthy$/.exec(line);
+      const report =
+        /^report steady-sms \+447700900123: sent (\d+), failed 0 \(delivered (\d+), codes entered (\d+) of (\d+)\) -> balance ([\d.]+), healthy$/.exec(
+          line,
+        );
       if (report === null) return [];
-      sentThroughSteady += Number(report[1]);
-      return [{ balance: report[2], expected: String((25_000_000 - 40_000 * sentThroughSteady) / 1_000_000) }];
+      const [sent, delivered, verified, codesSent, balance] = report.slice(1);
+      sentThroughSteady += Number(sent);
+      expect({ delivered, codesSent }).toEqual({ delivered: sent, codesSent: sent });
+      expect(Number(verified)).toBe(Math.ceil((Number(sent) * 2) / 3));
+      return [{ balance, expected: String((25_000_000 - 40_000 * sentThroughSteady) / 1_000_000) }];
     });
     expect(steadyReports).toHaveLength(4);
     const [beforeSet, afterSet] = [steadyReports.slice(0, 3), steadyReports[3]];
@@ -79,7 +86,8 @@ describe('The dispatch example (scripts/dispatch-example.js)', () => {
       })),
     ).toEqual([{ allowedDestinations: ['44', '33'], dailySmsLimit: 10, sentToday: 10, spentToday: 0.4 }]);
 
-    // The crossings it caused, audited once each under the dispatcher's name.
+    // The crossings it caused, audited once each under the dispatcher's name: the receipts and codes raise no pumping
+    // suspicion (10 messages and 10 codes to the range, under the floor of 20, and most codes entered).
     const audit = await fetch(`${service.url}/api/v1/audit-events?limit=200`, { headers: { 'x-api-key': adminKey } });
     const entries = (await audit.json()).results.items as Array<{ action: string; actor: string; changed: string[] }>;
     const dispatchEntries = entries.filter((entry) => entry.actor === actorOf('dispatcher', DISPATCHER_KEY)).map((entry) => entry.action);
