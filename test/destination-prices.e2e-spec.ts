@@ -332,6 +332,7 @@ describe('Prices per destination', () => {
         'balance',
         'perSmsCost',
         'pricePrefix',
+        'deliveryRate',
         'verifyApiKey',
       ]);
     });

@@ -236,7 +236,10 @@ describe('Approved provider hosts', () => {
       await approve('*.x.example.com');
       expect((await approve('*.8.8.8')).status).toBe(400);
       const routed = (await routeOn(a, secretKey)).body.results;
-      expect(routed.candidates.map((c: { smsConfigId: number }) => c.smsConfigId).sort()).toEqual([ids[0], ids[1]]);
+      expect(routed.candidates.map((c: { smsConfigId: number }) => c.smsConfigId).sort((x: number, y: number) => x - y)).toEqual([
+        ids[0],
+        ids[1],
+      ]);
       expect(routed.skipped).toEqual([
         { smsConfigId: ids[2], reason: 'unapproved' },
         { smsConfigId: ids[3], reason: 'unapproved' },

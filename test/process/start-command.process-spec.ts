@@ -53,7 +53,7 @@ describe('Starting with no configuration', () => {
     expect(created.status).toBe(200);
   });
 
-  it('should list the five operations, every action of the lifecycle, dispatch and provider hosts at /docs', async () => {
+  it('should list the five operations, every action of the lifecycle, dispatch, provider hosts and the pumping lift at /docs', async () => {
     expect((await service.request('GET', '/docs')).status).toBe(200);
     const document = (await service.request('GET', '/docs-json')).body as { paths: Record<string, { post?: unknown }> };
     const operations = Object.entries(document.paths)
@@ -73,6 +73,7 @@ describe('Starting with no configuration', () => {
         '/api/v1/dispatch/route',
         '/api/v1/dispatch/outcomes',
         '/api/v1/provider-hosts',
+        '/api/v1/pumping-ranges/{pumpingRangeId}/lift',
       ].sort(),
     );
   });
