@@ -10,36 +10,15 @@ import { PumpingRange } from './pumping-range.entity';
 @Injectable()
 export class DeliverySignalsRetentionRepository {
   deleteDeliveryCountsBefore(manager: EntityManager, firstKeptMinute: number, limit: number): Promise<number> {
-    const oldest = manager
-      .getRepository(DeliveryCount)
-      .createQueryBuilder('d')
-      .select(['d.smsConfigId', 'd.callingCode', 'd.minute'])
-      .where('d.minute < :firstKeptMinute', { firstKeptMinute })
-      .orderBy('d.minute')
-      .limit(limit);
-    return deleteFound(manager, DeliveryCount, oldest);
+    return deleteOldest(manager, DeliveryCount, 'minute', firstKeptMinute, limit);
   }
 
   deletePumpingCountsBefore(manager: EntityManager, firstKeptMinute: number, limit: number): Promise<number> {
-    const oldest = manager
-      .getRepository(PumpingCount)
-      .createQueryBuilder('p')
-      .select(['p.clientId', 'p.range', 'p.minute'])
-      .where('p.minute < :firstKeptMinute', { firstKeptMinute })
-      .orderBy('p.minute')
-      .limit(limit);
-    return deleteFound(manager, PumpingCount, oldest);
+    return deleteOldest(manager, PumpingCount, 'minute', firstKeptMinute, limit);
   }
 
   deletePumpingBaselinesBefore(manager: EntityManager, firstKeptDay: string, limit: number): Promise<number> {
-    const oldest = manager
-      .getRepository(PumpingBaseline)
-      .createQueryBuilder('b')
-      .select(['b.clientId', 'b.day'])
-      .where('b.day < :firstKeptDay', { firstKeptDay })
-      .orderBy('b.day')
-      .limit(limit);
-    return deleteFound(manager, PumpingBaseline, oldest);
+    return deleteOldest(manager, PumpingBaseline, 'day', firstKeptDay, limit);
   }
 
   // A suspicion ends when lifted, else at its until.
@@ -55,6 +34,25 @@ export class DeliverySignalsRetentionRepository {
       .limit(limit);
     return deleteFound(manager, PumpingRange, oldest);
   }
+}
+
+// The rows whose `column` is under `bound`, oldest first, by the column's index.
+function deleteOldest<T extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: new () => T,
+  column: keyof T & string,
+  bound: number | string,
+  limit: number,
+): Promise<number> {
+  const { metadata } = manager.getRepository(entity);
+  const oldest = manager
+    .getRepository(entity)
+    .createQueryBuilder('row')
+    .select(metadata.primaryColumns.map((primary) => `row.${primary.propertyName}`))
+    .where(`row.${column} < :bound`, { bound })
+    .orderBy(`row.${column}`)
+    .limit(limit);
+  return deleteFound(manager, entity, oldest);
 }
 
 // SQLite parses the OR of composite keys one level deep per key, and refuses an expression deeper than 1,000.

@@ -107,7 +107,12 @@ export class DeliverySignalsRepository {
     const state: PumpingState = { windows: new Map(), suspected: new Set(), highestByDay: new Map() };
     for (const row of rows) {
       if (row.kind === 'window') {
-        state.windows.set(row.name, { sent: Number(row.a), codesSent: Number(row.b), settledCodesSent: Number(row.c), verified: Number(row.d) });
+        state.windows.set(row.name, {
+          sent: Number(row.a),
+          codesSent: Number(row.b),
+          settledCodesSent: Number(row.c),
+          verified: Number(row.d),
+        });
       } else if (row.kind === 'suspected') state.suspected.add(row.name);
       else state.highestByDay.set(row.name, Number(row.a));
     }
@@ -132,7 +137,11 @@ export class DeliverySignalsRepository {
   }
 
   async raiseBaseline(clientId: number, day: string, highestSent: number): Promise<void> {
-    await this.transactions.sql(this.upsert(this.baseline, ['clientId', 'day'], ['highestSent'], 1, 'highest'), [clientId, day, highestSent]);
+    await this.transactions.sql(this.upsert(this.baseline, ['clientId', 'day'], ['highestSent'], 1, 'highest'), [
+      clientId,
+      day,
+      highestSent,
+    ]);
   }
 
   async addSuspicion({ clientId, range, signals, window, suspectedAt, until }: Suspicion): Promise<void> {

@@ -8,7 +8,7 @@ import { AppConfig, DeliverySignalsConfig } from '../config/app-config';
 import { Transactions } from '../database/transactions';
 import { countDeliverySignals, countSuspicion, SignalKind } from './delivery-signals.metrics';
 import { DeliveryCountAdded, DeliverySignalsRepository, PumpingCountAdded, Suspicion } from './delivery-signals.repository';
-import { destinationNumber } from './destination-number';
+import { callingCodeOf, rangeOf } from './destination-number';
 import { countsTowardBaseline, pumpingSignalsOf, PumpingRules, RangeWindow } from './pumping-guard';
 import { firstMinuteOf, lastMinuteBefore, minuteOf } from './signal-windows';
 
@@ -52,7 +52,9 @@ export class DeliverySignals {
     const now = this.clock.now();
     const minute = minuteOf(now);
     const located = reports.flatMap((report) =>
-      report.destination === undefined ? [] : [{ report, number: destinationNumber(report.destination) }],
+      report.destination === undefined
+        ? []
+        : [{ report, number: { callingCode: callingCodeOf(report.destination), range: rangeOf(report.destination) } }],
     );
     await this.signals.addDeliveryCounts(smsConfigId, deliveryCountsOf(located, minute));
     if (client.pumpingGuard !== 'off' && located.length > 0) await this.guard(client, smsConfigId, located, now);
@@ -106,7 +108,10 @@ export class DeliverySignals {
         highestToday = Math.max(highestToday, window.sent);
       }
     }
-    await this.signals.addPumpingCounts(clientId, [...added.values()].filter((count) => count.sent + count.codesSent + count.verified > 0));
+    await this.signals.addPumpingCounts(
+      clientId,
+      [...added.values()].filter((count) => count.sent + count.codesSent + count.verified > 0),
+    );
     if (highestToday > highestBefore) await this.signals.raiseBaseline(clientId, today, highestToday);
     for (const { origin, ...suspicion } of suspicions) {
       await this.signals.addSuspicion(suspicion);
@@ -123,7 +128,10 @@ export class DeliverySignals {
   }
 }
 
-function deliveryCountsOf(located: Array<{ report: SignalReport; number: { callingCode: string | null } }>, minute: number): DeliveryCountAdded[] {
+function deliveryCountsOf(
+  located: Array<{ report: SignalReport; number: { callingCode: string | null } }>,
+  minute: number,
+): DeliveryCountAdded[] {
   const byCode = new Map<string, DeliveryCountAdded>();
   for (const { report, number } of located) {
     const { callingCode } = number;

@@ -26,8 +26,12 @@ export interface ReportedState extends ProviderHealth {
   balanceMicros: bigint;
 }
 
+// About 3 MB at most: one entry per configuration reported on, which saves a read per report.
+const MAX_KNOWN_OWNERS = 100_000;
+
 @Injectable()
 export class DispatchRepository {
+  private readonly owners = new Map<number, number>();
   private readonly reportedSql: string;
   private readonly reportSql: string;
   private readonly usageSql: string;
@@ -75,11 +79,10 @@ export class DispatchRepository {
 
   // Both rows locked by one statement, so that the locks are held for as few round trips as possible.
   async lockReported(smsConfigId: number): Promise<ReportedSmsConfig | null> {
-    // A configuration never changes client: its client is known before either lock is taken.
-    const owner = await this.transactions.manager
-      .getRepository(SmsConfig)
-      .findOne({ select: { clientId: true }, where: { id: smsConfigId } });
-    if (owner === null) return null;
+    // A configuration never changes client: its client is known before either lock is taken, and kept.
+    const known = this.owners.get(smsConfigId);
+    const clientId = known ?? (await this.ownerOf(smsConfigId));
+    if (clientId === null) return null;
     type Row = DailyRow &
       Omit<ReportedSmsConfig, 'client' | 'balanceMicros' | 'perSmsCostMicros' | 'lowBalanceThresholdMicros' | 'unhealthyUntil'> & {
         balance: Decimal;
@@ -90,9 +93,14 @@ export class DispatchRepository {
         lowBalanceThresholdMicros: Micros;
         unhealthyUntil: Timestamp;
       };
-    const [row] = await this.transactions.sql<Row>(this.reportedSql, [owner.clientId, smsConfigId]);
-    // Deleted between the two reads.
-    if (row === undefined) return null;
+    const [row] = await this.transactions.sql<Row>(this.reportedSql, [clientId, smsConfigId]);
+    if (row === undefined) {
+      this.owners.delete(smsConfigId);
+      // Deleted since, or, on SQLite, deleted and its id given again to another client's configuration.
+      return known === undefined ? null : this.lockReported(smsConfigId);
+    }
+    if (this.owners.size >= MAX_KNOWN_OWNERS) this.owners.clear();
+    this.owners.set(smsConfigId, clientId);
     return {
       smsConfigId: Number(row.smsConfigId),
       clientId: Number(row.clientId),
@@ -105,6 +113,13 @@ export class DispatchRepository {
       consecutiveFailures: Number(row.consecutiveFailures),
       unhealthyUntil: epochMsOf(row.unhealthyUntil),
     };
+  }
+
+  private async ownerOf(smsConfigId: number): Promise<number | null> {
+    const found = await this.transactions.manager
+      .getRepository(SmsConfig)
+      .findOne({ select: { clientId: true }, where: { id: smsConfigId } });
+    return found?.clientId ?? null;
   }
 
   // The client's daily sums too when the report counted messages.
@@ -126,4 +141,3 @@ export class DispatchRepository {
     return this.transactions.manager.getRepository(SmsConfig).count({ where: { unhealthyUntil: Not(IsNull()) } });
   }
 }
-
