@@ -25,7 +25,10 @@ export interface SignalsAsked {
   now: number;
 }
 
-export interface Routable extends Pick<ClientRouting, 'preferredSmsGateway' | 'allowedDestinations' | 'allowPremiumNumbers' | 'pumpingGuard'> {
+export interface Routable extends Pick<
+  ClientRouting,
+  'preferredSmsGateway' | 'allowedDestinations' | 'allowPremiumNumbers' | 'pumpingGuard'
+> {
   // For a client in block: a standing suspicion covers the destination's range.
   destinationSuspected: boolean;
   client: ClientDaily;
@@ -66,6 +69,7 @@ const ROUTING_TWINS = ['balanceMicros', 'perSmsCostMicros'] as const satisfies R
 @Injectable()
 export class RouteRepository {
   private readonly routableSql: string;
+  private readonly routableToSql: string;
   private readonly readCandidate: (row: SmsConfigRow) => CandidateShown;
 
   constructor(
@@ -92,10 +96,15 @@ export class RouteRepository {
     const suspicion = `CASE WHEN ${client.column('pumpingGuard', 'c')} = 'block' THEN (SELECT COUNT(*) FROM ${suspicions.table} p
         WHERE ${suspicions.column('clientId', 'p')} = ${client.column('id', 'c')} AND ${suspicions.column('range', 'p')} = ?
         AND ${suspicions.column('until', 'p')} > ? AND ${suspicions.column('liftedAt', 'p')} IS NULL) END AS suspicion`;
-    this.routableSql = `SELECT ${client.selectList('c', ['preferredSmsGateway', 'allowedDestinations', 'pumpingGuard', 'allowPremiumNumbers'])}, ${daily}, ${smsConfig.selectList('s', routed.columns)}, ${smsConfig.integerTextList('s', routed.twins)},
-      ${receiptSum('delivered')}, ${receiptSum('undelivered')}, ${suspicion}
+    const routableWith = (
+      signals: string,
+    ) => `SELECT ${client.selectList('c', ['preferredSmsGateway', 'allowedDestinations', 'pumpingGuard', 'allowPremiumNumbers'])}, ${daily}, ${smsConfig.selectList('s', routed.columns)}, ${smsConfig.integerTextList('s', routed.twins)},
+      ${signals}
       FROM ${client.table} c LEFT JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}
       WHERE ${client.column('id', 'c')} = ?`;
+    // Without a destination there is nothing to read the signals for: correlated subqueries cost even when they find nothing.
+    this.routableSql = routableWith('NULL AS delivered, NULL AS undelivered, NULL AS suspicion');
+    this.routableToSql = routableWith(`${receiptSum('delivered')}, ${receiptSum('undelivered')}, ${suspicion}`);
   }
 
   async routable(clientId: number, signals: SignalsAsked): Promise<Routable | null> {
@@ -126,12 +135,15 @@ export class RouteRepository {
         suspicion: number | string | null;
       };
     const { callingCode, firstMinute, range, now } = signals;
-    const rows = await this.transactions.sql<Row>(this.routableSql, [
-      ...[callingCode, firstMinute, callingCode, firstMinute],
-      range,
-      sqlTimestamp(new Date(now)),
-      clientId,
-    ]);
+    const rows =
+      range === null
+        ? await this.transactions.sql<Row>(this.routableSql, [clientId])
+        : await this.transactions.sql<Row>(this.routableToSql, [
+            ...[callingCode, firstMinute, callingCode, firstMinute],
+            range,
+            sqlTimestamp(new Date(now)),
+            clientId,
+          ]);
     if (rows.length === 0) return null;
     const [first] = rows;
     return {
