@@ -102,6 +102,6 @@ describe('Answer fields', () => {
     expect(elsewhere(SMS_CONFIG_VIEW_FIELDS)).toEqual(['destinationApproved', 'destinationPrices']);
     expect(elsewhere(UPDATED_SMS_CONFIG_FIELDS)).toEqual(['destinationApproved', 'destinationPrices', 'verifyApiKey']);
     expect(elsewhere(RESOLVED_SMS_CONFIG_FIELDS)).toEqual(['password', 'apiKey', 'destinationApproved']);
-    expect(elsewhere(ROUTE_CANDIDATE_FIELDS)).toEqual(['pricePrefix', 'verifyApiKey']);
+    expect(elsewhere(ROUTE_CANDIDATE_FIELDS)).toEqual(['pricePrefix', 'deliveryRate', 'verifyApiKey']);
   });
 });

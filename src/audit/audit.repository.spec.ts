@@ -34,6 +34,9 @@ describe('AuditLog as the outbox', () => {
     expect(flags).toEqual({
       'client.created': 1,
       'client.daily-limit-reached': 1,
+      'client.pumping-suspected': 1,
+      'client.pumping-blocked': 1,
+      'client.pumping-lifted': 1,
       'client.updated': 1,
       'client.disabled': 1,
       'client.enabled': 1,
