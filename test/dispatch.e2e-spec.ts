@@ -414,7 +414,10 @@ describe('Dispatch: routing and outcome reports', () => {
       [{ smsConfigId: 1, sent: 1.5, failed: 0 }, 'sent must be an integer from 0 to 100000'],
       [{ smsConfigId: 1, failed: 1 }, 'sent must be an integer from 0 to 100000'],
       [{ smsConfigId: 0, sent: 1, failed: 0 }, 'smsConfigId must be a positive number'],
-      [{ smsConfigId: 1, sent: 0, failed: 0 }, 'a report must give one count >= 1 (sent, failed, delivered, undelivered, codesSent or verified) or balance'],
+      [
+        { smsConfigId: 1, sent: 0, failed: 0 },
+        'a report must give one count >= 1 (sent, failed, delivered, undelivered, codesSent or verified) or balance',
+      ],
       [
         { smsConfigId: 1, sent: 0, failed: 0, balance: 1.1234567 },
         'balance must be a number > -1000000000000 and < 1000000000000 with at most 6 decimal places',

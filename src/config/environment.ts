@@ -114,15 +114,18 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
   },
   DELIVERY_RATE_DEMOTE_BELOW: {
     default: '0.8',
-    meaning: 'route puts a candidate whose delivery rate at the destination is under this after the others (0–1, at most 6 decimals; 0: never)',
+    meaning:
+      'route puts a candidate whose delivery rate at the destination is under this after the others (0–1, at most 6 decimals; 0: never)',
   },
   PUMPING_WINDOW_MS: {
     default: '3600000',
-    meaning: "the window over which the pumping guard sums a client's messages, codes and verified codes per range, a multiple of 60000 (60000–86400000)",
+    meaning:
+      "the window over which the pumping guard sums a client's messages, codes and verified codes per range, a multiple of 60000 (60000–86400000)",
   },
   PUMPING_MIN_SENT: {
     default: '20',
-    meaning: 'the floor of both pumping signals: a range is never suspected with fewer messages (velocity) or codes (conversion) in the window (1–1000000)',
+    meaning:
+      'the floor of both pumping signals: a range is never suspected with fewer messages (velocity) or codes (conversion) in the window (1–1000000)',
   },
   PUMPING_VELOCITY_FACTOR: {
     default: '2',
@@ -134,7 +137,8 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
   },
   PUMPING_CONVERSION_GRACE_MS: {
     default: '120000',
-    meaning: 'codes of the last this many ms (rounded up to whole minutes) are left out of the conversion, as users are still entering them (0–600000)',
+    meaning:
+      'codes of the last this many ms (rounded up to whole minutes) are left out of the conversion, as users are still entering them (0–600000)',
   },
   PUMPING_BLOCK_MS: {
     default: '3600000',

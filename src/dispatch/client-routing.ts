@@ -22,7 +22,9 @@ export interface ClientRouting {
 export const DAILY_COLUMNS = ['dailySmsLimit', 'usageDay', 'spendLimitReachedOn', 'smsLimitReachedOn'] as const satisfies ReadonlyArray<
   keyof ClientRouting
 >;
-export const DAILY_INTEGERS = ['dailySpendLimitMicros', 'spentTodayMicros', 'sentToday'] as const satisfies ReadonlyArray<keyof ClientRouting>;
+export const DAILY_INTEGERS = ['dailySpendLimitMicros', 'spentTodayMicros', 'sentToday'] as const satisfies ReadonlyArray<
+  keyof ClientRouting
+>;
 export type DailyRow = Pick<ClientRouting, (typeof DAILY_COLUMNS)[number]> & Record<(typeof DAILY_INTEGERS)[number], string | null>;
 
 export type ClientDaily = DailyLimits & DailyUsage;

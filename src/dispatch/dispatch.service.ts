@@ -121,7 +121,9 @@ export class DispatchService {
   async report(report: OutcomeReportDto, origin: ChangeOrigin, keep?: KeepAnswer<OutcomeDto>): Promise<OutcomeDto> {
     if ((report.codesSent ?? 0) > report.sent) throw new BadRequestException('codesSent must not be more than sent');
     if (countsOf(report).every((count) => count === 0) && report.balance === undefined) {
-      throw new BadRequestException('a report must give one count >= 1 (sent, failed, delivered, undelivered, codesSent or verified) or balance');
+      throw new BadRequestException(
+        'a report must give one count >= 1 (sent, failed, delivered, undelivered, codesSent or verified) or balance',
+      );
     }
     // Inside a caller's transaction, alone: a batch started here would run in it, and take other requests' reports with it.
     if (this.transactions.active) {

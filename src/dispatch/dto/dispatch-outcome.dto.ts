@@ -49,8 +49,7 @@ export class OutcomeReportDto {
     optional: true,
     default: 0,
     example: 40,
-    description:
-      "Of sent, the one-time codes (at most sent): with destination, the pumping guard compares them with verified per range",
+    description: 'Of sent, the one-time codes (at most sent): with destination, the pumping guard compares them with verified per range',
   })
   codesSent?: number;
 
