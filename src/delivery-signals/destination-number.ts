@@ -18,12 +18,13 @@ export interface DestinationNumber {
 
 /** What route reads of a destination (`+` then 7–15 digits), by libphonenumber-js's `max` metadata. */
 export function destinationNumber(destination: string): DestinationNumber {
+  return { callingCode: callingCodeOf(destination), range: rangeOf(destination), refusedType: refusedTypeOf(destination) };
+}
+
+// Parses the number: asked only where the answer can refuse it.
+export function refusedTypeOf(destination: string): RefusedNumberType | null {
   const type = parsePhoneNumberFromString(destination)?.getType();
-  return {
-    callingCode: callingCodeOf(destination),
-    range: rangeOf(destination),
-    refusedType: type === 'PREMIUM_RATE' ? 'premium-rate' : type === 'SHARED_COST' ? 'shared-cost' : null,
-  };
+  return type === 'PREMIUM_RATE' ? 'premium-rate' : type === 'SHARED_COST' ? 'shared-cost' : null;
 }
 
 export function callingCodeOf(destination: string): string | null {

@@ -25,7 +25,7 @@ import { ReportBatches } from './report-batches';
 import { DeliverySignals, SignalReport } from '../delivery-signals/delivery-signals';
 import { countDemotions } from '../delivery-signals/delivery-signals.metrics';
 import { deliveryRateOf, isDemoted } from '../delivery-signals/delivery-rate';
-import { DestinationNumber, destinationNumber } from '../delivery-signals/destination-number';
+import { callingCodeOf, rangeOf, refusedTypeOf } from '../delivery-signals/destination-number';
 import { firstMinuteOf } from '../delivery-signals/signal-windows';
 import { OutcomeDto, OutcomeReportDto } from './dto/dispatch-outcome.dto';
 import { ROUTE_CANDIDATE_FIELDS, ROUTE_CANDIDATE_FIELDS_WITHOUT_DESTINATION, RouteDto, RouteRequestDto } from './dto/dispatch-route.dto';
@@ -69,7 +69,7 @@ export class DispatchService {
   async route(owner: AuthenticatedClient, request: RouteRequestDto): Promise<RouteDto> {
     const { destination } = request;
     const now = this.clock.now();
-    const number = destination === undefined ? null : destinationNumber(destination);
+    const number = destination === undefined ? null : { callingCode: callingCodeOf(destination), range: rangeOf(destination) };
     const [found, hosts, prices] = await Promise.all([
       this.routes.routable(owner.id, {
         callingCode: number?.callingCode ?? null,
@@ -84,9 +84,13 @@ export class DispatchService {
     const smsConfigs = found?.smsConfigs ?? [];
     const priced = destination === undefined ? smsConfigs : pricedAt(smsConfigs, longestPrefixPrices(prices));
     const rates = { minReceipts: this.signalRules.rateMinReceipts, demoteBelowMillionths: this.signalRules.demoteBelowMillionths };
+    // Once per configuration, not in each of the sort's comparisons.
+    const demoted = new Set(
+      priced.filter((config) => config.receipts !== null && isDemoted(config.receipts, rates)).map((config) => config.smsConfigId),
+    );
     const { candidates, skipped } = route(priced, {
       approved: (config) => hosts.approves(config),
-      demoted: (config) => config.receipts !== null && isDemoted(config.receipts, rates),
+      demoted: (config) => demoted.has(config.smsConfigId),
       preferredSmsGateway: found?.preferredSmsGateway ?? null,
       smsType: request.smsType,
       count: request.count ?? 1,
@@ -94,7 +98,7 @@ export class DispatchService {
       daily: found === null ? NO_DAILY_LIMITS : { ...found.client, ...usageOn(utcDayOf(now), found.client) },
     });
     countRouteSkips(skipped);
-    countDemotions(candidates.filter((candidate) => candidate.receipts !== null && isDemoted(candidate.receipts, rates)).length);
+    countDemotions(candidates.filter((candidate) => demoted.has(candidate.smsConfigId)).length);
     return {
       clientId: owner.id,
       candidates: candidates.map((candidate) =>
@@ -211,7 +215,7 @@ export class DispatchService {
 }
 
 // In this order: allowed destinations, the number's type, a range blocked for suspected pumping.
-function refuseDestination(destination: string | undefined, number: DestinationNumber | null, found: Routable): void {
+function refuseDestination(destination: string | undefined, number: { range: string } | null, found: Routable): void {
   const { allowedDestinations, allowPremiumNumbers, pumpingGuard, destinationSuspected } = found;
   if (destination === undefined || number === null) {
     if (allowedDestinations === null && pumpingGuard !== 'block') return;
@@ -222,9 +226,10 @@ function refuseDestination(destination: string | undefined, number: DestinationN
     countRouteRefusal('destination-not-allowed');
     throw new ForbiddenException(`destination ${destination} is not allowed for this client`);
   }
-  if (number.refusedType !== null && !allowPremiumNumbers) {
+  const refusedType = allowPremiumNumbers ? null : refusedTypeOf(destination);
+  if (refusedType !== null) {
     countRouteRefusal('number-type');
-    throw new ForbiddenException(`destination ${destination} is a ${number.refusedType} number, not allowed for this client`);
+    throw new ForbiddenException(`destination ${destination} is a ${refusedType} number, not allowed for this client`);
   }
   if (destinationSuspected) {
     countRouteRefusal('pumping-blocked');
