@@ -7,7 +7,6 @@ import { DataSource } from 'typeorm';
 import { DatabaseConfig } from '../src/config/app-config';
 import { EntityList, buildDataSourceOptions } from '../src/database/database-options';
 import { registryDataSource } from '../src/database/registry-data-source';
-import { readAsSqliteDeclaresIt } from '../src/database/typeorm-gaps';
 import { runMigrationsUnderLock } from '../src/database/run-migrations';
 
 export type SchemaDialect = 'mysql' | 'sqlite';
@@ -27,7 +26,6 @@ export async function migratedScratchDatabase(
   const dataSource = registryDataSource(buildDataSourceOptions(database, entities));
   try {
     await dataSource.initialize();
-    if (dialect === 'sqlite') readAsSqliteDeclaresIt(dataSource);
     await runMigrationsUnderLock(dataSource);
     return dataSource;
   } catch (error) {

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
 import { Column, DataSource, Entity, Index, PrimaryColumn } from 'typeorm';
 import { IdempotentRequest } from '../src/idempotency/idempotent-request.entity';
 import { EntityList } from '../src/database/database-options';
@@ -53,6 +57,28 @@ async function driftWith(entities: EntityList): Promise<string[]> {
   }
 }
 
+async function emptyDatabase(): Promise<{ url: string; discard: () => Promise<void> }> {
+  if (DIALECT === 'sqlite') {
+    const directory = mkdtempSync(join(tmpdir(), 'registry-ormconfig-'));
+    return {
+      url: `sqlite:${join(directory, 'registry.sqlite')}`,
+      discard: () => Promise.resolve(rmSync(directory, { recursive: true, force: true })),
+    };
+  }
+  const name = `${TEST_DATABASE_PREFIX}_ormconfig_${process.env.JEST_WORKER_ID ?? '0'}`;
+  const run = async (statement: string) => {
+    const connection = await createConnection(MYSQL_SERVER_URL);
+    const [rows] = await connection.query(statement).finally(() => connection.end());
+    return rows as Array<Record<string, string>>;
+  };
+  await run(`DROP DATABASE IF EXISTS \`${name}\``);
+  await run(`CREATE DATABASE \`${name}\``);
+  // As the README tells an operator: a MariaDB server is named by a mariadb:// URL.
+  const [{ version }] = await run('SELECT VERSION() AS version');
+  const url = `${MYSQL_SERVER_URL.replace(/^mysql:/, /mariadb/i.test(version) ? 'mariadb:' : 'mysql:')}/${name}`;
+  return { url, discard: async () => void (await run(`DROP DATABASE IF EXISTS \`${name}\``)) };
+}
+
 describe('The entities as the schema (npm run migration:check)', () => {
   it('should find nothing to change between the entities and what the migrations build', async () => {
     expect(await driftWith(ENTITIES)).toEqual([]);
@@ -67,6 +93,25 @@ describe('The entities as the schema (npm run migration:check)', () => {
   it('should find the change when an entity has no table yet', async () => {
     const drift = await driftWith([...ENTITIES, SmsConfigPriority]);
     expect(drift).toEqual([expect.stringMatching(/^CREATE TABLE .sms_config_priority./)]);
+  });
+
+  it("should have the TypeORM CLI's DataSource (ormconfig.ts) find nothing to change on a database the migrations built", async () => {
+    const { url, discard } = await emptyDatabase();
+    const previous = { ...process.env };
+    let cli!: DataSource;
+    try {
+      process.env.DATABASE_URL = url;
+      jest.isolateModules(() => {
+        cli = jest.requireActual<{ default: DataSource }>('../ormconfig').default;
+      });
+      await cli.initialize();
+      await cli.runMigrations();
+      expect(await schemaDrift(cli)).toEqual([]);
+    } finally {
+      process.env = previous;
+      if (cli?.isInitialized) await cli.destroy();
+      await discard();
+    }
   });
 
   describe('in the running service', () => {

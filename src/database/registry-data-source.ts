@@ -2,13 +2,11 @@ import { Pool, PoolConnection, PoolOptions, createPool } from 'mysql2';
 import { AfterQueryEvent, DataSource, DataSourceOptions, EntitySubscriberInterface, EventSubscriber } from 'typeorm';
 import { DATABASE_TIMEOUT_MS, withTimeout } from '../common/errors/unavailable';
 import { StatementTally } from './statement-tally';
-import { acceptMysqlTypesOnSqlite } from './typeorm-gaps';
+import { SqliteDataSource } from './typeorm-gaps';
 
-// Every DataSource of the service and its scripts: the entities state MySQL's types, which SQLite must also accept.
+// Every DataSource of the service and its scripts: the entities state MySQL's types, which SQLite reads as its migrations made them.
 export function registryDataSource(options: DataSourceOptions): DataSource {
-  const dataSource = new DataSource(options);
-  if (options.type === 'better-sqlite3') acceptMysqlTypesOnSqlite(dataSource);
-  return dataSource;
+  return options.type === 'better-sqlite3' ? new SqliteDataSource(options) : new DataSource(options);
 }
 
 // On SQLite, Transactions counts the statements as they take their turns (sqlite-turns.ts).

@@ -1,4 +1,4 @@
-import { DataSource, EntityMetadata } from 'typeorm';
+import { DataSource, DataSourceOptions, EntityMetadata } from 'typeorm';
 
 // What the service needs and TypeORM's public API does not give: each reaches past it, for the reason written above it.
 // typeorm-gaps.spec.ts fails when a TypeORM upgrade changes what one relies on (or makes it needless).
@@ -12,6 +12,21 @@ export function acceptMysqlTypesOnSqlite(dataSource: DataSource): void {
 // A decorator's options are the class's, not the DataSource's: TypeORM has no column option per dialect.
 export function readAsSqliteDeclaresIt(dataSource: DataSource): void {
   dataSource.entityMetadatas.forEach(asSqliteDeclaresIt);
+}
+
+// Metadata exists only once initialize() has built it: every SQLite DataSource (the service's, the CLI's through
+// ormconfig.ts, the scripts') reads the tables as the migrations spelled them, so TypeORM's schema builder finds no change.
+export class SqliteDataSource extends DataSource {
+  constructor(options: DataSourceOptions) {
+    super(options);
+    acceptMysqlTypesOnSqlite(this);
+  }
+
+  override async initialize(): Promise<this> {
+    await super.initialize();
+    readAsSqliteDeclaresIt(this);
+    return this;
+  }
 }
 
 // TypeORM builds the metadata only in initialize(), which connects first; the unit specs need MySQL's without a server.
