@@ -92,6 +92,15 @@ describe('openapi.json refuses what the service refuses, where JSON Schema can s
     await expectRefusedByBoth('POST', '/api/v1/rabbitmq/exchanges', admin, { name: 'amq.document', type: 'topic' });
   });
 
+  it('should say that names, descriptions, gateways and notes hold no control, bidirectional control or separator', async () => {
+    await expectRefusedByBoth('POST', '/api/client/add', admin, { ...CLIENT, appName: 'a\u202eb' });
+    await expectRefusedByBoth('POST', '/api/client/add', admin, { ...CLIENT, appDescription: 'a\tb' });
+    await expectRefusedByBoth('PATCH', `/api/v1/clients/${clientId}`, admin, { preferredPushNotificationGateway: 'a\u2028b' });
+    await expectRefusedByBoth('POST', '/api/sms-config/add', { secretKey }, validSmsConfig({ senderId: 'A\u2066B' }));
+    await expectRefusedByBoth('PATCH', `/api/v1/sms-configs/${smsConfigId}`, { secretKey }, { providerName: 'p\u202d' });
+    await expectRefusedByBoth('POST', '/api/v1/provider-hosts', admin, { host: 'api.provider.example', note: 'n\u2029' });
+  });
+
   it('should say where an empty text is refused and the bounds of body ids', async () => {
     await expectRefusedByBoth('POST', '/api/v1/sms-configs/resolve', { 'x-api-key': DISPATCHER_API_KEY }, { verifyApiKey: '' });
     await expectRefusedByBoth('POST', '/api/sms-config/get-all-by-client-id', { secretKey }, { clientId: 0 });

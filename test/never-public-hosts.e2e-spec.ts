@@ -28,6 +28,8 @@ const PRIVATE = 'must not name a private, loopback or link-local host (set ALLOW
 const URL_FIELDS = ['smsApi', 'providerUrl', 'balanceUrl'];
 /** Each listed suffix as the name itself and as a name under it. */
 const NEVER_PUBLIC_NAMES = NEVER_PUBLIC_SUFFIXES.flatMap((suffix) => [suffix, `sms.${suffix}`]);
+/** The names added after the first list: two special-use domains and four more wildcard-DNS services. */
+const ADDED_NAMES = ['onion', 'alt', 'localhost.direct', 'traefik.me', 'local.gd', '1u.ms'];
 /** Reserved by RFC 6761 too, but resolving nowhere: accepted. */
 const ACCEPTED_NAMES = ['sms.example', 'sms.test', 'sms.invalid'];
 
@@ -68,8 +70,24 @@ describe('Names that can never be public, as provider hosts and in provider URLs
         'lvh.me',
         'vcap.me',
         'localtest.me',
+        ...ADDED_NAMES,
       ].sort(),
     );
+  });
+
+  it.each(ADDED_NAMES)('should refuse %s, itself and a name under it, as a provider host and in every provider URL', async (suffix) => {
+    expect((await approve(`sms.${suffix}`)).body).toEqual({ status: 400, error: `host ${PRIVATE}` });
+    expect((await approve(`*.sms.${suffix}`)).body).toEqual({ status: 400, error: `host ${PRIVATE}` });
+    expect((await approve(suffix)).body).toEqual({ status: 400, error: suffix.includes('.') ? `host ${PRIVATE}` : FORMS });
+    expect(await hostCount()).toBe(0);
+    const secretKey = await t.addClient();
+    for (const field of URL_FIELDS) {
+      for (const name of [suffix, `10.0.0.1.${suffix}`]) {
+        const answer = await addSmsConfig(secretKey, { [field]: `https://${name}/send` });
+        expect({ field, name, body: answer.body }).toEqual({ field, name, body: { status: 400, error: `${field} ${PRIVATE}` } });
+      }
+    }
+    expect(await smsConfigCount()).toBe(0);
   });
 
   it.each(NEVER_PUBLIC_NAMES)('should refuse the provider host %s with 400, and list nothing', async (name) => {
@@ -173,6 +191,52 @@ describe('Names that can never be public, as provider hosts and in provider URLs
       expect((await t.get(`/api/v1/sms-configs/${id}`, { secretKey })).body.results.destinationApproved).toBe(false);
     }
   });
+
+  it('should never approve a stored URL on one of the added names, listed by an earlier release', async () => {
+    const secretKey = await t.addClient();
+    for (const suffix of ADDED_NAMES) {
+      expect((await addSmsConfig(secretKey, { smsApi: 'https://api.twilio.com/send' })).status).toBe(200);
+      await t.dataSource.query('UPDATE sms_config SET sms_api = ?, provider_url = NULL, balance_url = NULL WHERE sms_api = ?', [
+        `https://sms.${suffix}/send`,
+        'https://api.twilio.com/send',
+      ]);
+      await t.dataSource.query("INSERT INTO provider_host (host, note, created_at) VALUES (?, NULL, '2026-11-01 00:00:00')", [
+        `sms.${suffix}`,
+      ]);
+    }
+    const approval = t.app.get(ProviderHostApproval);
+    approval.changed();
+    await approval.current();
+    const routed = await t.post('/api/v1/dispatch/route', { headers: { ...DISPATCHER, secretKey } });
+    expect(routed.body.results.candidates).toEqual([]);
+    expect(routed.body.results.skipped).toHaveLength(ADDED_NAMES.length);
+    expect(new Set(routed.body.results.skipped.map((skip: { reason: string }) => skip.reason))).toEqual(new Set(['unapproved']));
+  });
+});
+
+// Its own app, started once the other is closed.
+describe('Names that can never be public, with ALLOW_PRIVATE_PROVIDER_HOSTS=true', () => {
+  let permissive: TestApp;
+
+  beforeAll(async () => {
+    permissive = await startTestApp({ ALLOW_PRIVATE_PROVIDER_HOSTS: 'true' });
+  });
+  afterAll(() => permissive.close());
+
+  it.each(ADDED_NAMES)('should approve sms.%s and take it in every provider URL', async (suffix) => {
+    const approved = await permissive.post('/api/v1/provider-hosts', { headers: ADMIN, body: { host: `sms.${suffix}` } });
+    expect(approved.status).toBe(200);
+    const secretKey = await permissive.addClient();
+    const urls = {
+      smsApi: `https://sms.${suffix}/send`,
+      providerUrl: `https://sms.${suffix}`,
+      balanceUrl: `https://sms.${suffix}/balance`,
+    };
+    const answer = await permissive.post('/api/sms-config/add', { headers: { secretKey }, body: validSmsConfig(urls) });
+    expect(answer.status).toBe(200);
+    const routed = await permissive.post('/api/v1/dispatch/route', { headers: { ...DISPATCHER, secretKey } });
+    expect(routed.body.results.candidates).toHaveLength(1);
+  });
 });
 
 /** A database nobody has touched yet. */
@@ -232,6 +296,49 @@ describe('The upgrade that brings the never-public names', () => {
           details: JSON.stringify({ host }),
           source_address: null,
           user_agent: null,
+          unpublished: 1,
+        })),
+      );
+    } finally {
+      await after.destroy();
+    }
+  }, 60000);
+
+  it('should remove, at the next upgrade, the listed hosts on the names added since, each audited once by system', async () => {
+    const url = await emptyDatabaseUrl('migrate_added_names');
+    const config = loadAppConfig({ DATABASE_URL: url, ADMIN_API_KEYS: ADMIN_API_KEY, ENCRYPTION_KEYS: KEY_A });
+    const options = buildDataSourceOptions(config.database);
+    const migrations = options.migrations as Array<new () => { name?: string }>;
+    const before = new DataSource({ ...options, migrations: migrations.filter((m) => Number(new m().name!.slice(-13)) < 1798000000014) });
+    await before.initialize();
+    const removed = ['sms.onion', '*.sms.alt', 'a.localhost.direct', '*.traefik.me', 'local.gd', '10.0.0.1.1u.ms'];
+    try {
+      await before.runMigrations();
+      for (const host of ['api.twilio.com', ...removed, 'sms.notonion', 'alt.example.com']) {
+        await before.query("INSERT INTO provider_host (host, note, created_at) VALUES (?, 'present at upgrade', '2026-11-01 00:00:00')", [
+          host,
+        ]);
+      }
+    } finally {
+      await before.destroy();
+    }
+
+    const after = await registryDataSource({ ...options, entities: ENTITIES }).initialize();
+    try {
+      await after.runMigrations();
+      const hosts = await after.query<Array<{ host: string }>>('SELECT host FROM provider_host ORDER BY host');
+      expect(hosts.map((row) => row.host)).toEqual(['alt.example.com', 'api.twilio.com', 'sms.notonion']);
+      const entries = await after.query<Array<Record<string, unknown>>>(
+        'SELECT action, actor, client_id, request_id, changed, details, unpublished FROM audit_event ORDER BY id',
+      );
+      expect(entries.map((entry) => ({ ...entry, unpublished: Number(entry.unpublished) }))).toEqual(
+        removed.map((host) => ({
+          action: 'provider-host.removed',
+          actor: 'system',
+          client_id: null,
+          request_id: null,
+          changed: '["host"]',
+          details: JSON.stringify({ host }),
           unpublished: 1,
         })),
       );

@@ -41,6 +41,8 @@ import { RemoveNeverPublicHosts1798000000012 as MysqlRemoveNeverPublicHosts } fr
 import { RemoveNeverPublicHosts1798000000012 as SqliteRemoveNeverPublicHosts } from './migrations/sqlite/1798000000012-RemoveNeverPublicHosts';
 import { DeliverySignals1798000000013 as MysqlDeliverySignals1798000000013 } from './migrations/mysql/1798000000013-DeliverySignals';
 import { DeliverySignals1798000000013 as SqliteDeliverySignals1798000000013 } from './migrations/sqlite/1798000000013-DeliverySignals';
+import { RemoveAddedNeverPublicHosts1798000000014 as MysqlRemoveAddedNeverPublicHosts } from './migrations/mysql/1798000000014-RemoveAddedNeverPublicHosts';
+import { RemoveAddedNeverPublicHosts1798000000014 as SqliteRemoveAddedNeverPublicHosts } from './migrations/sqlite/1798000000014-RemoveAddedNeverPublicHosts';
 
 // Each may run again after failing at any statement, and none needs privileges beyond its own database.
 export const MYSQL_MIGRATIONS = [
@@ -63,6 +65,7 @@ export const MYSQL_MIGRATIONS = [
   MysqlRequestTrace1798000000011,
   MysqlRemoveNeverPublicHosts,
   MysqlDeliverySignals1798000000013,
+  MysqlRemoveAddedNeverPublicHosts,
 ];
 export const SQLITE_MIGRATIONS = [
   CreateSqliteSchema,
@@ -84,6 +87,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteRequestTrace1798000000011,
   SqliteRemoveNeverPublicHosts,
   SqliteDeliverySignals1798000000013,
+  SqliteRemoveAddedNeverPublicHosts,
 ];
 
 // Every statement longer than the timeout fails, and the failure is logged, never a statement's text and values.

@@ -2,7 +2,15 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, ValidateIf } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/page';
 import { Amount } from '../../common/exact-amount';
-import { IsHttpUrl, IsNullableIntegerFrom, IsOptionalAmount, IsOptionalText, IsText, NullClears } from '../../common/validation/decorators';
+import {
+  IsHttpUrl,
+  IsNullableIntegerFrom,
+  IsOptionalAmount,
+  IsOptionalPlainText,
+  IsOptionalText,
+  IsPlainText,
+  NullClears,
+} from '../../common/validation/decorators';
 import { IsOptionalDestinationPrefixes } from '../../common/validation/destinations';
 import { AnswerOf } from '../../common/answer';
 import { PUMPING_GUARDS, PumpingGuard } from '../client.entity';
@@ -167,11 +175,11 @@ const isSent = (_object: object, value: unknown) => value !== undefined;
 @NullClears()
 export class UpdateClientDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
-  @IsText(1, 100)
+  @IsPlainText(1, 100)
   @ValidateIf(isSent)
   appName?: string;
 
-  @IsOptionalText(1000)
+  @IsOptionalPlainText(1000)
   appDescription?: string | null;
 
   @ApiPropertyOptional()
@@ -179,13 +187,13 @@ export class UpdateClientDto {
   @ValidateIf(isSent)
   appUrl?: string;
 
-  @IsOptionalText(100)
+  @IsOptionalPlainText(100)
   preferredSmsGateway?: string | null;
 
-  @IsOptionalText(100)
+  @IsOptionalPlainText(100)
   preferredEmailGateway?: string | null;
 
-  @IsOptionalText(100)
+  @IsOptionalPlainText(100)
   preferredPushNotificationGateway?: string | null;
 
   @ApiPropertyOptional({ description: 'A JSON boolean' })

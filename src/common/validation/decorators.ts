@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, Min, ValidateIf, ValidationOptions, registerDecorator } from 'class-validator';
 import { NEVER_PUBLIC_SUFFIXES } from './never-public-names';
-import { HasCharacterCount, HasNoControlCharacter, IsWellFormedText, NO_CONTROL_CHARACTER_PATTERN } from './unicode-text';
+import { HasCharacterCount, HasPlainCharacters, IsWellFormedText, PLAIN_TEXT_PATTERN } from './unicode-text';
 import { HasNoUserInfo, IsAbsoluteHttpUrl, IsPublicHost, IsUnambiguousUrl } from './url-host';
 
 const MAX_URL_LENGTH = 2048;
@@ -90,20 +90,21 @@ export function IsOptionalText(maxLength: number, docs: ApiPropertyOptions = {})
   );
 }
 
-// Names shown to people and in provider requests: no control character (tab and newline included).
+// Names, descriptions and notes, shown to people and sent in provider requests: no control character (tab and newline
+// included), bidirectional control or line separator. A new field of the kind takes its rule here, in one line.
 export function IsPlainText(minLength: number, maxLength: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
-    ApiProperty({ minLength, maxLength, pattern: NO_CONTROL_CHARACTER_PATTERN, ...docs }),
+    ApiProperty({ minLength, maxLength, pattern: PLAIN_TEXT_PATTERN, ...docs }),
     ...textChecks(minLength, maxLength),
-    HasNoControlCharacter(),
+    HasPlainCharacters(),
   );
 }
 
 export function IsOptionalPlainText(maxLength: number, docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ type: String, nullable: true, maxLength, pattern: NO_CONTROL_CHARACTER_PATTERN, ...docs }),
+    ApiPropertyOptional({ type: String, nullable: true, maxLength, pattern: PLAIN_TEXT_PATTERN, ...docs }),
     ...textChecks(0, maxLength),
-    HasNoControlCharacter(),
+    HasPlainCharacters(),
     IsOptional(),
   );
 }

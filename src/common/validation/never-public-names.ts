@@ -17,6 +17,10 @@ export const NEVER_PUBLIC_SUFFIXES: readonly string[] = [
   'home.arpa',
   // RFC 3172: infrastructure (reverse lookups), never a service's host.
   'arpa',
+  // RFC 7686: Tor onion services, reached only through Tor.
+  'onion',
+  // RFC 9476: names outside the DNS, never delegated.
+  'alt',
   // Kubernetes: service names inside a cluster.
   'svc',
   'cluster.local',
@@ -31,6 +35,14 @@ export const NEVER_PUBLIC_SUFFIXES: readonly string[] = [
   'lvh.me',
   'vcap.me',
   'localtest.me',
+  // Wildcard DNS too: every name under it answers 127.0.0.1, and a public certificate covers them all.
+  'localhost.direct',
+  // Wildcard DNS too, as nip.io: 10.0.0.1.traefik.me is 10.0.0.1.
+  'traefik.me',
+  // Wildcard DNS too: every name under it answers 127.0.0.1.
+  'local.gd',
+  // Wildcard DNS too, for DNS rebinding tests: a name spells the addresses it answers, one or two in turn.
+  '1u.ms',
 ];
 
 const SUFFIXES = new Set(NEVER_PUBLIC_SUFFIXES);

@@ -1,4 +1,4 @@
-import { NO_CONTROL_CHARACTER_PATTERN, characterCount, hasNoControlCharacter, isWellFormedText } from './unicode-text';
+import { PLAIN_TEXT_PATTERN, characterCount, isWellFormedText, plainTextRefusal } from './unicode-text';
 
 describe('characterCount', () => {
   it.each([
@@ -31,7 +31,7 @@ describe('isWellFormedText', () => {
   });
 });
 
-describe('hasNoControlCharacter', () => {
+describe('plainTextRefusal', () => {
   it.each([
     ['NUL', '\u0000'],
     ['a tab', '\t'],
@@ -40,9 +40,32 @@ describe('hasNoControlCharacter', () => {
     ['DEL', '\u007f'],
     ['NEL (C1)', '\u0085'],
     ['CSI (C1)', '\u009b'],
-  ])('should refuse %s', (_name, control) => {
-    expect(hasNoControlCharacter(`a${control}b`)).toBe(false);
-    expect(new RegExp(NO_CONTROL_CHARACTER_PATTERN).test(`a${control}b`)).toBe(false);
+  ])('should refuse %s as a control character', (_name, control) => {
+    expect(plainTextRefusal(`a${control}b`)).toBe('must not contain a control character');
+    expect(new RegExp(PLAIN_TEXT_PATTERN, 'u').test(`a${control}b`)).toBe(false);
+  });
+
+  it.each([
+    ['LRE', '\u202a'],
+    ['RLE', '\u202b'],
+    ['PDF', '\u202c'],
+    ['LRO', '\u202d'],
+    ['RLO', '\u202e'],
+    ['LRI', '\u2066'],
+    ['RLI', '\u2067'],
+    ['FSI', '\u2068'],
+    ['PDI', '\u2069'],
+    ['the line separator', '\u2028'],
+    ['the paragraph separator', '\u2029'],
+  ])('should refuse %s as a bidirectional control or separator', (_name, character) => {
+    expect(plainTextRefusal(`a${character}b`)).toBe(
+      'must not contain a bidirectional control or a line or paragraph separator (U+202A-U+202E, U+2066-U+2069, U+2028, U+2029)',
+    );
+    expect(new RegExp(PLAIN_TEXT_PATTERN, 'u').test(`a${character}b`)).toBe(false);
+  });
+
+  it('should name the control character first when a text holds both', () => {
+    expect(plainTextRefusal('\u202e\t')).toBe('must not contain a control character');
   });
 
   it.each([
@@ -51,8 +74,11 @@ describe('hasNoControlCharacter', () => {
     ['letters beyond ASCII', 'Télé ÄCME'],
     ['an emoji', 'SMS 😀'],
     ['a no-break space', 'a\u00a0b'],
+    ['right-to-left letters', 'كتاب'],
+    ['the marks LRM, RLM and ALM', 'a\u200eb\u200fc\u061cd'],
+    ['the neighbours of the ranges', 'a\u2027b\u202fc\u2065d\u206ae'],
   ])('should accept %s', (_name, text) => {
-    expect(hasNoControlCharacter(text)).toBe(true);
-    expect(new RegExp(NO_CONTROL_CHARACTER_PATTERN).test(text)).toBe(true);
+    expect(plainTextRefusal(text)).toBeUndefined();
+    expect(new RegExp(PLAIN_TEXT_PATTERN, 'u').test(text)).toBe(true);
   });
 });

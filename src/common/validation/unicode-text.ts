@@ -51,22 +51,35 @@ export function IsWellFormedText(options?: ValidationOptions): PropertyDecorator
     });
 }
 
-// C0, DEL and C1 (Unicode's Cc), as a JSON Schema pattern and as the check's own test.
-export const NO_CONTROL_CHARACTER_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
+// C0, DEL and C1 (Unicode's Cc); the line and paragraph separators, the bidirectional embeddings and overrides
+// (U+2028-U+202E) and isolates (U+2066-U+2069), which break or reorder text as people read it. As a JSON Schema pattern.
+export const PLAIN_TEXT_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028-\\u202e\\u2066-\\u2069]*$';
 const CONTROL_CHARACTER = /\p{Cc}/u;
+const BIDIRECTIONAL_CONTROL_OR_SEPARATOR = /[\u2028-\u202e\u2066-\u2069]/u;
 
-export function hasNoControlCharacter(text: string): boolean {
-  return !CONTROL_CHARACTER.test(text);
+const CONTROL_CHARACTER_REFUSAL = 'must not contain a control character';
+const BIDIRECTIONAL_CONTROL_REFUSAL =
+  'must not contain a bidirectional control or a line or paragraph separator (U+202A-U+202E, U+2066-U+2069, U+2028, U+2029)';
+
+// Why a text is no plain text, as a 400 says it after the field's name; undefined when it is.
+export function plainTextRefusal(text: string): string | undefined {
+  if (CONTROL_CHARACTER.test(text)) return CONTROL_CHARACTER_REFUSAL;
+  if (BIDIRECTIONAL_CONTROL_OR_SEPARATOR.test(text)) return BIDIRECTIONAL_CONTROL_REFUSAL;
+  return undefined;
 }
 
-export function HasNoControlCharacter(options?: ValidationOptions): PropertyDecorator {
+export function HasPlainCharacters(options?: ValidationOptions): PropertyDecorator {
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
-      name: 'hasNoControlCharacter',
+      name: 'hasPlainCharacters',
       target: target.constructor,
       propertyName: propertyName as string,
-      options: { message: ({ property }) => `${property} must not contain a control character`, ...options },
-      validator: { validate: (value: unknown) => typeof value === 'string' && hasNoControlCharacter(value) },
+      options: {
+        message: ({ property, value }) =>
+          `${property} ${(typeof value === 'string' && plainTextRefusal(value)) || CONTROL_CHARACTER_REFUSAL}`,
+        ...options,
+      },
+      validator: { validate: (value: unknown) => typeof value === 'string' && plainTextRefusal(value) === undefined },
     });
 }
 

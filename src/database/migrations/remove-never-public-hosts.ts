@@ -8,7 +8,7 @@ import { sqlTimestamp } from '../timestamps';
  * Approved provider hosts that can never be public (an exact name or a wildcard over one, such as `sms.internal` or
  * `*.nip.io`) approve nothing since the list of such names; the upgrade removes them, each with its
  * `provider-host.removed` entry by `system`, unpublished for the relay to publish. A run that stopped half-way removes
- * what is left.
+ * what is left. It reads the list as the code has it, so an upgrade that adds names runs it again in a migration of its own.
  */
 export async function removeNeverPublicHosts(queryRunner: QueryRunner): Promise<void> {
   const listed = (await queryRunner.query('SELECT id, host FROM provider_host ORDER BY id')) as Array<{ id: number; host: string }>;

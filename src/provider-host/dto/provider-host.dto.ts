@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsOptionalText, IsText, PUBLIC_HOST_RULE } from '../../common/validation/decorators';
+import { IsOptionalPlainText, IsText, PUBLIC_HOST_RULE } from '../../common/validation/decorators';
 import { AnswerOf } from '../../common/answer';
 
 export class ApproveProviderHostDto {
@@ -12,7 +12,7 @@ export class ApproveProviderHostDto {
   })
   host: string;
 
-  @IsOptionalText(200, { example: 'Twilio, contract 2026-114' })
+  @IsOptionalPlainText(200, { example: 'Twilio, contract 2026-114' })
   note?: string | null;
 }
 
