@@ -1,4 +1,35 @@
-import { sourceAddressOf, userAgentOf } from './caller-trace';
+import { callerAddressOf, sourceAddressOf, userAgentOf } from './caller-trace';
+
+describe('callerAddressOf', () => {
+  it('should drop the port a proxy appended to an IPv4 address or a bracketed IPv6 one', () => {
+    expect(callerAddressOf('203.0.113.7:51234')).toBe('203.0.113.7');
+    expect(callerAddressOf('[2001:db8::1]:443')).toBe('2001:db8::1');
+    expect(callerAddressOf('[2001:db8::1]')).toBe('2001:db8::1');
+    expect(callerAddressOf('[::ffff:198.51.100.23]:80')).toBe('::ffff:198.51.100.23');
+  });
+
+  it('should keep an address without a port, and anything else, as given', () => {
+    for (const given of [
+      '203.0.113.7',
+      '2001:db8::1',
+      '2001:db8::1:443',
+      '::ffff:198.51.100.23',
+      '',
+      'unknown',
+      'unknown:80',
+      '203.0.113.7:',
+      '203.0.113.7:port',
+      '203.0.113.7:123456',
+      '[203.0.113.7]:80',
+      '2001:db8::1]:443',
+      '[2001:db8::1:443',
+      '01.2.3.4:80',
+      '203.0.113.7:80, 10.0.0.1',
+    ]) {
+      expect({ given, address: callerAddressOf(given) }).toEqual({ given, address: given });
+    }
+  });
+});
 
 describe('sourceAddressOf', () => {
   it('should keep an IPv4 address as it is, and write an IPv4-mapped IPv6 address as the IPv4 one', () => {
@@ -10,6 +41,12 @@ describe('sourceAddressOf', () => {
   it('should keep the full IPv6 address, in its short form, never the /64 the limits count', () => {
     expect(sourceAddressOf('2001:db8:77:1::2a')).toBe('2001:db8:77:1::2a');
     expect(sourceAddressOf('2001:DB8:0:0:0:0:0:1')).toBe('2001:db8::1');
+  });
+
+  it('should write an address a proxy appended its port to as the address', () => {
+    expect(sourceAddressOf('203.0.113.7:51234')).toBe('203.0.113.7');
+    expect(sourceAddressOf('[2001:DB8::1]:443')).toBe('2001:db8::1');
+    expect(sourceAddressOf('[::ffff:198.51.100.23]:80')).toBe('198.51.100.23');
   });
 
   it('should take what is not an address (a forwarded header as given) as no address', () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError } from './environment';
 import { loadAppConfig } from './load-app-config';
+import { trustedProxies } from './trust-proxy';
 
 /** 32 distinct bytes and a long admin key: what a production start accepts. */
 const ENCRYPTION_KEYS = `kid1:${Buffer.from(Array.from({ length: 32 }, (_, index) => index * 7)).toString('base64')}`;
@@ -107,5 +108,42 @@ describe('TRUST_PROXY', () => {
 
   it('should refuse a name, which the variable pattern does not take', () => {
     expect(refusalOf(env({ TRUST_PROXY: 'loopback' }))).toContain('TRUST_PROXY must be true, false, or comma-separated addresses or CIDRs');
+  });
+});
+
+describe('trustedProxies', () => {
+  const isProxy = trustedProxies('10.0.0.0/8,::ffff:192.0.2.0/120,2001:db8::/32');
+
+  it('should know a listed proxy in any spelling of its address, and written with the port a proxy appended', () => {
+    for (const hop of [
+      '10.1.2.3',
+      '10.1.2.3:443',
+      '::ffff:10.1.2.3',
+      '::ffff:a01:203',
+      '[::ffff:10.1.2.3]:80',
+      '192.0.2.77',
+      '::ffff:192.0.2.77',
+    ]) {
+      expect({ hop, trusted: isProxy(hop) }).toEqual({ hop, trusted: true });
+    }
+    for (const hop of ['2001:db8::5', '2001:DB8:0::5', '[2001:db8::5]:443', '[2001:db8::5]'])
+      expect({ hop, trusted: isProxy(hop) }).toEqual({ hop, trusted: true });
+  });
+
+  it('should trust nothing else: other addresses, another family, and what is not an address', () => {
+    for (const hop of [
+      '11.0.0.1',
+      '192.0.3.1',
+      '2001:db9::1',
+      '::ffff:192.0.3.1',
+      '::a01:203',
+      '010.1.2.3',
+      '10.1',
+      '10.1.2.3:port',
+      'unknown',
+      '',
+    ]) {
+      expect({ hop, trusted: isProxy(hop) }).toEqual({ hop, trusted: false });
+    }
   });
 });

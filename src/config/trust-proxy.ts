@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
-import { isIPv6 } from 'node:net';
+import { isIP, isIPv6 } from 'node:net';
+import { callerAddressOf } from '../common/caller-trace';
 import { ConfigurationError } from './environment';
 
 type Network = [ipaddr.IPv4 | ipaddr.IPv6, number];
@@ -39,6 +40,21 @@ export function parseTrustProxy(value: string | undefined, isProduction: boolean
     }
   });
   return proxies.join(',');
+}
+
+/**
+ * Whether an address is one of the listed proxies (Fastify asks of each hop, from the peer leftwards): as the proxy library
+ * reads a list, but a hop written with the port a proxy appended is the address without it. `list`: as parseTrustProxy
+ * took it.
+ */
+export function trustedProxies(list: string): (address: string) => boolean {
+  const networks = list.split(',').map((entry) => networkOf(entry)!);
+  return (address) => {
+    const hop = callerAddressOf(address);
+    if (isIP(hop) === 0 || !ipaddr.isValid(hop)) return false;
+    const parsed = ipaddr.process(hop);
+    return networks.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits));
+  };
 }
 
 /**
