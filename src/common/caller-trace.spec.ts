@@ -66,14 +66,26 @@ describe('sourceAddressOf', () => {
 });
 
 describe('userAgentOf', () => {
+  // Words apart: a run of 40 letters would be key-like, and stored as null.
+  const words = (count: number) => 'agent '.repeat(Math.ceil(count / 6)).slice(0, count);
+
   it('should keep a user agent of at most 200 printable characters as sent', () => {
     expect(userAgentOf({ 'user-agent': 'curl/8.5.0' })).toBe('curl/8.5.0');
-    expect(userAgentOf({ 'user-agent': 'a'.repeat(200) })).toBe('a'.repeat(200));
+    expect(userAgentOf({ 'user-agent': words(200) })).toBe(words(200));
   });
 
   it('should cut a longer one to 200 characters and replace what does not print, never refuse it', () => {
-    expect(userAgentOf({ 'user-agent': 'b'.repeat(5000) })).toBe(`${'b'.repeat(199)}…`);
+    expect(userAgentOf({ 'user-agent': words(5000) })).toBe(`${words(199)}…`);
     expect(userAgentOf({ 'user-agent': 'evil\u001b[31m\u202eagent' })).toBe('evil?[31m?agent');
+  });
+
+  it('should be null when it holds a run of 40 characters a key is made of, as the logs redact; 39 are kept', () => {
+    const keyLike = `sk_${'Ab1-'.repeat(9)}_`;
+    expect(keyLike).toHaveLength(40);
+    expect(userAgentOf({ 'user-agent': `curl/8 ${keyLike}` })).toBeNull();
+    expect(userAgentOf({ 'user-agent': `curl/8 ${keyLike.slice(0, 39)}` })).toBe(`curl/8 ${keyLike.slice(0, 39)}`);
+    expect(userAgentOf({ 'user-agent': `${'agent '.repeat(40)}${keyLike}` })).toBeNull();
+    expect(userAgentOf({ 'user-agent': `${'a'.repeat(20)}.${'a'.repeat(20)}` })).toBe(`${'a'.repeat(20)}.${'a'.repeat(20)}`);
   });
 
   it('should be null when none is sent, or an empty one', () => {

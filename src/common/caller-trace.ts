@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { isIP, isIPv4, isIPv6 } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
+import { holdsKeyLikeRun } from './key-like';
 import { printable } from './printable-text';
 
 export const MAX_SOURCE_ADDRESS_LENGTH = 64;
@@ -44,8 +45,12 @@ export function sourceAddressOf(given: string | undefined): string | null {
   return written.length <= MAX_SOURCE_ADDRESS_LENGTH ? written : null;
 }
 
-/** The User-Agent as the caller sent it, cut to 200 printable characters (never refused: any text is the caller's to send). */
+/**
+ * The User-Agent as the caller sent it, cut to 200 printable characters (never refused: any text is the caller's to
+ * send); null when it holds a key-like run, which a key pasted into it would be.
+ */
 export function userAgentOf(headers: IncomingHttpHeaders): string | null {
   const given = headers['user-agent'];
-  return typeof given === 'string' && given.length > 0 ? printable(given, MAX_USER_AGENT_LENGTH) : null;
+  if (typeof given !== 'string' || given.length === 0 || holdsKeyLikeRun(given)) return null;
+  return printable(given, MAX_USER_AGENT_LENGTH);
 }
