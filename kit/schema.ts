@@ -530,7 +530,7 @@ export interface components {
        */
       secretKeyLastUsedAt: string | null;
       /**
-       * @description The caller's address at that last use (after TRUST_PROXY, the full address; an IPv4-mapped one as IPv4), written with its time: one address a key a flush interval, the latest. null: not used since it was made, or last used before the service kept it
+       * @description The caller's address at the key's last direct use (after TRUST_PROXY, without a port a proxy appended, the full address; an IPv4-mapped one as IPv4): a route call, made from the dispatcher's address, moves secretKeyLastUsedAt only. One address a key a flush interval, the latest. null: not used since it was made, or last used before the service kept it
        * @example 203.0.113.7
        */
       secretKeyLastUsedFrom: string | null;
@@ -1225,12 +1225,12 @@ export interface components {
         [key: string]: string;
       } | null;
       /**
-       * @description The caller's address (after TRUST_PROXY; an IPv4-mapped address as IPv4), the full address, not the /64 the limits count. null for `system` and for entries made before the service kept it. Not in the published events
+       * @description The caller's address (after TRUST_PROXY, without a port a proxy appended; an IPv4-mapped address as IPv4), the full address, not the /64 the limits count. null for `system` and for entries made before the service kept it. Not in the published events
        * @example 203.0.113.7
        */
       sourceAddress: string | null;
       /**
-       * @description The caller's User-Agent, cut to 200 characters, each that does not print replaced by ?; null when none was sent, for `system` and for entries made before the service kept it. Not in the published events
+       * @description The caller's User-Agent, cut to 200 characters, each that does not print replaced by ?; null when none was sent, when it holds a run of 40 or more of A-Z, a-z, 0-9, _ and - (what a key looks like), for `system` and for entries made before the service kept it. Not in the published events
        * @example curl/8.5.0
        */
       userAgent: string | null;

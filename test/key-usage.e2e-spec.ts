@@ -2,7 +2,7 @@ import { sha256Hex } from '../src/auth/digest';
 import { KeyUsageFlusher } from '../src/key-usage/key-usage-flusher';
 import { KeyUse } from '../src/key-usage/key-usage-notes';
 import { KeyUsageRepository } from '../src/key-usage/key-usage.repository';
-import { ADMIN_API_KEY, TestApp, startTestApp, testDatabaseUrl } from './helpers/test-app';
+import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp, testDatabaseUrl } from './helpers/test-app';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
 const FLUSH_MS = 1000;
@@ -90,6 +90,34 @@ describe('Key usage', () => {
     await sleep(50);
     expect((await a.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })).status).toBe(200);
     await msUntilViewOnB(clientId, (view) => Date.parse(view.secretKeyLastUsedAt as string) > listed);
+  });
+
+  it("should move the time but keep the last direct address on a route call, whose address is the dispatcher's", async () => {
+    const { secretKey, clientId } = await newClient();
+    const route = () =>
+      a.post('/api/v1/dispatch/route', { headers: { 'x-api-key': DISPATCHER_API_KEY, secretKey }, remoteAddress: '192.0.2.99' });
+    expect((await a.post('/api/client/get/secretKey', { headers: { secretKey }, remoteAddress: '198.51.100.42' })).status).toBe(200);
+    await a.app.get(KeyUsageFlusher).flush();
+    const direct = await viewOnB(clientId);
+    expect(direct.secretKeyLastUsedFrom).toBe('198.51.100.42');
+
+    await sleep(20);
+    expect((await route()).status).toBe(200);
+    await a.app.get(KeyUsageFlusher).flush();
+    const relayed = await viewOnB(clientId);
+    expect(Date.parse(relayed.secretKeyLastUsedAt as string)).toBeGreaterThan(Date.parse(direct.secretKeyLastUsedAt as string));
+    expect(relayed.secretKeyLastUsedFrom).toBe('198.51.100.42');
+
+    // Within one flush interval: the direct use's address, whichever came last.
+    await sleep(20);
+    expect((await a.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey }, remoteAddress: '198.51.100.43' })).status).toBe(
+      200,
+    );
+    expect((await route()).status).toBe(200);
+    await a.app.get(KeyUsageFlusher).flush();
+    const both = await viewOnB(clientId);
+    expect(Date.parse(both.secretKeyLastUsedAt as string)).toBeGreaterThan(Date.parse(relayed.secretKeyLastUsedAt as string));
+    expect(both.secretKeyLastUsedFrom).toBe('198.51.100.43');
   });
 
   it('should note nothing for a key that was refused', async () => {

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeyUsageFlusher } from '../src/key-usage/key-usage-flusher';
+import CLIENT from './fixtures/client.json';
 import { EventConsumer } from './helpers/event-consumer';
 import { ADMIN_API_KEY, Answer, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
@@ -129,6 +130,21 @@ describe('A trace of every use of a key', () => {
     expect(created).toMatchObject({ sourceAddress: OWNER, userAgent: 'lightMyRequest' });
   });
 
+  it('should store a User-Agent that holds a key-like run of 40 characters as null, and keep one of 39', async () => {
+    const keyLike = `sk_${'Ab1-'.repeat(9)}_`;
+    const addWith = async (userAgent: string) => {
+      const appName = `agent-${randomUUID()}`;
+      expect(
+        (await t.post('/api/client/add', { headers: { ...ADMIN, 'user-agent': userAgent }, body: { ...CLIENT, appName } })).status,
+      ).toBe(200);
+      const clientId = (await t.get(`/api/v1/clients?appName=${appName}`, ADMIN)).body.results.items[0].clientId as number;
+      const [entry] = (await t.get(`/api/v1/audit-events?clientId=${clientId}&action=client.created`, ADMIN)).body.results.items;
+      return entry.userAgent as string | null;
+    };
+    expect(await addWith(`curl/8 ${keyLike}`)).toBeNull();
+    expect(await addWith(`curl/8 ${keyLike.slice(0, 39)}`)).toBe(`curl/8 ${keyLike.slice(0, 39)}`);
+  });
+
   it('should publish the rotation without where it came from', async () => {
     const [entry] = (await t.get(`/api/v1/audit-events?clientId=${scenario.clientId}&action=client.secret-key.rotated`, ADMIN)).body.results
       .items;
@@ -184,14 +200,15 @@ describe('A trace of every use of a key', () => {
   it('should write an IPv4-mapped peer as IPv4, and cut a long user agent to 200 characters without refusing it', async () => {
     const secretKey = await t.addClient();
     const added = await t.post('/api/sms-config/add', {
-      headers: { secretKey, 'user-agent': `Agent/${'x'.repeat(5000)}` },
+      // Words apart: a run of 40 letters would be key-like, and stored as null.
+      headers: { secretKey, 'user-agent': `Agent/${'x '.repeat(2500)}` },
       body: validSmsConfig(),
       remoteAddress: '::ffff:198.51.100.23',
     });
     expect(added.status).toBe(200);
     const [entry] = (await t.get('/api/v1/audit-events?action=sms-config.created&limit=1', ADMIN)).body.results.items;
     expect(entry.sourceAddress).toBe('198.51.100.23');
-    expect(entry.userAgent).toBe(`Agent/${'x'.repeat(193)}…`);
+    expect(entry.userAgent).toBe(`Agent/${'x '.repeat(97).slice(0, 193)}…`);
     expect([...entry.userAgent]).toHaveLength(200);
   });
 

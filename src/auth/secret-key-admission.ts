@@ -34,4 +34,10 @@ export class SecretKeyAdmission {
     this.keyUsage.note(secretKeyDigest, ip);
     return this.rateLimit.acquire(secretKeyDigest);
   }
+
+  // A key the dispatcher relays (route): when it was used, not from where (the address is the dispatcher's).
+  admitRelayed(secretKeyDigest: string): number {
+    this.keyUsage.noteRelayed(secretKeyDigest);
+    return this.rateLimit.acquire(secretKeyDigest);
+  }
 }

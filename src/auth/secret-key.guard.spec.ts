@@ -226,6 +226,19 @@ describe('RelayedSecretKeyGuard', () => {
   });
 });
 
+describe('RelayedSecretKeyGuard', () => {
+  it("should note a relayed key's use time, not the dispatcher's address", async () => {
+    const authenticate = jest.fn<Promise<AuthenticatedClient | null>, [string]>().mockResolvedValue(known(1, 'd1'));
+    const keyUsage = new KeyUsageNotes();
+    await expect(
+      guardOf(RelayedSecretKeyGuard, { authenticate }, failedLogins(), keyUsage).canActivate(
+        contextFor(requestWith({ secretkey: SECRET_KEY }, '203.0.113.8')),
+      ),
+    ).resolves.toBe(true);
+    expect(keyUsage.take()).toEqual(new Map([['d1', { usedAt: expect.any(Number), ip: undefined, relayed: true }]]));
+  });
+});
+
 describe('GetClientKeyGuard', () => {
   it('should answer 404 for a key no client has and 401 for a missing one', async () => {
     const authenticate = jest.fn<Promise<AuthenticatedClient | null>, [string]>().mockResolvedValue(null);

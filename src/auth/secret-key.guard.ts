@@ -14,7 +14,7 @@ import { KeyNotAdmitted, SecretKeyAdmission } from './secret-key-admission';
 export class SecretKeyGuard implements CanActivate {
   constructor(
     @Inject(CLIENT_LOOKUP) private readonly clients: ClientLookup,
-    private readonly admission: SecretKeyAdmission,
+    protected readonly admission: SecretKeyAdmission,
     private readonly addresses: AddressAllowance,
   ) {}
 
@@ -32,10 +32,15 @@ export class SecretKeyGuard implements CanActivate {
     request.actor = clientActor(client.id);
     request.credentialDigest = client.secretKeyDigest;
     request.writer = request.actor;
-    const retryAfter = this.admission.admit(client.secretKeyDigest, request.ip);
+    const retryAfter = this.admitted(client.secretKeyDigest, request.ip);
     if (retryAfter > 0) throw new RetryLaterException(TOO_MANY_REQUESTS_MESSAGE, retryAfter);
     request.credentialCounted = true;
     return true;
+  }
+
+  // The seconds to wait once the key is past its limit, else 0.
+  protected admitted(secretKeyDigest: string, ip: string): number {
+    return this.admission.admit(secretKeyDigest, ip);
   }
 
   protected unknownKeyRefusal(): HttpException {
@@ -52,6 +57,11 @@ export class SecretKeyGuard implements CanActivate {
 export class RelayedSecretKeyGuard extends SecretKeyGuard {
   protected override counted(_ip: string, refusal: HttpException): HttpException {
     return refusal;
+  }
+
+  // The address is the dispatcher's: the key's last address stays where the key itself was last used from.
+  protected override admitted(secretKeyDigest: string): number {
+    return this.admission.admitRelayed(secretKeyDigest);
   }
 }
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { holdsKeyLikeRun } from './key-like';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-// As logging/secret-scrubber.ts: an id that looks like a credential is never logged or stored.
-const KEY_LIKE = /[A-Za-z0-9_-]{40,}/;
 
 export function createRequestId(): string {
   return randomUUID();
@@ -13,5 +12,6 @@ export function createRequestId(): string {
 export function callerRequestIdOf(request: Pick<IncomingMessage, 'headers'>): string | null {
   const given = request.headers[REQUEST_ID_HEADER];
   if (typeof given !== 'string' || !SANE_REQUEST_ID.test(given)) return null;
-  return given.length >= 40 && KEY_LIKE.test(given) ? null : given;
+  // An id that looks like a credential is never logged or stored.
+  return holdsKeyLikeRun(given) ? null : given;
 }

@@ -166,7 +166,7 @@ export const VARIABLES: Record<keyof Required<EnvironmentVariables>, VariableDes
   TRUST_PROXY: {
     default: 'false',
     meaning:
-      'the load balancers in front, as comma-separated addresses/CIDRs; the per-address limits then count the rightmost `X-Forwarded-For` address that is not one of them. `true` (any peer) is refused when `NODE_ENV=production`: a caller could then name any address and escape the limits, or lock another address out',
+      'the load balancers in front, as comma-separated addresses/CIDRs: IPv4 in four decimal parts without leading zeros, IPv6 in any spelling, a prefix of /8 to /32 (IPv4) or /7 to /128 (IPv6); the per-address limits then count the rightmost `X-Forwarded-For` address that is not one of them (a port a balancer appended dropped). `true` (any peer) is refused when `NODE_ENV=production`: a caller could then name any address and escape the limits, or lock another address out; a list that trusts every address (`0.0.0.0/0`, `0.0.0.0/1,128.0.0.0/1`) is refused everywhere',
   },
   HTTP_REQUEST_TIMEOUT_MS: {
     default: '10000',

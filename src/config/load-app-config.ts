@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import ipaddr from 'ipaddr.js';
 import { AppConfig, DEFAULT_CLIENT_CACHE_MB, DatabaseConfig, EncryptionKey } from './app-config';
 import { ConfigurationError, validateEnvironment } from './environment';
 import { loadDevelopmentSecrets } from './development-secrets';
 import { parseEncryptionKeys } from './encryption-keys';
+import { parseTrustProxy } from './trust-proxy';
 
 export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const vars = validateEnvironment(env);
@@ -109,33 +109,6 @@ function refuseWeakEncryptionKeys(keys: EncryptionKey[]): void {
     throw new ConfigurationError(
       `Invalid configuration: ENCRYPTION_KEYS key "${weak.id}" has too little entropy (repeated bytes); generate one with \`openssl rand -base64 32\``,
     );
-  }
-}
-
-// With a list, Fastify counts the rightmost X-Forwarded-For address that is not a listed proxy: one the caller cannot pick.
-export function parseTrustProxy(value: string | undefined, isProduction: boolean): boolean | string {
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') {
-    if (isProduction) {
-      throw new ConfigurationError(
-        'Invalid configuration: TRUST_PROXY=true is refused when NODE_ENV=production: it trusts every peer to name the caller in ' +
-          'X-Forwarded-For, so any caller could choose the address the limits count; set the addresses or CIDRs of the load balancers',
-      );
-    }
-    return true;
-  }
-  const proxies = parseList(value);
-  const wrong = proxies.findIndex((proxy) => !(ipaddr.IPv4.isValidFourPartDecimal(proxy) || ipaddr.IPv6.isValid(proxy) || isCidr(proxy)));
-  if (wrong >= 0) throw new ConfigurationError(`Invalid configuration: TRUST_PROXY entry #${wrong + 1} is not an IP address or a CIDR`);
-  return proxies.join(',');
-}
-
-function isCidr(text: string): boolean {
-  try {
-    ipaddr.parseCIDR(text);
-    return true;
-  } catch {
-    return false;
   }
 }
 

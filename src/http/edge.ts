@@ -6,6 +6,7 @@ import type { Histogram } from 'prom-client';
 import { exactJson } from '../common/exact-amount';
 import { REQUEST_ID_HEADER, createRequestId } from '../common/request-id';
 import type { AppConfig } from '../config/app-config';
+import { trustedProxies } from '../config/trust-proxy';
 import { logAnswer, routeLabel } from './access-log';
 import { BODY_LIMIT_BYTES, acceptJsonBodiesOnly } from './json-body';
 import { answerMalformedRequest } from './malformed-request';
@@ -19,7 +20,7 @@ export function createFastifyAdapter({ http, trustProxy }: Pick<AppConfig, 'http
     // Fastify's default (0) lets a client that trickles its headers hold a connection forever.
     requestTimeout: http.requestTimeoutMs,
     http: { headersTimeout: http.requestTimeoutMs, connectionsCheckingInterval: Math.ceil(http.requestTimeoutMs / 10) },
-    trustProxy,
+    trustProxy: typeof trustProxy === 'string' ? trustedProxies(trustProxy) : trustProxy,
     requestIdHeader: false,
     genReqId: createRequestId,
     clientErrorHandler: answerMalformedRequest,

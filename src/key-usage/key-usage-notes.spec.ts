@@ -26,6 +26,31 @@ describe('KeyUsageNotes', () => {
     expect(notes.take().size).toBe(0);
   });
 
+  it("should note a relayed use's time only: the address stays the last direct use's, or none when only relayed", () => {
+    const notes = new KeyUsageNotes();
+    notes.note('a', '203.0.113.1', 100);
+    notes.noteRelayed('a', 200);
+    notes.noteRelayed('b', 300);
+    notes.noteRelayed('c', 100);
+    notes.note('c', '203.0.113.3', 150);
+    expect(notes.take()).toEqual(
+      new Map([
+        ['a', { usedAt: 200, ip: '203.0.113.1' }],
+        ['b', { usedAt: 300, ip: undefined, relayed: true }],
+        ['c', { usedAt: 150, ip: '203.0.113.3' }],
+      ]),
+    );
+  });
+
+  it('should put back a direct use under a later relayed one as the address of both', () => {
+    const notes = new KeyUsageNotes();
+    notes.note('a', '203.0.113.1', 100);
+    const taken = notes.take();
+    notes.noteRelayed('a', 300);
+    notes.putBack(taken);
+    expect(notes.take()).toEqual(new Map([['a', { usedAt: 300, ip: '203.0.113.1' }]]));
+  });
+
   it('should put back what a flush could not write without replacing a later use noted meanwhile, nor its address', () => {
     const notes = new KeyUsageNotes();
     notes.note('a', '203.0.113.1', 100);

@@ -4,6 +4,8 @@ import { Injectable } from '@nestjs/common';
 export interface KeyUse {
   usedAt: number;
   ip: string | undefined;
+  // Only relayed uses since the last flush (route: the address is the dispatcher's), so the stored address stays.
+  relayed?: boolean;
 }
 
 @Injectable()
@@ -18,7 +20,15 @@ export class KeyUsageNotes {
     else {
       use.usedAt = usedAt;
       use.ip = ip;
+      if (use.relayed) use.relayed = undefined;
     }
+  }
+
+  // A key the dispatcher relays: its time moves, its address stays that of the last direct use.
+  noteRelayed(secretKeyDigest: string, usedAt = Date.now()): void {
+    const use = this.notes.get(secretKeyDigest);
+    if (use === undefined) this.notes.set(secretKeyDigest, { usedAt, ip: undefined, relayed: true });
+    else use.usedAt = usedAt;
   }
 
   get size(): number {
@@ -34,7 +44,13 @@ export class KeyUsageNotes {
   putBack(notes: Map<string, KeyUse>): void {
     for (const [secretKeyDigest, use] of notes) {
       const later = this.notes.get(secretKeyDigest);
-      if (later === undefined || later.usedAt < use.usedAt) this.notes.set(secretKeyDigest, use);
+      this.notes.set(secretKeyDigest, later === undefined ? use : latestOf(later, use));
     }
   }
+}
+
+// The later use, with the other's address when only the later was relayed.
+function latestOf(noted: KeyUse, putBack: KeyUse): KeyUse {
+  const [later, earlier] = noted.usedAt < putBack.usedAt ? [putBack, noted] : [noted, putBack];
+  return later.relayed && !earlier.relayed ? { usedAt: later.usedAt, ip: earlier.ip } : later;
 }

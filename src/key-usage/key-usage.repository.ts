@@ -40,19 +40,23 @@ export class KeyUsageRepository {
     this.keysPerStatement = KEYS_PER_STATEMENT[transactions.dialect];
     const uses = (count: number) =>
       Array.from({ length: count }, (_, index) => {
-        const [digest, usedAt, usedFrom] = index === 0 ? [' AS digest', ' AS used_at', ' AS used_from'] : ['', '', ''];
+        const [digest, usedAt, usedFrom, relayed] =
+          index === 0 ? [' AS digest', ' AS used_at', ' AS used_from', ' AS relayed'] : ['', '', '', ''];
         return mysql
-          ? `SELECT CONVERT(? USING ascii)${digest}, CAST(? AS DATETIME(3))${usedAt}, ?${usedFrom}`
-          : `SELECT ?${digest}, ?${usedAt}, ?${usedFrom}`;
+          ? `SELECT CONVERT(? USING ascii)${digest}, CAST(? AS DATETIME(3))${usedAt}, ?${usedFrom}, ?${relayed}`
+          : `SELECT ?${digest}, ?${usedAt}, ?${usedFrom}, ?${relayed}`;
       }).join(' UNION ALL ');
+    // A relayed use (route) moves the time only: the address stays the last direct use's.
     const forKey = ([digest, lastUsedAt, lastUsedFrom]: KeyColumns) => {
       const [at, from] = [client.column(lastUsedAt), client.column(lastUsedFrom)];
       return mysql
         ? (count: number) =>
             `UPDATE ${client.table} c JOIN (${uses(count)}) u ON ${client.column(digest, 'c')} = u.digest
-             SET c.${from} = u.used_from, c.${at} = u.used_at WHERE c.${at} IS NULL OR c.${at} <= u.used_at`
+             SET c.${from} = CASE WHEN u.relayed = 1 THEN c.${from} ELSE u.used_from END, c.${at} = u.used_at
+             WHERE c.${at} IS NULL OR c.${at} <= u.used_at`
         : (count: number) =>
-            `UPDATE ${client.table} SET ${at} = u.used_at, ${from} = u.used_from
+            `UPDATE ${client.table} SET ${at} = u.used_at,
+             ${from} = CASE WHEN u.relayed = 1 THEN ${client.table}.${from} ELSE u.used_from END
              FROM (${uses(count)}) AS u WHERE ${client.table}.${client.column(digest)} = u.digest
              AND (${client.table}.${at} IS NULL OR ${client.table}.${at} <= u.used_at)`;
     };
@@ -66,7 +70,12 @@ export class KeyUsageRepository {
     const entries = [...lastUses];
     for (let start = 0; start < entries.length; start += this.keysPerStatement) {
       const chunk = entries.slice(start, start + this.keysPerStatement);
-      const values = chunk.flatMap(([digest, { usedAt, ip }]) => [digest, sqlTimestamp(new Date(usedAt)), sourceAddressOf(ip)]);
+      const values = chunk.flatMap(([digest, { usedAt, ip, relayed }]) => [
+        digest,
+        sqlTimestamp(new Date(usedAt)),
+        sourceAddressOf(ip),
+        relayed ? 1 : 0,
+      ]);
       for (const statement of this.statements) await this.transactions.manager.query(statement(chunk.length), values);
     }
   }

@@ -1,8 +1,6 @@
 import pino from 'pino';
+import { KEY_LIKE_RUNS } from '../common/key-like';
 
-// Secret keys, SHA-256 digests and tokens run to 40 characters and more; nothing else logged does (UUIDs are 36, paths
-// and stack frames break at / and .).
-const KEY_LIKE = /[A-Za-z0-9_-]{40,}/g;
 export const REDACTED = '[redacted]';
 const MAX_DEPTH = 8;
 // A shorter configured secret would blank ordinary words.
@@ -18,7 +16,7 @@ export class SecretScrubber {
   }
 
   scrub(text: string): string {
-    let scrubbed = text.replace(KEY_LIKE, REDACTED);
+    let scrubbed = text.replace(KEY_LIKE_RUNS, REDACTED);
     for (const secret of this.secrets) if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED);
     return scrubbed;
   }

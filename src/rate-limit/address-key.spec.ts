@@ -15,6 +15,13 @@ describe('addressKeyOf', () => {
     expect(addressKeyOf('::ffff:203.0.113.7')).toBe('203.0.113.7');
   });
 
+  it('should count an address a proxy appended its port to as the address, whatever the port', () => {
+    expect(addressKeyOf('203.0.113.7:1')).toBe('203.0.113.7');
+    expect(addressKeyOf('203.0.113.7:2')).toBe('203.0.113.7');
+    expect(addressKeyOf('[2001:db8:1:2::1]:443')).toBe('2001:db8:1:2::/64');
+    expect(addressKeyOf('[::ffff:203.0.113.7]:80')).toBe('203.0.113.7');
+  });
+
   it('should keep what is not an address as it is', () => {
     expect(addressKeyOf('')).toBe('');
   });

@@ -58,6 +58,25 @@ describe('A start that fails', () => {
     ]);
   });
 
+  it('should refuse a TRUST_PROXY that trusts every address in one JSON line naming it, in any environment', async () => {
+    for (const [NODE_ENV, TRUST_PROXY] of [
+      ['test', '0.0.0.0/0'],
+      ['production', '0.0.0.0/1,128.0.0.0/1'],
+    ]) {
+      const service = ServiceProcess.spawn({ NODE_ENV, TRUST_PROXY });
+      expect((await service.exited).code).toBe(1);
+      expect(jsonLines(service)).toEqual([
+        expect.objectContaining({
+          level: 60,
+          context: 'Bootstrap',
+          msg:
+            `Invalid configuration: TRUST_PROXY entry #1 (${TRUST_PROXY.split(',')[0]}) trusts too many addresses: a prefix is /8 to ` +
+            '/32 for IPv4, /7 to /128 for IPv6 (/104 to /128 for an IPv4-mapped one)',
+        }),
+      ]);
+    }
+  });
+
   it('should name the missing secrets of a production start', async () => {
     const service = ServiceProcess.spawn({ NODE_ENV: 'production', ADMIN_API_KEYS: '', ENCRYPTION_KEYS: '' });
     expect((await service.exited).code).toBe(1);

@@ -64,7 +64,8 @@ export class AuditEventDto {
     nullable: true,
     example: '203.0.113.7',
     description:
-      "The caller's address (after TRUST_PROXY; an IPv4-mapped address as IPv4), the full address, not the /64 the limits count. " +
+      "The caller's address (after TRUST_PROXY, without a port a proxy appended; an IPv4-mapped address as IPv4), the full address, " +
+      'not the /64 the limits count. ' +
       'null for `system` and for entries made before the service kept it. Not in the published events',
   })
   sourceAddress: string | null;
@@ -74,8 +75,9 @@ export class AuditEventDto {
     nullable: true,
     example: 'curl/8.5.0',
     description:
-      "The caller's User-Agent, cut to 200 characters, each that does not print replaced by ?; null when none was sent, for " +
-      '`system` and for entries made before the service kept it. Not in the published events',
+      "The caller's User-Agent, cut to 200 characters, each that does not print replaced by ?; null when none was sent, when it " +
+      'holds a run of 40 or more of A-Z, a-z, 0-9, _ and - (what a key looks like), for `system` and for entries made before the ' +
+      'service kept it. Not in the published events',
   })
   userAgent: string | null;
 }

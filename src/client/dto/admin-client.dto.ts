@@ -91,8 +91,9 @@ export class AdminClientDto {
     nullable: true,
     example: '203.0.113.7',
     description:
-      "The caller's address at that last use (after TRUST_PROXY, the full address; an IPv4-mapped one as IPv4), written with its time: " +
-      'one address a key a flush interval, the latest. null: not used since it was made, or last used before the service kept it',
+      "The caller's address at the key's last direct use (after TRUST_PROXY, without a port a proxy appended, the full address; an " +
+      "IPv4-mapped one as IPv4): a route call, made from the dispatcher's address, moves secretKeyLastUsedAt only. One address a key " +
+      'a flush interval, the latest. null: not used since it was made, or last used before the service kept it',
   })
   secretKeyLastUsedFrom: string | null;
 
