@@ -41,9 +41,15 @@ export class ChangeSequenceRepository {
     return { sql, values: values as SqlValue[] };
   }
 
-  async maxId(): Promise<number> {
-    const row = await this.entries.createQueryBuilder('c').select('MAX(c.id)', 'id').getRawOne<{ id: number | string | null }>();
-    return Number(row?.id ?? 0);
+  // The highest ids stored, highest first: one range read on the primary key.
+  async latestIds(count: number): Promise<number[]> {
+    const rows = await this.entries
+      .createQueryBuilder('c')
+      .select('c.id', 'id')
+      .orderBy('c.id', 'DESC')
+      .limit(count)
+      .getRawMany<{ id: number | string }>();
+    return rows.map(({ id }) => Number(id));
   }
 
   // The line at `from` and those above it, and those of the ids still missing below it, in id order: a range and a
