@@ -9,6 +9,8 @@ import { ProviderHostRepository } from './provider-host.repository';
 
 // While the bus is not heard, the list is read again past this age: within the promised second.
 export const UNHEARD_MAX_AGE_MS = 800;
+// While it is heard, past this one: a message lost, or a line the change sequence gave up on, is not kept for good.
+export const HEARD_MAX_AGE_MS = 60_000;
 
 export interface ProviderDestination {
   smsApi: string;
@@ -77,8 +79,9 @@ export class ProviderHostApproval implements OnApplicationBootstrap {
   }
 
   async current(): Promise<ApprovedHosts> {
-    // Unheard and too old counts as a change.
-    if (this.loadedAfter === this.changes && !this.bus.live && this.clock.now() - this.loadedAt >= UNHEARD_MAX_AGE_MS) this.changes += 1;
+    // Too old counts as a change.
+    const maxAge = this.bus.live ? HEARD_MAX_AGE_MS : UNHEARD_MAX_AGE_MS;
+    if (this.loadedAfter === this.changes && this.clock.now() - this.loadedAt >= maxAge) this.changes += 1;
     if (this.loadedAfter !== this.changes) await this.reload();
     return this.hosts;
   }
