@@ -30,7 +30,7 @@ class Table {
         this.reads.push({ from, missing });
         return Promise.resolve(this.rows.filter((row) => row.id >= from || missing.includes(row.id)).slice(0, limit));
       }),
-      deleteBefore: jest.fn(),
+      deleteOlderThan: jest.fn(),
     } as unknown as jest.Mocked<ChangeSequenceRepository>;
   }
 }
