@@ -117,6 +117,37 @@ describe('The change sequence between instances on one database', () => {
     await waitFor('B to refuse the disabled client', async () => (await getClient(b, key)).status === 403, 2000);
   });
 
+  it("should send a change's line as its transaction's last statement, the COMMIT right after it", async () => {
+    const key = await a.addClient();
+    const clientId = await clientIdOf(key);
+    // Every statement TypeORM sends, with the query runner (the connection) it went on: COMMIT included.
+    const runner = Object.getPrototypeOf(a.dataSource.createQueryRunner()) as { query: (...args: unknown[]) => Promise<unknown> };
+    const query = runner.query;
+    const sent: Array<{ on: unknown; sql: string }> = [];
+    const watch = jest.spyOn(runner, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
+      sent.push({ on: this, sql: String(args[0]) });
+      return query.apply(this, args);
+    });
+    const afterLine = async (change: () => Promise<{ status: number }>) => {
+      sent.length = 0;
+      expect((await change()).status).toBe(200);
+      const line = sent.find(({ sql }) => /^INSERT INTO [`"]?change_sequence/.test(sql))!;
+      const onItsConnection = sent.filter(({ on }) => on === line.on);
+      return onItsConnection[onItsConnection.indexOf(line) + 1].sql;
+    };
+    try {
+      expect(await afterLine(() => a.send('PATCH', `/api/v1/clients/${clientId}`, { headers: ADMIN, body: { appName: 'Renamed' } }))).toBe(
+        'COMMIT',
+      );
+      const add = { headers: { secretKey: key, 'idempotency-key': `last-${Date.now()}` }, body: validSmsConfig() };
+      expect(await afterLine(() => a.post('/api/sms-config/add', add))).toBe('COMMIT');
+      const approve = { headers: ADMIN, body: { host: 'sms.last.example.org' } };
+      expect(await afterLine(() => a.post('/api/v1/provider-hosts', approve))).toBe('COMMIT');
+    } finally {
+      watch.mockRestore();
+    }
+  });
+
   it('should roll back a change whose COMMIT would come more than 3 s after its line: 503, nothing stored, nothing for B', async () => {
     const key = await keyCachedIn(b);
     const clientId = await clientIdOf(key);
