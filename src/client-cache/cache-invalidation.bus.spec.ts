@@ -47,6 +47,27 @@ describe('CacheInvalidationBus.publish', () => {
     expect(publish).toHaveBeenCalledTimes(1);
   });
 
+  it('should never send more than 1,000 lines in one message', () => {
+    for (let i = 0; i < 2 * MAX_BATCH_DIGESTS + 1; i++) bus.publish(String(i).padStart(64, '0'), 'answer');
+    jest.advanceTimersByTime(BATCH_WINDOW_MS);
+    expect(sentDigests().map((lines) => lines.length)).toEqual([MAX_BATCH_DIGESTS, MAX_BATCH_DIGESTS, 1]);
+  });
+
+  it('should forget everything for a message of more than 1,000 lines, and apply one of 1,000 line by line', () => {
+    const hosts = jest.fn();
+    bus.onProviderHostsChanged(hosts);
+    const lines = (count: number) => Array.from({ length: count }, (_, i) => `key:${String(i).padStart(64, '0')}`).join('\n');
+    bus['receive']({ content: Buffer.from(lines(MAX_BATCH_DIGESTS + 1)), properties: { headers: {} } } as unknown as ConsumeMessage);
+    expect(listener.drop).not.toHaveBeenCalled();
+    expect(listener.clear).toHaveBeenCalledTimes(1);
+    expect(hosts).toHaveBeenCalledTimes(1);
+
+    bus['receive']({ content: Buffer.from(lines(MAX_BATCH_DIGESTS)), properties: { headers: {} } } as unknown as ConsumeMessage);
+    expect(listener.drop).toHaveBeenCalledTimes(MAX_BATCH_DIGESTS);
+    expect(listener.clear).toHaveBeenCalledTimes(1);
+    expect(hosts).toHaveBeenCalledTimes(1);
+  });
+
   it('should send what is pending when the module stops', () => {
     bus.publish('a'.repeat(64), 'answer');
     bus.onModuleDestroy();

@@ -7,6 +7,7 @@ export const CACHE_INVALIDATION_EXCHANGE = 'client-registry.cache-invalidation';
 const PUBLISH_TIMEOUT_MS = 2000;
 // One message per write cost a quarter of add-sms-config's throughput; 5 ms is far under the promised second.
 export const BATCH_WINDOW_MS = 5;
+// The most lines a message carries; a message received with more empties the cache instead.
 export const MAX_BATCH_DIGESTS = 1000;
 
 export type InvalidationScope = 'answer' | 'key';
@@ -145,6 +146,18 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnModuleDes
     // amqplib reads a string header as a string (a Buffer only if sent as bytes).
     const sender = message.properties?.headers?.[DEPLOYMENT_HEADER] as string | Buffer | undefined;
     if (sender !== undefined && this.identity !== null && sender.toString() !== this.identity) return;
+    if (linesExceed(message.content, MAX_BATCH_DIGESTS)) {
+      // No instance sends one: applied line by line, one of millions would hold the event loop.
+      this.logger.warn(`Cache invalidation message of more than ${MAX_BATCH_DIGESTS} lines: everything cached is forgotten`);
+      return this.forgetEverything();
+    }
     this.apply(message.content.toString('utf8').split('\n'));
   }
+}
+
+// Counts no further than the limit, whatever the message's size.
+function linesExceed(content: Buffer, limit: number): boolean {
+  let lines = 1;
+  for (let newline = content.indexOf(10); newline !== -1; newline = content.indexOf(10, newline + 1)) if (++lines > limit) return true;
+  return false;
 }

@@ -22,12 +22,11 @@ export class ChangeSequencePruner implements OnApplicationBootstrap, OnModuleDes
     clearInterval(this.timer);
   }
 
-  async prune(now = new Date()): Promise<number> {
-    const before = new Date(now.getTime() - CHANGE_SEQUENCE_KEPT_MS);
+  async prune(): Promise<number> {
     let deleted = 0;
     try {
       for (;;) {
-        const batch = await this.repository.deleteBefore(before, ROWS_PER_BATCH);
+        const batch = await this.repository.deleteOlderThan(CHANGE_SEQUENCE_KEPT_MS, ROWS_PER_BATCH);
         deleted += batch;
         if (batch < ROWS_PER_BATCH) break;
       }

@@ -17,13 +17,20 @@ class Table {
 
   repository(): jest.Mocked<ChangeSequenceRepository> {
     return {
-      maxId: jest.fn(() => Promise.resolve(this.rows.at(-1)?.id ?? 0)),
+      latestIds: jest.fn((count: number) =>
+        Promise.resolve(
+          this.rows
+            .map(({ id }) => id)
+            .reverse()
+            .slice(0, count),
+        ),
+      ),
       append: jest.fn(() => Promise.resolve()),
       readFrom: jest.fn((from: number, missing: number[], limit: number) => {
         this.reads.push({ from, missing });
         return Promise.resolve(this.rows.filter((row) => row.id >= from || missing.includes(row.id)).slice(0, limit));
       }),
-      deleteBefore: jest.fn(),
+      deleteOlderThan: jest.fn(),
     } as unknown as jest.Mocked<ChangeSequenceRepository>;
   }
 }
@@ -88,16 +95,85 @@ describe('ChangeSequence', () => {
     expect(applied()).toEqual(['c', 'b']);
   });
 
-  it('should stop looking for a missing id after 5 s (a rolled back transaction)', async () => {
+  it('should stop looking for a missing id once successful reads covered 5 s (a rolled back transaction)', async () => {
     await started();
     table.commit(2, 'b');
     await sequence.readNow();
-    clock += GAP_WAIT_MS;
+    clock += GAP_WAIT_MS - 1;
     await sequence.readNow();
     expect(table.reads.at(-1)!.missing).toEqual([1]);
     clock += 1;
+    // This read looks at 5 s: the last look.
+    await sequence.readNow();
+    expect(table.reads.at(-1)!.missing).toEqual([1]);
     await sequence.readNow();
     expect(table.reads.at(-1)!.missing).toEqual([]);
+  });
+
+  it('should look for a missing id again however long reads failed, and apply its line once it commits', async () => {
+    const repository = table.repository();
+    sequence = new ChangeSequence(repository, listener, { now: () => clock });
+    jest.spyOn(sequence as unknown as { schedule: () => void }, 'schedule').mockImplementation(() => undefined);
+    await sequence.onApplicationBootstrap();
+    table.commit(2, 'b'); // 1 handed out first, its transaction still open
+    await sequence.readNow();
+    const read = repository.readFrom.getMockImplementation()!;
+    repository.readFrom.mockRejectedValue(new Error('connection lost'));
+    for (let failed = 0; failed < 20; failed++) {
+      clock += 1000;
+      await sequence.readNow();
+    }
+    repository.readFrom.mockImplementation(read);
+    for (let covered = 0; covered < GAP_WAIT_MS - 1000; covered += 1000) {
+      clock += 1000;
+      await sequence.readNow();
+      expect(table.reads.at(-1)!.missing).toEqual([1]);
+    }
+    table.commit(1, 'a');
+    await sequence.readNow();
+    expect(applied()).toEqual(['b', 'a']);
+  });
+
+  it('should count the time between reads, not a read the database held: an id is looked for again after a stall', async () => {
+    const repository = table.repository();
+    sequence = new ChangeSequence(repository, listener, { now: () => clock });
+    jest.spyOn(sequence as unknown as { schedule: () => void }, 'schedule').mockImplementation(() => undefined);
+    await sequence.onApplicationBootstrap();
+    table.commit(2, 'b');
+    await sequence.readNow();
+    const read = repository.readFrom.getMockImplementation()!;
+    repository.readFrom.mockImplementationOnce((...args) => ((clock += 6000), read(...args)));
+    clock += READ_EVERY_MS;
+    await sequence.readNow();
+    clock += READ_EVERY_MS;
+    await sequence.readNow();
+    expect(table.reads.at(-1)!.missing).toEqual([1]);
+    table.commit(1, 'a');
+    clock += READ_EVERY_MS;
+    await sequence.readNow();
+    expect(applied()).toEqual(['b', 'a']);
+  });
+
+  it('should take the ids missing among the 500 below the highest at its start as missing, and apply their lines once committed', async () => {
+    for (const id of [1, 2, 4, 5]) table.commit(id, `l${id}`);
+    await started();
+    await sequence.readNow();
+    expect(table.reads.at(-1)).toEqual({ from: 5, missing: [3] });
+    table.commit(3, 'late');
+    await sequence.readNow();
+    expect(applied()).toEqual(['late']);
+    expect(listener.forgetEverything).not.toHaveBeenCalled();
+  });
+
+  it('should look at most 500 ids below the highest at its start', async () => {
+    table.commit(1, 'old');
+    table.commit(MAX_GAPS + 2, 'highest');
+    await started();
+    await sequence.readNow();
+    const missing = table.reads.at(-1)!.missing;
+    expect(missing).toHaveLength(MAX_GAPS);
+    expect([missing[0], missing.at(-1)]).toEqual([2, MAX_GAPS + 1]);
+    expect(listener.forgetEverything).not.toHaveBeenCalled();
   });
 
   it('should empty the cache when the lines after its mark were pruned while it was away', async () => {

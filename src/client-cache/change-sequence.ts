@@ -6,9 +6,11 @@ import type { ChangeSequenceRepository, SequencedLine } from './change-sequence.
 
 // At least every 500 ms (docs/operations.md), with room for the read itself within the promised second.
 export const READ_EVERY_MS = 400;
-// Ids are handed out at insert, not commit: an id missing below one read is looked for again this long.
+// Ids are handed out at insert, not commit: an id missing below one read is looked for again until the time between
+// successful reads adds up to this (a transaction commits within 3 s of its line, or rolls back: Transactions).
 export const GAP_WAIT_MS = 5000;
-// More ids missing at once than this (a jump of the counter, a huge rollback) and the cache is emptied instead.
+// More ids missing at once than this (a jump of the counter, a huge rollback) and the cache is emptied instead; at
+// start, the ids missing among this many below the highest are taken as missing.
 export const MAX_GAPS = 500;
 export const PAGE_ROWS = 1000;
 // A read held by the database at shutdown is not waited for past this: the database's own timeout would end it.
@@ -35,7 +37,10 @@ export class ChangeSequence implements OnApplicationBootstrap, OnApplicationShut
   readonly origin = randomBytes(8).toString('hex');
   // The highest id read; 0 before anything was (its row tells whether what came after it was pruned).
   private mark = 0;
+  // Each missing id, with the time between successful reads since it was first seen missing.
   private readonly gaps = new Map<number, number>();
+  // When the last read answered, if it succeeded: the time from there to the next successful read counts for the gaps.
+  private lastReadAt?: number;
   private readonly readEveryMs: number;
   private readonly now: () => number;
   private timer?: NodeJS.Timeout;
@@ -53,8 +58,11 @@ export class ChangeSequence implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    // Whatever was written before the start is in no cache of this instance yet.
-    this.mark = await this.repository.maxId();
+    // Whatever was written before the start is in no cache of this instance yet, but a line still uncommitted will be.
+    const latest = await this.repository.latestIds(MAX_GAPS + 1);
+    this.mark = latest[0] ?? 0;
+    const present = new Set(latest);
+    for (let id = Math.max(1, this.mark - MAX_GAPS); id < this.mark; id++) if (!present.has(id)) this.gaps.set(id, 0);
     this.schedule(this.readEveryMs);
   }
 
@@ -84,8 +92,9 @@ export class ChangeSequence implements OnApplicationBootstrap, OnApplicationShut
 
   // True when a full page came back: the rest is read at once.
   async readNow(): Promise<boolean> {
+    const startedAt = this.now();
     try {
-      const more = await this.read();
+      const more = await this.read(startedAt);
       if (this.failing) this.logger.log('Change sequence read again');
       this.failing = false;
       return more;
@@ -93,14 +102,16 @@ export class ChangeSequence implements OnApplicationBootstrap, OnApplicationShut
       if (!this.failing && !this.stopped)
         this.logger.warn(`Change sequence not read (the bus and the cache's age limits remain): ${(error as Error).message}`);
       this.failing = true;
+      this.lastReadAt = undefined;
       return false;
     }
   }
 
-  private async read(): Promise<boolean> {
-    const now = this.now();
-    for (const [id, missedAt] of this.gaps) if (now - missedAt > GAP_WAIT_MS) this.gaps.delete(id);
+  private async read(startedAt: number): Promise<boolean> {
     const rows = await this.repository.readFrom(this.mark, [...this.gaps.keys()], PAGE_ROWS);
+    // Neither the time while reads fail nor a read the database holds counts: only the time between two that answered.
+    const covered = this.lastReadAt === undefined ? 0 : startedAt - this.lastReadAt;
+    this.lastReadAt = this.now();
     const above = rows.filter((row) => row.id > this.mark);
     const markRowGone = this.mark > 0 && !rows.some((row) => row.id === this.mark);
     if (markRowGone && above.length > 0 && above[0].id > this.mark + 1) {
@@ -108,22 +119,27 @@ export class ChangeSequence implements OnApplicationBootstrap, OnApplicationShut
       this.gaps.clear();
       this.listener.forgetEverything();
       this.mark = above[0].id;
-      this.track(above.slice(1), now);
+      this.track(above.slice(1));
       return rows.length === PAGE_ROWS;
     }
     const found = rows.filter((row) => (row.id > this.mark || this.gaps.delete(row.id)) && row.origin !== this.origin);
     if (found.length > 0) this.listener.apply(found.map((row) => row.line));
-    this.track(above, now);
+    // Looked for by this read: past 5 s of reads, a gap is an id rolled back.
+    for (const [id, waited] of this.gaps) {
+      if (waited + covered >= GAP_WAIT_MS) this.gaps.delete(id);
+      else this.gaps.set(id, waited + covered);
+    }
+    this.track(above);
     return rows.length === PAGE_ROWS;
   }
 
   // Moves the mark over rows read above it, noting the ids skipped as gaps.
-  private track(above: SequencedLine[], now: number): void {
+  private track(above: SequencedLine[]): void {
     for (const { id } of above) {
       if (id - this.mark - 1 + this.gaps.size > MAX_GAPS) {
         this.gaps.clear();
         this.listener.forgetEverything();
-      } else for (let missing = this.mark + 1; missing < id; missing++) this.gaps.set(missing, now);
+      } else for (let missing = this.mark + 1; missing < id; missing++) this.gaps.set(missing, 0);
       this.mark = id;
     }
   }

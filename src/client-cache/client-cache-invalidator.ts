@@ -8,7 +8,7 @@ import { ClientCache } from './client-cache';
 // dropped here and published once it commits.
 export abstract class ClientCacheInvalidation {
   abstract answerChanged(secretKeyDigests: string[]): Promise<void>;
-  // answerChanged() as a statement of the change's own write script (the add's single round trip).
+  // answerChanged() as the last statement of the change's own write script (the add's single round trip).
   abstract answerChangeStatement(secretKeyDigests: string[]): ScriptStatement;
   abstract keyChanged(secretKeyDigests: string[]): Promise<void>;
   abstract keyIssued(secretKeyDigest: string): void;
@@ -65,10 +65,11 @@ export class ClientCacheInvalidator implements ClientCacheInvalidation {
     }
   }
 
-  // In a transaction the lines commit with the change, or the change fails. Outside one the change has committed
-  // already: failing its answer would invite a retry, so a line not written leaves the bus and the cache's age limits.
+  // In a transaction the lines are its last statement, and commit with the change or the change fails. Outside one the
+  // change has committed already: failing its answer would invite a retry, so a line not written leaves the bus and the
+  // cache's age limits.
   private async sequenced(lines: string[]): Promise<void> {
-    if (this.transactions.active) return this.sequence.append(lines);
+    if (this.transactions.active) return this.transactions.endWith(this.sequence.appendStatement(lines));
     await this.sequence
       .append(lines)
       .catch((error: Error) => this.logger.warn(`Change not written to the change sequence: ${error.message}`));

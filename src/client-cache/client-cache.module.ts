@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BrokerConnectionModule } from '../broker-connection/broker-connection.module';
 import { DatabaseModule } from '../database/database.module';
+import { MonotonicClock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { CacheInvalidationBus } from './cache-invalidation.bus';
 import { ChangeSequence } from './change-sequence';
@@ -32,8 +33,9 @@ import { DeploymentRepository } from './deployment.repository';
     },
     {
       provide: ChangeSequence,
-      inject: [ChangeSequenceRepository, CacheInvalidationBus],
-      useFactory: (repository: ChangeSequenceRepository, bus: CacheInvalidationBus) => new ChangeSequence(repository, bus),
+      inject: [ChangeSequenceRepository, CacheInvalidationBus, MonotonicClock],
+      useFactory: (repository: ChangeSequenceRepository, bus: CacheInvalidationBus, clock: MonotonicClock) =>
+        new ChangeSequence(repository, bus, { now: () => clock.now() }),
     },
     ChangeSequenceRepository,
     ChangeSequencePruner,

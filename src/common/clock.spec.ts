@@ -1,4 +1,4 @@
-import { Clock, utcDayOf } from './clock';
+import { Clock, MonotonicClock, utcDayOf } from './clock';
 
 describe('Clock', () => {
   it('should read the system’s time, with nothing that sets it', () => {
@@ -10,6 +10,16 @@ describe('Clock', () => {
     // No state and no method but the two reads: a setter added here would reach production.
     expect(Object.keys(clock)).toEqual([]);
     expect(Object.getOwnPropertyNames(Clock.prototype).sort()).toEqual(['constructor', 'now', 'today']);
+  });
+
+  it('should measure waits by performance.now(), with nothing that sets it', () => {
+    const clock = new MonotonicClock();
+    const before = performance.now();
+    const read = clock.now();
+    expect(read).toBeGreaterThanOrEqual(before);
+    expect(read).toBeLessThanOrEqual(performance.now());
+    expect(Object.keys(clock)).toEqual([]);
+    expect(Object.getOwnPropertyNames(MonotonicClock.prototype).sort()).toEqual(['constructor', 'now']);
   });
 
   it('should name the UTC day, whatever the process’s time zone', () => {

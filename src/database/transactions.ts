@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { PoolConnection } from 'mysql2';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager } from 'typeorm';
-import { DATABASE_TIMEOUT_MS } from '../common/errors/unavailable';
+import { MonotonicClock } from '../common/clock';
+import { DATABASE_TIMEOUT_MS, ServiceUnavailableError } from '../common/errors/unavailable';
 import { SqliteTurns } from './sqlite-turns';
 import { StatementTally } from './statement-tally';
 
@@ -23,7 +24,12 @@ export interface WriteResult {
 interface OpenTransaction {
   manager: EntityManager;
   afterCommit: Array<() => void>;
+  last: ScriptStatement[];
 }
+
+// No COMMIT is sent later than this after a transaction's last statements (the change sequence's lines, whose ids are
+// handed out at insert): readers look for a missing id for 5 s of their reads (docs/operations.md).
+export const COMMIT_WITHIN_MS = 3000;
 
 // Entered only by transactions: on Node 20 its first run() turns async hooks on for the whole process (docs/architecture.md).
 @Injectable()
@@ -37,6 +43,7 @@ export class Transactions {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly statements: StatementTally,
+    private readonly clock: MonotonicClock = new MonotonicClock(),
   ) {
     if (dataSource.options.type === 'better-sqlite3') this.sqliteTurns = new SqliteTurns();
     this.outside = this.sqliteTurns ? this.sqliteTurns.managerTakingTurns(dataSource, statements) : dataSource.manager;
@@ -84,13 +91,42 @@ export class Transactions {
     else callback();
   }
 
+  /**
+   * Sends the statement once the work is done, as the transaction's last, and the COMMIT within COMMIT_WITHIN_MS of
+   * it, or rolls back and fails as unavailable. Its afterCommit runs once committed.
+   */
+  endWith(statement: ScriptStatement): void {
+    const open = this.open.getStore();
+    if (!open) throw new Error('endWith() outside a transaction');
+    open.last.push(statement);
+    if (statement.afterCommit) open.afterCommit.push(statement.afterCommit);
+  }
+
   private async begin<T>(work: (manager: EntityManager) => Promise<T>, ambient: boolean): Promise<T> {
     const afterCommit: Array<() => void> = [];
+    const last: ScriptStatement[] = [];
     const transaction = () =>
-      this.outside.transaction((manager) => (ambient ? this.open.run({ manager, afterCommit }, () => work(manager)) : work(manager)));
+      this.outside.transaction(async (manager) => {
+        const result = await (ambient ? this.open.run({ manager, afterCommit, last }, () => work(manager)) : work(manager));
+        await this.sendLast(manager, last);
+        return result;
+      });
     const result = await (this.sqliteTurns ? this.sqliteTurns.holding(transaction) : transaction());
     afterCommit.forEach((callback) => callback());
     return result;
+  }
+
+  // TypeORM sends the COMMIT as soon as this returns.
+  private async sendLast(manager: EntityManager, statements: ScriptStatement[]): Promise<void> {
+    if (statements.length === 0) return;
+    const sentAt = this.clock.now();
+    for (const { sql, values } of statements) await manager.query(sql, values);
+    const waited = Math.round(this.clock.now() - sentAt);
+    if (waited > COMMIT_WITHIN_MS) {
+      throw new ServiceUnavailableError(
+        `the transaction's last statements answered after ${waited} ms: rolled back, not committed past ${COMMIT_WITHIN_MS} ms`,
+      );
+    }
   }
 
   // Prepared once per connection: TypeORM sends text, which the server parses at every call (docs/architecture.md).

@@ -17,7 +17,9 @@ export class WriteScripts implements OnApplicationShutdown {
     private readonly statements: StatementTally,
   ) {}
 
-  async run(statements: ScriptStatement[]): Promise<WriteResult[]> {
+  // `last`: what the change ends its transaction with (its lines in the change sequence: Transactions.endWith()); in one
+  // round trip the server runs them and the COMMIT one after the other, with nothing to wait for in between.
+  async run(statements: ScriptStatement[], last: ScriptStatement[] = []): Promise<WriteResult[]> {
     if (this.transactions.dialect === 'sqlite' || this.transactions.active) {
       return this.transactions.run(async (manager) => {
         const results: WriteResult[] = [];
@@ -25,10 +27,12 @@ export class WriteScripts implements OnApplicationShutdown {
           results.push(writeResultOf(await manager.queryRunner!.query(sql, values, true)));
           if (afterCommit) this.transactions.afterCommit(afterCommit);
         }
+        last.forEach((statement) => this.transactions.endWith(statement));
         return results;
       });
     }
-    const sql = ['START TRANSACTION', ...statements.map((statement) => statement.sql), 'COMMIT'].join(';\n');
+    const script = [...statements, ...last];
+    const sql = ['START TRANSACTION', ...script.map((statement) => statement.sql), 'COMMIT'].join(';\n');
     // Straight on the pool's connection: the script is this class's own, with nothing for TypeORM to add.
     const connection = (await (await this.openScriptSource()).driver.obtainMasterConnection()) as PoolConnection;
     const headers = await this.statements.counted(async () => {
@@ -36,7 +40,7 @@ export class WriteScripts implements OnApplicationShutdown {
         const answered = await textQuery<ResultSetHeader[]>(
           connection,
           sql,
-          statements.flatMap((statement) => statement.values),
+          script.flatMap((statement) => statement.values),
         );
         connection.release();
         return answered;
@@ -49,8 +53,10 @@ export class WriteScripts implements OnApplicationShutdown {
         throw error;
       }
     });
-    for (const { afterCommit } of statements) afterCommit?.();
-    return headers.slice(1, -1).map((header) => ({ affectedRows: header.affectedRows, insertId: Number(header.insertId) }));
+    for (const { afterCommit } of script) afterCommit?.();
+    return headers
+      .slice(1, 1 + statements.length)
+      .map((header) => ({ affectedRows: header.affectedRows, insertId: Number(header.insertId) }));
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,5 +1,5 @@
 import { CacheInvalidationBus } from '../client-cache/cache-invalidation.bus';
-import { ApprovedHosts, ProviderHostApproval, UNHEARD_MAX_AGE_MS } from './provider-host-approval';
+import { ApprovedHosts, HEARD_MAX_AGE_MS, ProviderHostApproval, UNHEARD_MAX_AGE_MS } from './provider-host-approval';
 import { ProviderHostRepository } from './provider-host.repository';
 
 const destination = (smsApi: string, providerUrl: string | null = null, balanceUrl: string | null = null) => ({
@@ -76,12 +76,22 @@ describe('ProviderHostApproval', () => {
 
   it('should read the list once while the bus is heard, and again when it says the list changed', async () => {
     expect(await approves('a.example.com')).toBe(true);
-    now += 60_000;
+    now += HEARD_MAX_AGE_MS - 1;
     rows = ['b.example.com'];
     expect(await approves('b.example.com')).toBe(false);
     expect(reads).toBe(1);
     const heard = bus.onProviderHostsChanged.mock.calls[0][0] as () => void;
     heard();
+    expect(await approves('b.example.com')).toBe(true);
+    expect(reads).toBe(2);
+  });
+
+  it('should read the list again when 60 s old while the bus is heard, though it said nothing (a message may be lost)', async () => {
+    expect(await approves('a.example.com')).toBe(true);
+    rows = ['b.example.com'];
+    now += HEARD_MAX_AGE_MS - 1;
+    expect(await approves('b.example.com')).toBe(false);
+    now += 1;
     expect(await approves('b.example.com')).toBe(true);
     expect(reads).toBe(2);
   });

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { MonotonicClock } from '../common/clock';
 import { CacheInvalidationBus } from '../client-cache/cache-invalidation.bus';
 import { isNeverPublicName } from '../common/validation/never-public-names';
 import { WILDCARD_PREFIX, approvalHostOf, isIpHost } from '../common/validation/provider-host';
@@ -8,6 +9,8 @@ import { ProviderHostRepository } from './provider-host.repository';
 
 // While the bus is not heard, the list is read again past this age: within the promised second.
 export const UNHEARD_MAX_AGE_MS = 800;
+// While it is heard, past this one: a message lost, or a line the change sequence gave up on, is not kept for good.
+export const HEARD_MAX_AGE_MS = 60_000;
 
 export interface ProviderDestination {
   smsApi: string;
@@ -66,6 +69,7 @@ export class ProviderHostApproval implements OnApplicationBootstrap {
     private readonly repository: ProviderHostRepository,
     private readonly bus: CacheInvalidationBus,
     config?: ConfigService<AppConfig, true>,
+    private readonly clock: MonotonicClock = new MonotonicClock(),
   ) {
     this.allowPrivate = config?.get('allowPrivateProviderHosts', { infer: true }) ?? false;
   }
@@ -75,8 +79,9 @@ export class ProviderHostApproval implements OnApplicationBootstrap {
   }
 
   async current(): Promise<ApprovedHosts> {
-    // Unheard and too old counts as a change.
-    if (this.loadedAfter === this.changes && !this.bus.live && performance.now() - this.loadedAt >= UNHEARD_MAX_AGE_MS) this.changes += 1;
+    // Too old counts as a change.
+    const maxAge = this.bus.live ? HEARD_MAX_AGE_MS : UNHEARD_MAX_AGE_MS;
+    if (this.loadedAfter === this.changes && this.clock.now() - this.loadedAt >= maxAge) this.changes += 1;
     if (this.loadedAfter !== this.changes) await this.reload();
     return this.hosts;
   }
@@ -95,7 +100,7 @@ export class ProviderHostApproval implements OnApplicationBootstrap {
   private async read(): Promise<void> {
     while (this.loadedAfter !== this.changes) {
       const after = this.changes;
-      const startedAt = performance.now();
+      const startedAt = this.clock.now();
       this.hosts = new ApprovedHosts(await this.repository.allHosts(), this.allowPrivate);
       this.loadedAt = startedAt;
       this.loadedAfter = after;

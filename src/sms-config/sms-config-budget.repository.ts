@@ -69,7 +69,7 @@ export class SmsConfigBudgetRepository {
    * Counts the configuration in and inserts it with its audit entry, in one round trip: under the over-estimate of the
    * stored answer (`bounded`), or under the limit alone (after `assertRoomFor`). Undefined when it did not count in.
    */
-  // `also`: statements of the same change that commit with it (its cache invalidation).
+  // `also`: what the change ends its transaction with (its lines in the change sequence: WriteScripts.run's `last`).
   async insertIfRoom(
     smsConfig: NewSmsConfig,
     origin: ChangeOrigin,
@@ -92,8 +92,7 @@ export class SmsConfigBudgetRepository {
       part,
       MAX_SMS_CONFIG_ANSWER_BYTES - 1,
     ];
-    const add = () =>
-      this.scripts.run([{ sql: this.countInSql, values: counted }, { sql: this.insertIfCountedSql, values }, audit, ...also]);
+    const add = () => this.scripts.run([{ sql: this.countInSql, values: counted }, { sql: this.insertIfCountedSql, values }, audit], also);
     // Inside a larger transaction (Idempotency-Key), a deadlock rolls all of it back: it is answered, not retried here.
     const [countedIn, inserted] = await (this.transactions.active ? add() : retryDeadlockVictims(add));
     return countedIn.affectedRows === 0 || inserted.affectedRows === 0 ? undefined : inserted.insertId;

@@ -91,7 +91,7 @@ export class SmsConfigRepository {
     return this.transactions.manager;
   }
 
-  // `also`: statements that commit with the add (its cache invalidation).
+  // `also`: what the add ends its transaction with (its lines in the change sequence).
   async add(
     smsConfig: NewSmsConfig,
     origin: ChangeOrigin,
