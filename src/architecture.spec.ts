@@ -129,10 +129,11 @@ describe('Architecture', () => {
     ).toEqual(['DomainError', 'Refused', 'LimitReached']);
   });
 
-  it('should use TypeORM through its root only, and extend none of its classes but a logger', () => {
+  it('should use TypeORM through its root only, and extend none of its classes but a logger and the SQLite DataSource', () => {
     // Its other modules are its internals, which any minor release may change; the gaps it leaves are database/typeorm-gaps.ts.
     const TYPEORM_SUBCLASSES: Record<string, string> = {
       NoSlowStatementLogger: 'a logger: TypeORM makes its loggers to be extended, and this one overrides a public method',
+      SqliteDataSource: 'initialize() is public: the subclass calls it, then reads the metadata it built as SQLite declares the tables',
     };
     // This file is left out for the texts it plants below.
     const files = typescriptFiles().filter((path) => path !== 'src/architecture.spec.ts');
