@@ -1006,7 +1006,7 @@ export interface components {
        */
       count?: number;
       /**
-       * @description Where the messages go: every configuration is priced for it (its destinationPrices entry of the longest prefix the number's digits start with, else its perSmsCost), and candidates are ordered, checked against their balance and shown at that price
+       * @description Where the messages go: every configuration is priced for it (its destinationPrices entry of the longest prefix the number's digits start with, else its perSmsCost), and candidates are ordered, checked against their balance and shown at that price. It must be a possible number in its E.164 form: a known calling code, a length possible for its country, and no other spelling of the number (no trunk 0 after the calling code: +447400123456, not +4407400123456)
        * @example +447700900123
        */
       destination?: string | null;
@@ -1106,7 +1106,7 @@ export interface components {
        */
       balance?: number;
       /**
-       * @description Where the sent messages went: the debit is sent × the configuration's price there (its destinationPrices entry of the longest prefix, else perSmsCost); without it, sent × perSmsCost
+       * @description Where the sent messages went: the debit is sent × the configuration's price there (its destinationPrices entry of the longest prefix, else perSmsCost); without it, sent × perSmsCost. Read as its E.164 form (+4407400123456 counts as +447400123456); a number of no known calling code, or impossible for its country, counts as a report without destination
        * @example +447700900123
        */
       destination?: string | null;
@@ -3195,7 +3195,7 @@ export interface operations {
           'application/json': components['schemas']['RouteResponseDto'];
         };
       };
-      /** @description smsType, count or destination is not valid, the body has other fields, or no destination was given for a client with allowedDestinations or with pumpingGuard block (destination is required for this client) */
+      /** @description smsType, count or destination is not valid (destination must be a possible E.164 number: a known calling code, a length possible for its country, in its E.164 spelling), the body has other fields, or no destination was given for a client with allowedDestinations or with pumpingGuard block (destination is required for this client) */
       400: {
         headers: {
           [name: string]: unknown;

@@ -99,7 +99,7 @@ describe('Allowed destinations', () => {
       body: { status: 400, error: 'destination is required for this client' },
     });
     // 44 is not 447; 1 and 34 are no prefix of theirs.
-    for (const destination of ['+4420794600000', '+12025550123', '+34123456789']) {
+    for (const destination of ['+442079460000', '+12025550123', '+34123456789']) {
       expect((await route(t, secretKey, { destination })).status).toBe(403);
     }
     const outside = await route(t, secretKey, { destination: '+12025550123' });

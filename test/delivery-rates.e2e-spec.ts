@@ -134,7 +134,16 @@ describe('Delivery rates: receipts on outcomes, deliveryRate and demotion on rou
       expect(await ratesOf(a, secretKey, '+14165550123')).toEqual([[smsConfigId, 0.5]]);
       expect(await ratesOf(a, secretKey, '+18765550123')).toEqual([[smsConfigId, 0.5]]);
       expect(await ratesOf(a, secretKey, '+33612345678')).toEqual([[smsConfigId, null]]);
-      expect(await ratesOf(a, secretKey, '+999123456780')).toEqual([[smsConfigId, null]]);
+      // Route takes no number of an unknown code, and the receipts to one were counted at no calling code.
+      const unknown = await a.post('/api/v1/dispatch/route', {
+        headers: { ...DISPATCHER, secretKey },
+        body: { destination: '+999123456780' },
+      });
+      expect(unknown.body).toEqual({ status: 400, error: 'destination must be a possible E.164 number (+<calling code><number>)' });
+      const codes = await a.dataSource.query('SELECT calling_code AS code FROM delivery_count WHERE sms_config_id = ? ORDER BY 1', [
+        smsConfigId,
+      ]);
+      expect(codes.map(({ code }: { code: string }) => code)).toEqual(['1', '44']);
     });
 
     it('should count only reports with a destination, and show no rate without one', async () => {

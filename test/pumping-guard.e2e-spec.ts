@@ -259,7 +259,7 @@ describe('Pumping guard: velocity and conversion per range, monitor and block, p
         status: 403,
         error: 'destination +33810123456 is a shared-cost number, not allowed for this client',
       });
-      expect((await route(b, secretKey, { destination: '+999123456789' })).status).toBe(200);
+      expect((await route(b, secretKey, { destination: '+447700900123' })).status).toBe(200);
       await metricReaches('dispatch_route_refusals_total{reason="number-type"}', before + 2);
       expect((await change(clientId, { allowPremiumNumbers: true })).status).toBe(200);
       expect((await route(b, secretKey, { destination: '+19005551234' })).status).toBe(200);

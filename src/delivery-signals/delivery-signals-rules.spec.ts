@@ -1,5 +1,5 @@
 import { deliveryRateOf, isDemoted } from './delivery-rate';
-import { destinationNumber } from './destination-number';
+import { readDestination, routedDestination } from './destination-number';
 import { countsTowardBaseline, pumpingSignalsOf } from './pumping-guard';
 import { firstMinuteOf, isShareBelow, lastMinuteBefore, minuteOf } from './signal-windows';
 
@@ -58,13 +58,40 @@ describe('delivery signal rules', () => {
   });
 
   it.each([
-    ['+447400123456', '44', '+44740012xxxx', null],
-    ['+441534123456', '44', '+44153412xxxx', null],
-    ['+12025550123', '1', '+1202555xxxx', null],
-    ['+19005551234', '1', '+1900555xxxx', 'premium-rate'],
-    ['+33810123456', '33', '+3381012xxxx', 'shared-cost'],
-    ['+999123456789', null, '+99912345xxxx', null],
-  ])('should read %s as calling code %p, range %s, refused type %p', (destination, callingCode, range, refusedType) => {
-    expect(destinationNumber(destination)).toEqual({ callingCode, range, refusedType });
+    ['+447400123456', '+447400123456', '44', '+44740012xxxx', null],
+    ['+441534123456', '+441534123456', '44', '+44153412xxxx', null],
+    ['+12025550123', '+12025550123', '1', '+1202555xxxx', null],
+    ['+19005551234', '+19005551234', '1', '+1900555xxxx', 'premium-rate'],
+    ['+33810123456', '+33810123456', '33', '+3381012xxxx', 'shared-cost'],
+    // A trunk 0 after the calling code, or a 1 doubled in the North American plan, spells the same number.
+    ['+4407400123456', '+447400123456', '44', '+44740012xxxx', null],
+    ['+330612345678', '+33612345678', '33', '+3361234xxxx', null],
+    ['+610412345678', '+61412345678', '61', '+6141234xxxx', null],
+    ['+112025550123', '+12025550123', '1', '+1202555xxxx', null],
+  ])('should read %s as %s, calling code %s, range %s, refused type %p', (destination, e164, callingCode, range, refusedType) => {
+    const number = readDestination(destination);
+    expect({ e164: number?.e164, callingCode: number?.callingCode, range: number?.range, refusedType: number?.refusedType() }).toEqual({
+      e164,
+      callingCode,
+      range,
+      refusedType,
+    });
+  });
+
+  it.each([
+    ['+999123456789', 'an unknown calling code'],
+    ['+0123456789', 'calling code 0'],
+    ['+4474001', 'too short for its country'],
+    ['+447400123456789', 'too long for its country'],
+    ['+3306123456789', 'too long once its trunk 0 is read'],
+  ])('should read %s (%s) as no number', (destination) => {
+    expect(readDestination(destination)).toBeNull();
+    expect(routedDestination(destination)).toBeNull();
+  });
+
+  it('should route a number only in its E.164 spelling', () => {
+    expect(routedDestination('+447400123456')?.e164).toBe('+447400123456');
+    expect(routedDestination('+4407400123456')).toBeNull();
+    expect(routedDestination('+112025550123')).toBeNull();
   });
 });

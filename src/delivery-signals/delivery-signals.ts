@@ -8,7 +8,7 @@ import { AppConfig, DeliverySignalsConfig } from '../config/app-config';
 import { Transactions } from '../database/transactions';
 import { countDeliverySignals, countSuspicion, SignalKind } from './delivery-signals.metrics';
 import { DeliveryCountAdded, DeliverySignalsRepository, PumpingCountAdded, Suspicion } from './delivery-signals.repository';
-import { callingCodeOf, rangeOf } from './destination-number';
+import { DestinationNumber } from './destination-number';
 import { countsTowardBaseline, pumpingSignalsOf, PumpingRules, RangeWindow } from './pumping-guard';
 import { firstMinuteOf, lastMinuteBefore, minuteOf } from './signal-windows';
 
@@ -16,7 +16,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const BASELINE_DAYS = 7;
 
 export interface SignalReport extends Record<SignalKind, number> {
-  destination?: string;
+  number: DestinationNumber | null;
   sent: number;
   origin: ChangeOrigin;
 }
@@ -51,11 +51,7 @@ export class DeliverySignals {
   async record(client: ReportingClient, smsConfigId: number, reports: SignalReport[]): Promise<void> {
     const now = this.clock.now();
     const minute = minuteOf(now);
-    const located = reports.flatMap((report) =>
-      report.destination === undefined
-        ? []
-        : [{ report, number: { callingCode: callingCodeOf(report.destination), range: rangeOf(report.destination) } }],
-    );
+    const located = reports.flatMap((report) => (report.number === null ? [] : [{ report, number: report.number }]));
     await this.signals.addDeliveryCounts(smsConfigId, deliveryCountsOf(located, minute));
     if (client.pumpingGuard !== 'off' && located.length > 0) await this.guard(client, smsConfigId, located, now);
     this.transactions.afterCommit(() => {
@@ -128,14 +124,11 @@ export class DeliverySignals {
   }
 }
 
-function deliveryCountsOf(
-  located: Array<{ report: SignalReport; number: { callingCode: string | null } }>,
-  minute: number,
-): DeliveryCountAdded[] {
+function deliveryCountsOf(located: Array<{ report: SignalReport; number: { callingCode: string } }>, minute: number): DeliveryCountAdded[] {
   const byCode = new Map<string, DeliveryCountAdded>();
   for (const { report, number } of located) {
     const { callingCode } = number;
-    if (callingCode === null || report.delivered + report.undelivered === 0) continue;
+    if (report.delivered + report.undelivered === 0) continue;
     const count = byCode.get(callingCode) ?? { callingCode, minute, delivered: 0, undelivered: 0 };
     count.delivered += report.delivered;
     count.undelivered += report.undelivered;

@@ -20,7 +20,8 @@ export class DispatchController {
   @DispatcherRoute({
     forClient: true,
     badRequest:
-      'smsType, count or destination is not valid, the body has other fields, or no destination was given for a client with ' +
+      'smsType, count or destination is not valid (destination must be a possible E.164 number: a known calling code, a length ' +
+      'possible for its country, in its E.164 spelling), the body has other fields, or no destination was given for a client with ' +
       'allowedDestinations or with pumpingGuard block (destination is required for this client)',
     forbidden:
       "An admin key as x-api-key, the secretKey's client is disabled, the destination is outside the client's " +

@@ -17,7 +17,7 @@ const reports = counter('dispatch_reports_total', 'Outcome reports taken, by pro
 const sent = counter('dispatch_sms_sent_total', 'Messages reported sent, by provider name');
 const failed = counter('dispatch_sms_failed_total', 'Messages reported failed, by provider name');
 
-const ROUTE_REFUSALS = ['destination-required', 'destination-not-allowed', 'number-type', 'pumping-blocked'] as const;
+const ROUTE_REFUSALS = ['impossible-number', 'destination-required', 'destination-not-allowed', 'number-type', 'pumping-blocked'] as const;
 export type RouteRefusal = (typeof ROUTE_REFUSALS)[number];
 
 const routeRefusals = registeredMetric('dispatch_route_refusals_total', () =>
@@ -30,6 +30,28 @@ const routeRefusals = registeredMetric('dispatch_route_refusals_total', () =>
 
 export function countRouteRefusal(reason: RouteRefusal): void {
   routeRefusals.inc({ reason });
+}
+
+// What outcomes made of a destination: e164 as given, respelled (counted as its E.164 form), unreadable (counted as none).
+const DESTINATION_READINGS = ['e164', 'respelled', 'unreadable'] as const;
+type DestinationReading = (typeof DESTINATION_READINGS)[number];
+
+const reportDestinations = registeredMetric('dispatch_report_destinations_total', () =>
+  zeroed(
+    new Counter({
+      name: 'dispatch_report_destinations_total',
+      help:
+        'Destinations given on outcome reports, by reading: e164 (as given), respelled (counted as its E.164 form), ' +
+        'unreadable (unknown calling code or impossible number: counted as a report without destination)',
+      labelNames: ['reading'],
+    }),
+    'reading',
+    DESTINATION_READINGS,
+  ),
+);
+
+export function countReportDestination(reading: DestinationReading): void {
+  reportDestinations.inc({ reading });
 }
 
 const routeSkips = registeredMetric('dispatch_route_skips_total', () =>

@@ -18,14 +18,14 @@ import { DestinationPriceRepository } from '../sms-config/destination-price.repo
 import { isAllowedDestination, longestPrefixPrices, prefixesOf, pricedAt } from './destination-pricing';
 import { route } from './dispatch-routing';
 import { DailyLimit, DailyUsage, usageAfterReport, usageOn } from './daily-usage';
-import { countDailyLimitReached, countReport, countRouteRefusal, countRouteSkips } from './dispatch.metrics';
+import { countDailyLimitReached, countReport, countReportDestination, countRouteRefusal, countRouteSkips } from './dispatch.metrics';
 import { DispatchRepository, ReportedSmsConfig } from './dispatch.repository';
 import { Routable, RouteRepository } from './route.repository';
 import { ReportBatches } from './report-batches';
 import { DeliverySignals, SignalReport } from '../delivery-signals/delivery-signals';
 import { countDemotions } from '../delivery-signals/delivery-signals.metrics';
 import { deliveryRateOf, isDemoted } from '../delivery-signals/delivery-rate';
-import { callingCodeOf, rangeOf, refusedTypeOf } from '../delivery-signals/destination-number';
+import { DestinationNumber, IMPOSSIBLE_DESTINATION, readDestination, routedDestination } from '../delivery-signals/destination-number';
 import { firstMinuteOf } from '../delivery-signals/signal-windows';
 import { OutcomeDto, OutcomeReportDto } from './dto/dispatch-outcome.dto';
 import { ROUTE_CANDIDATE_FIELDS, ROUTE_CANDIDATE_FIELDS_WITHOUT_DESTINATION, RouteDto, RouteRequestDto } from './dto/dispatch-route.dto';
@@ -38,6 +38,8 @@ const LOWEST_BALANCE_MICROS = -(BigInt(MAX_AMOUNT_EXCLUSIVE) * 1_000_000n - 1n);
 
 interface TakenReport {
   report: OutcomeReportDto;
+  // Its destination read once, or null: none given, or no possible number (counted as without destination).
+  number: DestinationNumber | null;
   origin: ChangeOrigin;
   keep?: KeepAnswer<OutcomeDto>;
 }
@@ -68,8 +70,12 @@ export class DispatchService {
 
   async route(owner: AuthenticatedClient, request: RouteRequestDto): Promise<RouteDto> {
     const { destination } = request;
+    const number = destination === undefined ? null : routedDestination(destination);
+    if (destination !== undefined && number === null) {
+      countRouteRefusal('impossible-number');
+      throw new BadRequestException(IMPOSSIBLE_DESTINATION);
+    }
     const now = this.clock.now();
-    const number = destination === undefined ? null : { callingCode: callingCodeOf(destination), range: rangeOf(destination) };
     const [found, hosts, prices] = await Promise.all([
       this.routes.routable(owner.id, {
         callingCode: number?.callingCode ?? null,
@@ -129,13 +135,14 @@ export class DispatchService {
         'a report must give one count >= 1 (sent, failed, delivered, undelivered, codesSent or verified) or balance',
       );
     }
+    const number = reportedDestination(report.destination);
     // Inside a caller's transaction, alone: a batch started here would run in it, and take other requests' reports with it.
     if (this.transactions.active) {
-      const [taken] = await this.takeReports(report.smsConfigId, [{ report, origin, keep }]);
+      const [taken] = await this.takeReports(report.smsConfigId, [{ report, number, origin, keep }]);
       if (taken instanceof Error) throw taken;
       return taken;
     }
-    return this.batches.submit(report.smsConfigId, { report, origin, keep });
+    return this.batches.submit(report.smsConfigId, { report, number, origin, keep });
   }
 
   // Each report in turn on the state the one before it left; one that is refused leaves the state as it was.
@@ -147,10 +154,10 @@ export class DispatchService {
     const now = this.clock.now();
     let reported = locked;
     let usage: DailyUsage | null = null;
-    const counted: Array<{ report: OutcomeReportDto; origin: ChangeOrigin; reached: DailyLimit[] }> = [];
+    const counted: Array<TakenReport & { reached: DailyLimit[] }> = [];
     const results: Array<OutcomeDto | Error> = [];
-    for (const { report, origin, keep } of reports) {
-      const price = (report.destination === undefined ? undefined : pricesAt.get(report.destination)) ?? reported.perSmsCostMicros;
+    for (const { report, number, origin, keep } of reports) {
+      const price = (number === null ? undefined : pricesAt.get(number.e164)) ?? reported.perSmsCostMicros;
       const spentMicros = price * BigInt(report.sent);
       const balanceMicros = report.balance !== undefined ? microsOf(report.balance) : reported.balanceMicros - spentMicros;
       if (balanceMicros < LOWEST_BALANCE_MICROS) {
@@ -182,7 +189,7 @@ export class DispatchService {
       if (crossing !== null) await this.auditLog.record({ action: crossing, ...entry });
       if (daily) usage = daily.usage;
       reported = { ...reported, ...health, balanceMicros, client: daily ? { ...reported.client, ...daily.usage } : reported.client };
-      counted.push({ report, origin, reached });
+      counted.push({ report, number, origin, reached });
       results.push(outcome);
     }
     if (counted.length > 0) {
@@ -201,7 +208,7 @@ export class DispatchService {
 
   // Per destination, the price of the configuration's longest prefix for it, if it has one.
   private async pricesOf(smsConfigId: number, reports: TakenReport[]): Promise<Map<string, bigint>> {
-    const destinations = [...new Set(reports.flatMap(({ report }) => (report.destination === undefined ? [] : [report.destination])))];
+    const destinations = [...new Set(reports.flatMap(({ number }) => (number === null ? [] : [number.e164])))];
     const found = await Promise.all(
       destinations.map((destination) => this.destinationPrices.ofSmsConfig(smsConfigId, prefixesOf(destination))),
     );
@@ -215,7 +222,7 @@ export class DispatchService {
 }
 
 // In this order: allowed destinations, the number's type, a range blocked for suspected pumping.
-function refuseDestination(destination: string | undefined, number: { range: string } | null, found: Routable): void {
+function refuseDestination(destination: string | undefined, number: DestinationNumber | null, found: Routable): void {
   const { allowedDestinations, allowPremiumNumbers, pumpingGuard, destinationSuspected } = found;
   if (destination === undefined || number === null) {
     if (allowedDestinations === null && pumpingGuard !== 'block') return;
@@ -226,7 +233,7 @@ function refuseDestination(destination: string | undefined, number: { range: str
     countRouteRefusal('destination-not-allowed');
     throw new ForbiddenException(`destination ${destination} is not allowed for this client`);
   }
-  const refusedType = allowPremiumNumbers ? null : refusedTypeOf(destination);
+  const refusedType = allowPremiumNumbers ? null : number.refusedType();
   if (refusedType !== null) {
     countRouteRefusal('number-type');
     throw new ForbiddenException(`destination ${destination} is a ${refusedType} number, not allowed for this client`);
@@ -241,12 +248,20 @@ function fallsBelowThreshold({ balanceMicros, lowBalanceThresholdMicros }: Repor
   return lowBalanceThresholdMicros !== null && balanceMicros >= lowBalanceThresholdMicros && newBalanceMicros < lowBalanceThresholdMicros;
 }
 
+// Reports are never refused for what was sent: another spelling counts as its E.164 form, an unreadable number as none.
+function reportedDestination(destination: string | undefined): DestinationNumber | null {
+  if (destination === undefined) return null;
+  const number = readDestination(destination);
+  countReportDestination(number === null ? 'unreadable' : number.e164 === destination ? 'e164' : 'respelled');
+  return number;
+}
+
 function countsOf(report: OutcomeReportDto): number[] {
   const { sent, failed, delivered = 0, undelivered = 0, codesSent = 0, verified = 0 } = report;
   return [sent, failed, delivered, undelivered, codesSent, verified];
 }
 
-function signalReportOf({ report, origin }: { report: OutcomeReportDto; origin: ChangeOrigin }): SignalReport {
-  const { destination, sent, delivered = 0, undelivered = 0, codesSent = 0, verified = 0 } = report;
-  return { destination, sent, delivered, undelivered, codesSent, verified, origin };
+function signalReportOf({ report, number, origin }: TakenReport): SignalReport {
+  const { sent, delivered = 0, undelivered = 0, codesSent = 0, verified = 0 } = report;
+  return { number, sent, delivered, undelivered, codesSent, verified, origin };
 }

@@ -80,6 +80,11 @@ const DESCRIBED_RULES: DescribedRule[] = [
   },
   { rule: 'a report counts something', refusal: /^a report must give one count >= 1 /, statement: /must give one count >= 1 / },
   { rule: 'codes within what was sent', refusal: /^codesSent must not be more than sent$/, statement: /at most sent/ },
+  {
+    rule: 'a possible number in its E.164 spelling',
+    refusal: /^destination must be a possible E\.164 number /,
+    statement: /destination must be a possible E\.164 number: a known calling code, a length possible for its country/,
+  },
 ];
 
 interface SentRequest {

@@ -71,7 +71,8 @@ export class OutcomeReportDto {
   @IsOptionalDestination({
     description:
       "Where the sent messages went: the debit is sent × the configuration's price there (its destinationPrices entry of the " +
-      'longest prefix, else perSmsCost); without it, sent × perSmsCost',
+      'longest prefix, else perSmsCost); without it, sent × perSmsCost. Read as its E.164 form (+4407400123456 counts as ' +
+      '+447400123456); a number of no known calling code, or impossible for its country, counts as a report without destination',
   })
   destination?: string;
 }

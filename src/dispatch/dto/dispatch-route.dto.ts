@@ -21,7 +21,9 @@ export class RouteRequestDto {
   @IsOptionalDestination({
     description:
       "Where the messages go: every configuration is priced for it (its destinationPrices entry of the longest prefix the number's " +
-      'digits start with, else its perSmsCost), and candidates are ordered, checked against their balance and shown at that price',
+      'digits start with, else its perSmsCost), and candidates are ordered, checked against their balance and shown at that price. ' +
+      'It must be a possible number in its E.164 form: a known calling code, a length possible for its country, and no other ' +
+      'spelling of the number (no trunk 0 after the calling code: +447400123456, not +4407400123456)',
   })
   destination?: string;
 }
