@@ -1,17 +1,15 @@
 import { sha256Hex } from '../src/auth/digest';
 import { Clock } from '../src/common/clock';
-import { METRICS_CACHE_MS } from '../src/metrics/metrics-renderer';
 import { EventConsumer } from './helpers/event-consumer';
 import { approveProviderHosts } from './helpers/provider-hosts';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp, testDatabaseUrl, validSmsConfig } from './helpers/test-app';
+import { metricOf, metricReaches } from './helpers/metrics';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
 const DISPATCHER = { 'x-api-key': DISPATCHER_API_KEY };
 const DISPATCHER_ACTOR = `dispatcher:${sha256Hex(DISPATCHER_API_KEY).slice(0, 8)}`;
 const AMOUNT_RULE = 'must be a number >= 0 and < 1000000000000 with at most 6 decimal places';
 const SMS_LIMIT_RULE = 'dailySmsLimit must be an integer from 1 to 100000000';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Daily limits against SMS pumping, on two instances over one database: reports on one, route on the other, and a
@@ -72,18 +70,6 @@ describe('Daily limits: spentToday, sentToday, dailySpendLimit, dailySmsLimit', 
   };
   const limitEntries = async (clientId: number) =>
     (await a.get(`/api/v1/audit-events?clientId=${clientId}&action=client.daily-limit-reached`, ADMIN)).body.results.items;
-  const metricOf = async (line: string): Promise<number> => {
-    const found = (await a.get('/metrics', ADMIN)).raw.split('\n').find((each) => each.startsWith(`${line} `));
-    return found === undefined ? 0 : Number(found.split(' ').at(-1));
-  };
-  /** The metrics page is rendered at most once a second: waits until `line` reads `value`. */
-  async function metricReaches(line: string, value: number): Promise<void> {
-    const start = Date.now();
-    while ((await metricOf(line)) !== value) {
-      if (Date.now() - start > METRICS_CACHE_MS + 1000) throw new Error(`${line} did not reach ${value}: ${await metricOf(line)}`);
-      await sleep(50);
-    }
-  }
 
   describe('set by admins', () => {
     it('should show the limits and the day’s sums in the admin view, audit a change, and clear the limits with null', async () => {
@@ -222,7 +208,7 @@ describe('Daily limits: spentToday, sentToday, dailySpendLimit, dailySmsLimit', 
       const otherType = await addConfig(secretKey, { perSmsCost: 0, smsType: 'Promotional' });
       await report(a, { smsConfigId: free, sent: 8, failed: 0 });
       expect((await routed(b, secretKey, { count: 2, smsType: 'Transactional' })).candidates).toEqual([free]);
-      const skippedBefore = await metricOf('dispatch_route_skips_total{reason="sms-limit"}');
+      const skippedBefore = await metricOf(a, 'dispatch_route_skips_total{reason="sms-limit"}');
       expect(await routed(b, secretKey, { count: 3, smsType: 'Transactional' })).toEqual({
         candidates: [],
         skipped: [
@@ -231,7 +217,7 @@ describe('Daily limits: spentToday, sentToday, dailySpendLimit, dailySmsLimit', 
           { smsConfigId: otherType, reason: 'smsType' },
         ],
       });
-      await metricReaches('dispatch_route_skips_total{reason="sms-limit"}', skippedBefore + 1);
+      await metricReaches(a, 'dispatch_route_skips_total{reason="sms-limit"}', skippedBefore + 1);
     });
 
     it('should see a report made on one instance in the next route on the other', async () => {
@@ -272,7 +258,7 @@ describe('Daily limits: spentToday, sentToday, dailySpendLimit, dailySmsLimit', 
     it('should record and publish client.daily-limit-reached once per client, limit and day, by the report that reaches it', async () => {
       const { secretKey, clientId } = await newClient({ dailySpendLimit: 1, dailySmsLimit: 4 });
       const id = await addConfig(secretKey, { perSmsCost: 0.25 });
-      const reachedBefore = await metricOf('dispatch_daily_limits_reached_total{limit="dailySpendLimit"}');
+      const reachedBefore = await metricOf(a, 'dispatch_daily_limits_reached_total{limit="dailySpendLimit"}');
       now = Date.parse('2026-11-26T08:00:00.000Z');
       await report(a, { smsConfigId: id, sent: 3, failed: 0 });
       expect(await limitEntries(clientId)).toEqual([]);
@@ -289,7 +275,7 @@ describe('Daily limits: spentToday, sentToday, dailySpendLimit, dailySmsLimit', 
       }
       const published = await events.waitFor((body) => body.clientId === clientId, 2);
       expect(published.map((event) => event.body.changed).sort()).toEqual([['dailySmsLimit'], ['dailySpendLimit']]);
-      await metricReaches('dispatch_daily_limits_reached_total{limit="dailySpendLimit"}', reachedBefore + 1);
+      await metricReaches(a, 'dispatch_daily_limits_reached_total{limit="dailySpendLimit"}', reachedBefore + 1);
 
       // The next day, the first report past a limit records it again.
       now = Date.parse('2026-11-27T00:00:01.000Z');

@@ -1,7 +1,7 @@
 import { Clock } from '../src/common/clock';
-import { METRICS_CACHE_MS } from '../src/metrics/metrics-renderer';
 import { approveProviderHosts } from './helpers/provider-hosts';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp, testDatabaseUrl, validSmsConfig } from './helpers/test-app';
+import { metricOf, metricReaches } from './helpers/metrics';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
 const DISPATCHER = { 'x-api-key': DISPATCHER_API_KEY };
@@ -57,17 +57,6 @@ describe('Delivery rates: receipts on outcomes, deliveryRate and demotion on rou
     const answer = await app.post('/api/v1/dispatch/route', { headers: { ...DISPATCHER, secretKey }, body });
     expect(answer.status).toBe(200);
     return answer.body.results.candidates as Array<{ smsConfigId: number; deliveryRate?: number | null }>;
-  }
-  const metricOf = async (line: string): Promise<number> => {
-    const found = (await a.get('/metrics', ADMIN)).raw.split('\n').find((each) => each.startsWith(`${line} `));
-    return found === undefined ? 0 : Number(found.split(' ').at(-1));
-  };
-  async function metricReaches(line: string, value: number): Promise<void> {
-    const start = Date.now();
-    while ((await metricOf(line)) !== value) {
-      if (Date.now() - start > METRICS_CACHE_MS + 1000) throw new Error(`${line} did not reach ${value}: ${await metricOf(line)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
   }
   const ratesOf = async (app: TestApp, secretKey: string, destination: string) =>
     (await routed(app, secretKey, { destination })).map(({ smsConfigId, deliveryRate }) => [smsConfigId, deliveryRate]);
@@ -187,8 +176,8 @@ describe('Delivery rates: receipts on outcomes, deliveryRate and demotion on rou
     });
 
     it('should put candidates under DELIVERY_RATE_DEMOTE_BELOW after the others, before those offered again, the preferred one too', async () => {
-      const demotedBefore = await metricOf('dispatch_route_demotions_total');
-      const undeliveredBefore = await metricOf('dispatch_delivery_signals_total{kind="undelivered"}');
+      const demotedBefore = await metricOf(a, 'dispatch_route_demotions_total');
+      const undeliveredBefore = await metricOf(a, 'dispatch_delivery_signals_total{kind="undelivered"}');
       const { secretKey } = await newClient({ preferredSmsGateway: 'preferred' });
       const preferred = await addConfig(secretKey, { providerName: 'preferred', perSmsCost: 0.01 });
       const cheap = await addConfig(secretKey, { providerName: 'cheap', perSmsCost: 0.02 });
@@ -207,8 +196,8 @@ describe('Delivery rates: receipts on outcomes, deliveryRate and demotion on rou
         [preferred, 0.75],
         [dear, 0.79],
       ]);
-      await metricReaches('dispatch_route_demotions_total', demotedBefore + 2);
-      await metricReaches('dispatch_delivery_signals_total{kind="undelivered"}', undeliveredBefore + 5 + 4 + 21 + 20);
+      await metricReaches(a, 'dispatch_route_demotions_total', demotedBefore + 2);
+      await metricReaches(a, 'dispatch_delivery_signals_total{kind="undelivered"}', undeliveredBefore + 5 + 4 + 21 + 20);
       // Offered again after DISPATCH_UNHEALTHY_MS: last, whatever its rate.
       now = T0 + 31_000;
       expect((await order()).map(([id]) => id)).toEqual([cheap, unrated, preferred, dear, recovering]);

@@ -1,6 +1,6 @@
-import { METRICS_CACHE_MS } from '../src/metrics/metrics-renderer';
 import { approveProviderHosts } from './helpers/provider-hosts';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
+import { metricOf, metricReaches } from './helpers/metrics';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
 const DISPATCHER = { 'x-api-key': DISPATCHER_API_KEY };
@@ -42,17 +42,6 @@ describe('One spelling per number: route and outcomes read a destination once, i
     return answer.body.results;
   }
   const rowsOf = (sql: string, id: number) => t.dataSource.query(sql, [id]);
-  const metricOf = async (line: string): Promise<number> => {
-    const found = (await t.get('/metrics', ADMIN)).raw.split('\n').find((each) => each.startsWith(`${line} `));
-    return found === undefined ? 0 : Number(found.split(' ').at(-1));
-  };
-  async function metricReaches(line: string, value: number): Promise<void> {
-    const start = Date.now();
-    while ((await metricOf(line)) !== value) {
-      if (Date.now() - start > METRICS_CACHE_MS + 1000) throw new Error(`${line} did not reach ${value}: ${await metricOf(line)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 
   describe('on route', () => {
     it.each([
@@ -66,10 +55,10 @@ describe('One spelling per number: route and outcomes read a destination once, i
       ['+447400123456789', 'too long for its country'],
     ])('should refuse %s (%s) with 400', async (destination) => {
       const { secretKey } = await newClient();
-      const before = await metricOf('dispatch_route_refusals_total{reason="impossible-number"}');
+      const before = await metricOf(t, 'dispatch_route_refusals_total{reason="impossible-number"}');
       const answer = await route(secretKey, destination);
       expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: IMPOSSIBLE });
-      await metricReaches('dispatch_route_refusals_total{reason="impossible-number"}', before + 1);
+      await metricReaches(t, 'dispatch_route_refusals_total{reason="impossible-number"}', before + 1);
     });
 
     it('should refuse another spelling before allowed destinations and the number type would (403)', async () => {
@@ -96,7 +85,7 @@ describe('One spelling per number: route and outcomes read a destination once, i
 
   describe('on outcomes', () => {
     it("should count another spelling as its E.164 form: its price, its calling code's receipts, its range's pumping counts", async () => {
-      const before = await metricOf('dispatch_report_destinations_total{reading="respelled"}');
+      const before = await metricOf(t, 'dispatch_report_destinations_total{reading="respelled"}');
       const { clientId, smsConfigId } = await newClient({}, { perSmsCost: 0.01, destinationPrices: [{ prefix: '4474', perSmsCost: 0.5 }] });
       expect(await report({ smsConfigId, sent: 2, delivered: 1, destination: WITH_TRUNK_ZERO })).toMatchObject({ balance: 99 });
       expect(await rowsOf('SELECT calling_code AS code, delivered FROM delivery_count WHERE sms_config_id = ?', smsConfigId)).toEqual([
@@ -106,11 +95,11 @@ describe('One spelling per number: route and outcomes read a destination once, i
       expect(
         ranges.map(({ destinationRange, sent }: { destinationRange: string; sent: string | number }) => [destinationRange, Number(sent)]),
       ).toEqual([[RANGE, 2]]);
-      await metricReaches('dispatch_report_destinations_total{reading="respelled"}', before + 1);
+      await metricReaches(t, 'dispatch_report_destinations_total{reading="respelled"}', before + 1);
     });
 
     it('should count a report to an unknown code or an impossible number as one without destination: flat price, no rate, no pumping count', async () => {
-      const before = await metricOf('dispatch_report_destinations_total{reading="unreadable"}');
+      const before = await metricOf(t, 'dispatch_report_destinations_total{reading="unreadable"}');
       const { clientId, smsConfigId } = await newClient({}, { perSmsCost: 0.01, destinationPrices: [{ prefix: '999', perSmsCost: 0.5 }] });
       expect(await report({ smsConfigId, sent: 2, delivered: 2, destination: '+999123456789' })).toMatchObject({ balance: 99.98 });
       expect(await report({ smsConfigId, sent: 2, delivered: 2, destination: '+4474001' })).toMatchObject({ balance: 99.96 });
@@ -119,7 +108,7 @@ describe('One spelling per number: route and outcomes read a destination once, i
       // Counted all the same: the sent messages are in the client's day.
       const viewed = (await t.get(`/api/v1/clients/${clientId}`, ADMIN)).body.results;
       expect({ sentToday: viewed.sentToday, spentToday: viewed.spentToday }).toEqual({ sentToday: 4, spentToday: 0.04 });
-      await metricReaches('dispatch_report_destinations_total{reading="unreadable"}', before + 2);
+      await metricReaches(t, 'dispatch_report_destinations_total{reading="unreadable"}', before + 2);
     });
   });
 });

@@ -1,9 +1,9 @@
 import { sha256Hex } from '../src/auth/digest';
 import { Clock } from '../src/common/clock';
-import { METRICS_CACHE_MS } from '../src/metrics/metrics-renderer';
 import { EventConsumer } from './helpers/event-consumer';
 import { approveProviderHosts } from './helpers/provider-hosts';
 import { ADMIN_API_KEY, DISPATCHER_API_KEY, TestApp, startTestApp, testDatabaseUrl, validSmsConfig } from './helpers/test-app';
+import { metricOf, metricReaches } from './helpers/metrics';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
 const DISPATCHER = { 'x-api-key': DISPATCHER_API_KEY };
@@ -79,21 +79,10 @@ describe('Pumping guard: velocity and conversion per range, monitor and block, p
   const signalsOf = async (clientId: number) => (await suspicionsOf(clientId)).map((entry: { changed: string[] }) => entry.changed);
   const rowCount = async (table: string, clientId: number) =>
     Number((await a.dataSource.query(`SELECT COUNT(*) AS n FROM ${table} WHERE client_id = ?`, [clientId]))[0].n);
-  const metricOf = async (line: string): Promise<number> => {
-    const found = (await a.get('/metrics', ADMIN)).raw.split('\n').find((each) => each.startsWith(`${line} `));
-    return found === undefined ? 0 : Number(found.split(' ').at(-1));
-  };
-  async function metricReaches(line: string, value: number): Promise<void> {
-    const start = Date.now();
-    while ((await metricOf(line)) !== value) {
-      if (Date.now() - start > METRICS_CACHE_MS + 1000) throw new Error(`${line} did not reach ${value}: ${await metricOf(line)}`);
-      await sleep(50);
-    }
-  }
 
   describe('velocity', () => {
     it('should suspect a new client’s range past PUMPING_MIN_SENT in the window once, audited and published, and refuse nothing in monitor', async () => {
-      const before = await metricOf('dispatch_pumping_suspicions_total{signal="velocity",mode="monitor"}');
+      const before = await metricOf(a, 'dispatch_pumping_suspicions_total{signal="velocity",mode="monitor"}');
       const { secretKey, clientId, smsConfigId } = await newClient();
       await report(a, smsConfigId, NUMBER, { sent: 20 });
       expect(await suspicionsOf(clientId)).toEqual([]);
@@ -113,7 +102,7 @@ describe('Pumping guard: velocity and conversion per range, monitor and block, p
       await report(a, smsConfigId, NUMBER, { sent: 50 });
       expect(await signalsOf(clientId)).toEqual([['velocity']]);
       expect((await route(b, secretKey, { destination: NUMBER })).status).toBe(200);
-      await metricReaches('dispatch_pumping_suspicions_total{signal="velocity",mode="monitor"}', before + 1);
+      await metricReaches(a, 'dispatch_pumping_suspicions_total{signal="velocity",mode="monitor"}', before + 1);
     });
 
     it('should compare with B, the highest window of the 7 days before today, counting in monitor all but the report that starts a suspicion', async () => {
@@ -249,7 +238,7 @@ describe('Pumping guard: velocity and conversion per range, monitor and block, p
 
   describe('number types', () => {
     it('should refuse premium-rate and shared-cost numbers unless allowed, and pass an untyped one', async () => {
-      const before = await metricOf('dispatch_route_refusals_total{reason="number-type"}');
+      const before = await metricOf(a, 'dispatch_route_refusals_total{reason="number-type"}');
       const { secretKey, clientId } = await newClient();
       expect((await route(b, secretKey, { destination: '+19005551234' })).body).toEqual({
         status: 403,
@@ -260,7 +249,7 @@ describe('Pumping guard: velocity and conversion per range, monitor and block, p
         error: 'destination +33810123456 is a shared-cost number, not allowed for this client',
       });
       expect((await route(b, secretKey, { destination: '+447700900123' })).status).toBe(200);
-      await metricReaches('dispatch_route_refusals_total{reason="number-type"}', before + 2);
+      await metricReaches(a, 'dispatch_route_refusals_total{reason="number-type"}', before + 2);
       expect((await change(clientId, { allowPremiumNumbers: true })).status).toBe(200);
       expect((await route(b, secretKey, { destination: '+19005551234' })).status).toBe(200);
       expect((await route(b, secretKey, { destination: '+33810123456' })).status).toBe(200);
