@@ -1,16 +1,18 @@
 /**
  * `npm run migration:generate -- <Name>`: writes, for each dialect, the migration that takes a database built by the
  * existing migrations to what the entities say (TypeORM's schema builder on a new, migrated database), as
- * src/database/migrations/<dialect>/<timestamp>-<Name>.ts, formatted, and lists it in MYSQL_MIGRATIONS /
- * SQLITE_MIGRATIONS (src/database/database-options.ts). When the entities only add (tables, columns, indexes), each
- * is written as the hand-written ones are, each step able to run again: `addColumn()` of its schema-probes.ts, `CREATE
- * TABLE IF NOT EXISTS`, an index made unless it exists; not TypeORM's copy of an SQLite table. Anything else keeps
- * TypeORM's statements and is reported for review: a migration only adds. `--dialect mysql|sqlite` writes one.
+ * src/database/migrations/<dialect>/<timestamp>-<Name>.ts, formatted, and writes the folder's index.ts again
+ * (scripts/migration-index.ts). Both dialects' migrations of a name have one timestamp, also when written one at a time.
+ * When the entities only add (tables, columns, indexes), each is written as the hand-written ones are, each step able
+ * to run again: `addColumn()` of its schema-probes.ts, `CREATE TABLE IF NOT EXISTS`, an index made unless it exists;
+ * not TypeORM's copy of an SQLite table. Anything else keeps TypeORM's statements and is reported for review: a
+ * migration only adds. `--dialect mysql|sqlite` writes one.
  */
 import 'reflect-metadata';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { DataSource, EntityMetadata, QueryRunner, Table, TableColumn, TableForeignKey } from 'typeorm';
+import { formatted, migrationsFolder, migrationsIn, writeMigrationIndex } from './migration-index';
 import { dialectsAsked, withMigratedDatabase } from './schema-databases';
 import { runScript } from './script-io';
 
@@ -30,22 +32,19 @@ export interface GeneratedMigration {
 async function main(): Promise<void> {
   const name = process.argv.slice(2).find((argument, index, all) => !argument.startsWith('--') && all[index - 1] !== '--dialect');
   if (!name || !/^[A-Z][A-Za-z0-9]*$/.test(name)) throw new Error('usage: npm run migration:generate -- <PascalCaseName>');
-  const timestamp = nextTimestamp();
   for (const dialect of dialectsAsked()) {
     const migration = await withMigratedDatabase(dialect, generateMigration);
     if (!migration) {
       console.log(`migration:generate: ${dialect}: the entities and the migrations agree; nothing to write`);
       continue;
     }
-    const path = resolve(__dirname, `../src/database/migrations/${dialect}/${timestamp}-${name}.ts`);
-    // Loaded here only: prettier's CommonJS build imports dynamically, which jest (the test of this file) cannot.
-    const { format, resolveConfig } = await import('prettier');
-    writeFileSync(
-      path,
-      await format(migrationSource(`${name}${timestamp}`, migration), { ...(await resolveConfig(path)), filepath: path }),
+    const path = await writeMigration(
+      name,
+      migration,
+      migrationsFolder(dialect),
+      migrationsFolder(dialect === 'mysql' ? 'sqlite' : 'mysql'),
     );
-    listMigration(dialect, `${name}${timestamp}`, `${timestamp}-${name}`);
-    console.log(`migration:generate: ${dialect}: wrote ${path} and listed it in database-options.ts`);
+    console.log(`migration:generate: ${dialect}: wrote ${path} and listed it in the folder's index.ts`);
     if (migration.review) console.warn(`migration:generate: ${dialect}: REVIEW IT BY HAND: ${migration.review}`);
   }
 }
@@ -158,28 +157,27 @@ function fitsPresentRows(definition: string): boolean {
 }
 
 /**
- * Now, or one past the latest migration's timestamp if that is later (one of them is dated ahead): TypeORM runs
- * migrations in timestamp order, and the new one must run last.
+ * Writes the migration in `folder` and the folder's index.ts; the path it wrote. Its timestamp is that of the other
+ * dialect's migration of the name, so the two never differ; else now, or one past the latest migration if that is
+ * later (one of them is dated ahead): TypeORM runs migrations in timestamp order, and the new one must run last.
  */
-function nextTimestamp(): number {
-  const existing = (['mysql', 'sqlite'] as const).flatMap((dialect) =>
-    readdirSync(resolve(__dirname, `../src/database/migrations/${dialect}`)).map((file) => Number(/^(\d+)-/.exec(file)?.[1] ?? 0)),
-  );
-  return Math.max(Date.now(), ...existing.map((timestamp) => timestamp + 1));
-}
-
-/** Imports the migration in database-options.ts and appends it to its dialect's list, where it runs last. */
-function listMigration(dialect: 'mysql' | 'sqlite', className: string, fileName: string): void {
-  const path = resolve(__dirname, '../src/database/database-options.ts');
-  const alias = `${dialect === 'mysql' ? 'Mysql' : 'Sqlite'}${className}`;
-  const list = `${dialect.toUpperCase()}_MIGRATIONS = [`;
-  let source = readFileSync(path, 'utf8');
-  const lastImport = source.lastIndexOf('\nimport ');
-  const importEnd = source.indexOf('\n', lastImport + 1);
-  source = `${source.slice(0, importEnd)}\nimport { ${className} as ${alias} } from './migrations/${dialect}/${fileName}';${source.slice(importEnd)}`;
-  const listEnd = source.indexOf('\n];', source.indexOf(list));
-  if (source.indexOf(list) < 0 || listEnd < 0) throw new Error(`${list} not found in ${path}`);
-  writeFileSync(path, `${source.slice(0, listEnd)}\n  ${alias},${source.slice(listEnd)}`);
+export async function writeMigration(
+  name: string,
+  migration: GeneratedMigration,
+  folder: string,
+  otherFolder: string,
+  format = formatted,
+): Promise<string> {
+  const present = migrationsIn(folder).find((each) => each.name === name);
+  if (present) throw new Error(`${basename(folder)}/${present.file}.ts exists and the entities still differ: name this change otherwise`);
+  const others = migrationsIn(otherFolder);
+  const timestamp =
+    others.find((each) => each.name === name)?.timestamp ??
+    Math.max(Date.now(), ...[...migrationsIn(folder), ...others].map((each) => each.timestamp + 1));
+  const path = join(folder, `${timestamp}-${name}.ts`);
+  writeFileSync(path, await format(path, migrationSource(`${name}${timestamp}`, migration)));
+  await writeMigrationIndex(folder, format);
+  return path;
 }
 
 /** The migration's file: a column through `addColumn()` of schema-probes.ts, a MySQL index made unless it exists. */
