@@ -3,10 +3,11 @@
  * existing migrations to what the entities say (TypeORM's schema builder on a new, migrated database), as
  * src/database/migrations/<dialect>/<timestamp>-<Name>.ts, formatted, and writes the folder's index.ts again
  * (scripts/migration-index.ts). Both dialects' migrations of a name have one timestamp, also when written one at a time.
- * When the entities only add (tables, columns, indexes), each is written as the hand-written ones are, each step able
- * to run again: `addColumn()` of its schema-probes.ts, `CREATE TABLE IF NOT EXISTS`, an index made unless it exists;
- * not TypeORM's copy of an SQLite table. Anything else keeps TypeORM's statements and is reported for review: a
- * migration only adds. `--dialect mysql|sqlite` writes one.
+ * Its doc comment says what it adds, from the steps it holds; why is the commit's to say. When the entities only add
+ * (tables, columns, indexes), each is written as the hand-written ones are, each step able to run again: `addColumn()`
+ * of its schema-probes.ts, `CREATE TABLE IF NOT EXISTS`, an index made unless it exists; not TypeORM's copy of an
+ * SQLite table. Anything else keeps TypeORM's statements and is reported for review: a migration only adds.
+ * `--dialect mysql|sqlite` writes one.
  */
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
@@ -22,10 +23,11 @@ export interface Query {
   parameters?: unknown[];
 }
 
-/** A dialect's migration: `review` says why it is not only additions, when it is not. */
+/** A dialect's migration: `summary` says what it does, `review` why it is not only additions, when it is not. */
 export interface GeneratedMigration {
   up: Query[];
   down: Query[];
+  summary: string;
   review?: string;
 }
 
@@ -53,7 +55,11 @@ async function main(): Promise<void> {
 export async function generateMigration(dataSource: DataSource): Promise<GeneratedMigration | undefined> {
   const log = await dataSource.driver.createSchemaBuilder().log();
   if (log.upQueries.length === 0) return undefined;
-  const typeorm = { up: log.upQueries, down: [...log.downQueries].reverse() };
+  const typeorm = {
+    up: log.upQueries,
+    down: [...log.downQueries].reverse(),
+    summary: `Changes ${inWords(tablesOf(log.upQueries)) || 'the schema'}`,
+  };
   const review = (reason: string) => ({ ...typeorm, review: `${reason}. ${NOT_ONLY_ADDITIONS}` });
   const additions = await additionsOnly(dataSource);
   const columns = additions.up.map(({ query }) => /^ALTER TABLE \S+ ADD COLUMN (.*)$/.exec(query)?.[1]);
@@ -106,9 +112,11 @@ async function additionsOnly(dataSource: DataSource): Promise<GeneratedMigration
   const name = (identifier: string) => dataSource.driver.escape(identifier);
   const up: string[] = [];
   const down: string[] = [];
-  const add = (step: string, undo: string) => {
+  const said: string[] = [];
+  const add = (step: string, undo: string, what?: string) => {
     up.push(step);
     down.unshift(undo);
+    if (what) said.push(what);
   };
   for (const metadata of referencedFirst(dataSource.entityMetadatas)) {
     if (!metadata.synchronize || metadata.tableType === 'view' || metadata.tableType === 'entity-child') continue;
@@ -117,12 +125,13 @@ async function additionsOnly(dataSource: DataSource): Promise<GeneratedMigration
     if (!present) {
       metadata.foreignKeys.forEach((foreignKey) => table.addForeignKey(TableForeignKey.create(foreignKey, dataSource.driver)));
       const [create] = await written(queryRunner, () => queryRunner.createTable(table, false, true, false));
-      add(create.replace(/^CREATE TABLE/, 'CREATE TABLE IF NOT EXISTS'), `DROP TABLE ${name(table.name)}`);
+      add(create.replace(/^CREATE TABLE/, 'CREATE TABLE IF NOT EXISTS'), `DROP TABLE ${name(table.name)}`, `the table ${table.name}`);
     }
     for (const column of present ? table.columns.filter((column) => !present.findColumnByName(column.name)) : []) {
       add(
         `ALTER TABLE ${name(table.name)} ADD COLUMN ${await columnDefinition(queryRunner, table.name, column)}`,
         `ALTER TABLE ${name(table.name)} DROP COLUMN ${name(column.name)}`,
+        `${table.name}.${column.name} (${columnInWords(dataSource, metadata.findColumnWithDatabaseName(column.name)!)})`,
       );
     }
     // A new table's indexes: MySQL's CREATE TABLE above makes them, SQLite's does not.
@@ -131,10 +140,33 @@ async function additionsOnly(dataSource: DataSource): Promise<GeneratedMigration
       add(
         create.replace(/^CREATE (UNIQUE )?INDEX "/, 'CREATE $1INDEX IF NOT EXISTS "'),
         `DROP INDEX ${name(index.name ?? '')}${sqlite ? '' : ` ON ${name(table.name)}`}`,
+        present && `the index ${index.name} on ${table.name} (${index.columnNames.join(', ')})`,
       );
     }
   }
-  return { up: up.map((query) => ({ query })), down: down.map((query) => ({ query })) };
+  return { up: up.map((query) => ({ query })), down: down.map((query) => ({ query })), summary: `Adds ${inWords(said)}` };
+}
+
+/** A column as its entity declares it: `nullable varchar(500)`, `varchar(7), default 'monitor'`. */
+function columnInWords(dataSource: DataSource, column: EntityMetadata['columns'][number]): string {
+  const type = typeof column.type === 'string' ? column.type : dataSource.driver.normalizeType(column);
+  const size = column.length ? [column.length] : [column.precision, column.scale].filter((part) => part !== undefined && part !== null);
+  const declared = `${column.isNullable ? 'nullable ' : ''}${type}${size.length > 0 ? `(${size.join(',')})` : ''}`;
+  const { default: value } = column;
+  if (value === undefined || value === null) return declared;
+  const written = typeof value === 'function' ? (value as () => unknown)() : typeof value === 'string' ? `'${value}'` : value;
+  return `${declared}, default ${String(written)}`;
+}
+
+/** The tables TypeORM's statements name, its SQLite copies aside. */
+function tablesOf(queries: Query[]): string[] {
+  const named = queries.flatMap(({ query }) => [...query.matchAll(/\b(?:TABLE|INTO|ON) [`"](\w+)/g)].map(([, table]) => table));
+  return [...new Set(named.filter((table) => !table.startsWith('temporary_')))];
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function inWords(parts: string[]): string {
+  return parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
 /** The entities, each after those it references: MySQL makes a foreign key only to a table that exists. */
@@ -181,7 +213,7 @@ export async function writeMigration(
 }
 
 /** The migration's file: a column through `addColumn()` of schema-probes.ts, a MySQL index made unless it exists. */
-export function migrationSource(className: string, { up, down, review }: GeneratedMigration): string {
+export function migrationSource(className: string, { up, down, summary, review }: GeneratedMigration): string {
   const literal = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   const addColumn = (query: string) => /^ALTER TABLE [`"]([^`"]+)[`"] ADD COLUMN [`"]([^`"]+)[`"] (.+)$/.exec(query)?.slice(1);
   const mysqlIndex = (query: string) => /^CREATE (?:\w+ )?INDEX `([^`]+)` ON `([^`]+)`/.exec(query)?.slice(1).reverse();
@@ -200,7 +232,7 @@ export function migrationSource(className: string, { up, down, review }: Generat
   const used = probes.filter(Boolean).join(', ');
   return `import { MigrationInterface, QueryRunner } from 'typeorm';
 ${used ? `import { ${used} } from './schema-probes';\n` : ''}
-/** Generated from the entities by npm run migration:generate: say here what it adds and why.${review ? ` REVIEW: ${review}.` : ''} */
+/** ${summary}. Generated from the entities by npm run migration:generate.${review ? ` REVIEW: ${review}.` : ''} */
 export class ${className} implements MigrationInterface {
   name = '${className}';
 

@@ -140,7 +140,11 @@ describe('npm run migration:generate', () => {
       ]);
     }
 
+    expect(migration.summary).toBe(
+      'Adds provider_host.priority (nullable int), the index IDX_provider_host_priority on provider_host (priority) and the table provider_host_note',
+    );
     const source = migrationSource(CLASS_NAME, migration);
+    expect(source).toContain(`\n/** ${migration.summary}. Generated from the entities by npm run migration:generate. */\nexport class`);
     if (DIALECT === 'sqlite') expect(source).toContain(`await addColumn(queryRunner, 'provider_host', 'priority', 'integer');`);
     if (DIALECT === 'mysql') {
       expect(source).toContain("import { addColumn, indexExists } from './schema-probes';");
@@ -174,7 +178,10 @@ describe('npm run migration:generate', () => {
       mysql: /^ALTER TABLE `provider_host` ADD `weight` int NOT NULL/,
     };
     expect(migration.up.map(({ query }) => query)).toContainEqual(expect.stringMatching(typeormStatement[DIALECT]));
-    expect(migrationSource(CLASS_NAME, migration)).toContain(`REVIEW: ${migration.review}`);
+    expect(migration.summary).toBe('Changes provider_host');
+    expect(migrationSource(CLASS_NAME, migration)).toContain(
+      `/** Changes provider_host. Generated from the entities by npm run migration:generate. REVIEW: ${migration.review}.`,
+    );
   });
 
   it('should make a new table after the new tables it references', async () => {
@@ -199,7 +206,7 @@ describe('npm run migration:generate', () => {
       }
       // One migration of the other dialect dated ahead: the new one runs after it, in both dialects.
       writeFileSync(join(folders[OTHER_DIALECT], '4102444800000-DatedAhead.ts'), '');
-      const migration: GeneratedMigration = { up: [], down: [] };
+      const migration: GeneratedMigration = { up: [], down: [], summary: 'Adds sms_config.notes (nullable varchar(500))' };
       const unformatted = (_path: string, text: string) => Promise.resolve(text);
 
       const first = await writeMigration('SmsConfigNotes', migration, folders[DIALECT], folders[OTHER_DIALECT], unformatted);
