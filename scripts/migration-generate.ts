@@ -1,16 +1,19 @@
 /**
  * `npm run migration:generate -- <Name>`: writes, for each dialect, the migration that takes a database built by the
  * existing migrations to what the entities say (TypeORM's schema builder on a new, migrated database), as
- * src/database/migrations/<dialect>/<timestamp>-<Name>.ts, formatted, and lists it in MYSQL_MIGRATIONS /
- * SQLITE_MIGRATIONS (src/database/database-options.ts). When the entities only add (tables, columns, indexes), each
- * is written as the hand-written ones are, each step able to run again: `addColumn()` of its schema-probes.ts, `CREATE
- * TABLE IF NOT EXISTS`, an index made unless it exists; not TypeORM's copy of an SQLite table. Anything else keeps
- * TypeORM's statements and is reported for review: a migration only adds. `--dialect mysql|sqlite` writes one.
+ * src/database/migrations/<dialect>/<timestamp>-<Name>.ts, formatted, and writes the folder's index.ts again
+ * (scripts/migration-index.ts). Both dialects' migrations of a name have one timestamp, also when written one at a time.
+ * Its doc comment says what it adds, from the steps it holds; why is the commit's to say. When the entities only add
+ * (tables, columns, indexes), each is written as the hand-written ones are, each step able to run again: `addColumn()`
+ * of its schema-probes.ts, `CREATE TABLE IF NOT EXISTS`, an index made unless it exists; not TypeORM's copy of an
+ * SQLite table. Anything else keeps TypeORM's statements and is reported for review: a migration only adds.
+ * `--dialect mysql|sqlite` writes one.
  */
 import 'reflect-metadata';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { DataSource, EntityMetadata, QueryRunner, Table, TableColumn, TableForeignKey } from 'typeorm';
+import { formatted, migrationsFolder, migrationsIn, writeMigrationIndex } from './migration-index';
 import { dialectsAsked, withMigratedDatabase } from './schema-databases';
 import { runScript } from './script-io';
 
@@ -20,32 +23,30 @@ export interface Query {
   parameters?: unknown[];
 }
 
-/** A dialect's migration: `review` says why it is not only additions, when it is not. */
+/** A dialect's migration: `summary` says what it does, `review` why it is not only additions, when it is not. */
 export interface GeneratedMigration {
   up: Query[];
   down: Query[];
+  summary: string;
   review?: string;
 }
 
 async function main(): Promise<void> {
   const name = process.argv.slice(2).find((argument, index, all) => !argument.startsWith('--') && all[index - 1] !== '--dialect');
   if (!name || !/^[A-Z][A-Za-z0-9]*$/.test(name)) throw new Error('usage: npm run migration:generate -- <PascalCaseName>');
-  const timestamp = nextTimestamp();
   for (const dialect of dialectsAsked()) {
     const migration = await withMigratedDatabase(dialect, generateMigration);
     if (!migration) {
       console.log(`migration:generate: ${dialect}: the entities and the migrations agree; nothing to write`);
       continue;
     }
-    const path = resolve(__dirname, `../src/database/migrations/${dialect}/${timestamp}-${name}.ts`);
-    // Loaded here only: prettier's CommonJS build imports dynamically, which jest (the test of this file) cannot.
-    const { format, resolveConfig } = await import('prettier');
-    writeFileSync(
-      path,
-      await format(migrationSource(`${name}${timestamp}`, migration), { ...(await resolveConfig(path)), filepath: path }),
+    const path = await writeMigration(
+      name,
+      migration,
+      migrationsFolder(dialect),
+      migrationsFolder(dialect === 'mysql' ? 'sqlite' : 'mysql'),
     );
-    listMigration(dialect, `${name}${timestamp}`, `${timestamp}-${name}`);
-    console.log(`migration:generate: ${dialect}: wrote ${path} and listed it in database-options.ts`);
+    console.log(`migration:generate: ${dialect}: wrote ${path} and listed it in the folder's index.ts`);
     if (migration.review) console.warn(`migration:generate: ${dialect}: REVIEW IT BY HAND: ${migration.review}`);
   }
 }
@@ -54,7 +55,11 @@ async function main(): Promise<void> {
 export async function generateMigration(dataSource: DataSource): Promise<GeneratedMigration | undefined> {
   const log = await dataSource.driver.createSchemaBuilder().log();
   if (log.upQueries.length === 0) return undefined;
-  const typeorm = { up: log.upQueries, down: [...log.downQueries].reverse() };
+  const typeorm = {
+    up: log.upQueries,
+    down: [...log.downQueries].reverse(),
+    summary: `Changes ${inWords(tablesOf(log.upQueries)) || 'the schema'}`,
+  };
   const review = (reason: string) => ({ ...typeorm, review: `${reason}. ${NOT_ONLY_ADDITIONS}` });
   const additions = await additionsOnly(dataSource);
   const columns = additions.up.map(({ query }) => /^ALTER TABLE \S+ ADD COLUMN (.*)$/.exec(query)?.[1]);
@@ -107,9 +112,11 @@ async function additionsOnly(dataSource: DataSource): Promise<GeneratedMigration
   const name = (identifier: string) => dataSource.driver.escape(identifier);
   const up: string[] = [];
   const down: string[] = [];
-  const add = (step: string, undo: string) => {
+  const said: string[] = [];
+  const add = (step: string, undo: string, what?: string) => {
     up.push(step);
     down.unshift(undo);
+    if (what) said.push(what);
   };
   for (const metadata of referencedFirst(dataSource.entityMetadatas)) {
     if (!metadata.synchronize || metadata.tableType === 'view' || metadata.tableType === 'entity-child') continue;
@@ -118,12 +125,13 @@ async function additionsOnly(dataSource: DataSource): Promise<GeneratedMigration
     if (!present) {
       metadata.foreignKeys.forEach((foreignKey) => table.addForeignKey(TableForeignKey.create(foreignKey, dataSource.driver)));
       const [create] = await written(queryRunner, () => queryRunner.createTable(table, false, true, false));
-      add(create.replace(/^CREATE TABLE/, 'CREATE TABLE IF NOT EXISTS'), `DROP TABLE ${name(table.name)}`);
+      add(create.replace(/^CREATE TABLE/, 'CREATE TABLE IF NOT EXISTS'), `DROP TABLE ${name(table.name)}`, `the table ${table.name}`);
     }
     for (const column of present ? table.columns.filter((column) => !present.findColumnByName(column.name)) : []) {
       add(
         `ALTER TABLE ${name(table.name)} ADD COLUMN ${await columnDefinition(queryRunner, table.name, column)}`,
         `ALTER TABLE ${name(table.name)} DROP COLUMN ${name(column.name)}`,
+        `${table.name}.${column.name} (${columnInWords(dataSource, metadata.findColumnWithDatabaseName(column.name)!)})`,
       );
     }
     // A new table's indexes: MySQL's CREATE TABLE above makes them, SQLite's does not.
@@ -132,10 +140,33 @@ async function additionsOnly(dataSource: DataSource): Promise<GeneratedMigration
       add(
         create.replace(/^CREATE (UNIQUE )?INDEX "/, 'CREATE $1INDEX IF NOT EXISTS "'),
         `DROP INDEX ${name(index.name ?? '')}${sqlite ? '' : ` ON ${name(table.name)}`}`,
+        present && `the index ${index.name} on ${table.name} (${index.columnNames.join(', ')})`,
       );
     }
   }
-  return { up: up.map((query) => ({ query })), down: down.map((query) => ({ query })) };
+  return { up: up.map((query) => ({ query })), down: down.map((query) => ({ query })), summary: `Adds ${inWords(said)}` };
+}
+
+/** A column as its entity declares it: `nullable varchar(500)`, `varchar(7), default 'monitor'`. */
+function columnInWords(dataSource: DataSource, column: EntityMetadata['columns'][number]): string {
+  const type = typeof column.type === 'string' ? column.type : dataSource.driver.normalizeType(column);
+  const size = column.length ? [column.length] : [column.precision, column.scale].filter((part) => part !== undefined && part !== null);
+  const declared = `${column.isNullable ? 'nullable ' : ''}${type}${size.length > 0 ? `(${size.join(',')})` : ''}`;
+  const { default: value } = column;
+  if (value === undefined || value === null) return declared;
+  const written = typeof value === 'function' ? (value as () => unknown)() : typeof value === 'string' ? `'${value}'` : value;
+  return `${declared}, default ${String(written)}`;
+}
+
+/** The tables TypeORM's statements name, its SQLite copies aside. */
+function tablesOf(queries: Query[]): string[] {
+  const named = queries.flatMap(({ query }) => [...query.matchAll(/\b(?:TABLE|INTO|ON) [`"](\w+)/g)].map(([, table]) => table));
+  return [...new Set(named.filter((table) => !table.startsWith('temporary_')))];
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function inWords(parts: string[]): string {
+  return parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
 /** The entities, each after those it references: MySQL makes a foreign key only to a table that exists. */
@@ -158,32 +189,31 @@ function fitsPresentRows(definition: string): boolean {
 }
 
 /**
- * Now, or one past the latest migration's timestamp if that is later (one of them is dated ahead): TypeORM runs
- * migrations in timestamp order, and the new one must run last.
+ * Writes the migration in `folder` and the folder's index.ts; the path it wrote. Its timestamp is that of the other
+ * dialect's migration of the name, so the two never differ; else now, or one past the latest migration if that is
+ * later (one of them is dated ahead): TypeORM runs migrations in timestamp order, and the new one must run last.
  */
-function nextTimestamp(): number {
-  const existing = (['mysql', 'sqlite'] as const).flatMap((dialect) =>
-    readdirSync(resolve(__dirname, `../src/database/migrations/${dialect}`)).map((file) => Number(/^(\d+)-/.exec(file)?.[1] ?? 0)),
-  );
-  return Math.max(Date.now(), ...existing.map((timestamp) => timestamp + 1));
-}
-
-/** Imports the migration in database-options.ts and appends it to its dialect's list, where it runs last. */
-function listMigration(dialect: 'mysql' | 'sqlite', className: string, fileName: string): void {
-  const path = resolve(__dirname, '../src/database/database-options.ts');
-  const alias = `${dialect === 'mysql' ? 'Mysql' : 'Sqlite'}${className}`;
-  const list = `${dialect.toUpperCase()}_MIGRATIONS = [`;
-  let source = readFileSync(path, 'utf8');
-  const lastImport = source.lastIndexOf('\nimport ');
-  const importEnd = source.indexOf('\n', lastImport + 1);
-  source = `${source.slice(0, importEnd)}\nimport { ${className} as ${alias} } from './migrations/${dialect}/${fileName}';${source.slice(importEnd)}`;
-  const listEnd = source.indexOf('\n];', source.indexOf(list));
-  if (source.indexOf(list) < 0 || listEnd < 0) throw new Error(`${list} not found in ${path}`);
-  writeFileSync(path, `${source.slice(0, listEnd)}\n  ${alias},${source.slice(listEnd)}`);
+export async function writeMigration(
+  name: string,
+  migration: GeneratedMigration,
+  folder: string,
+  otherFolder: string,
+  format = formatted,
+): Promise<string> {
+  const present = migrationsIn(folder).find((each) => each.name === name);
+  if (present) throw new Error(`${basename(folder)}/${present.file}.ts exists and the entities still differ: name this change otherwise`);
+  const others = migrationsIn(otherFolder);
+  const timestamp =
+    others.find((each) => each.name === name)?.timestamp ??
+    Math.max(Date.now(), ...[...migrationsIn(folder), ...others].map((each) => each.timestamp + 1));
+  const path = join(folder, `${timestamp}-${name}.ts`);
+  writeFileSync(path, await format(path, migrationSource(`${name}${timestamp}`, migration)));
+  await writeMigrationIndex(folder, format);
+  return path;
 }
 
 /** The migration's file: a column through `addColumn()` of schema-probes.ts, a MySQL index made unless it exists. */
-export function migrationSource(className: string, { up, down, review }: GeneratedMigration): string {
+export function migrationSource(className: string, { up, down, summary, review }: GeneratedMigration): string {
   const literal = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   const addColumn = (query: string) => /^ALTER TABLE [`"]([^`"]+)[`"] ADD COLUMN [`"]([^`"]+)[`"] (.+)$/.exec(query)?.slice(1);
   const mysqlIndex = (query: string) => /^CREATE (?:\w+ )?INDEX `([^`]+)` ON `([^`]+)`/.exec(query)?.slice(1).reverse();
@@ -202,7 +232,7 @@ export function migrationSource(className: string, { up, down, review }: Generat
   const used = probes.filter(Boolean).join(', ');
   return `import { MigrationInterface, QueryRunner } from 'typeorm';
 ${used ? `import { ${used} } from './schema-probes';\n` : ''}
-/** Generated from the entities by npm run migration:generate: say here what it adds and why.${review ? ` REVIEW: ${review}.` : ''} */
+/** ${summary}. Generated from the entities by npm run migration:generate.${review ? ` REVIEW: ${review}.` : ''} */
 export class ${className} implements MigrationInterface {
   name = '${className}';
 

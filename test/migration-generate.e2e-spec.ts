@@ -1,14 +1,18 @@
-import { readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { Script } from 'node:vm';
 import type { RowDataPacket } from 'mysql2';
 import { createConnection } from 'mysql2/promise';
 import * as typeorm from 'typeorm';
 import { Column, DataSource, Entity, Index, JoinColumn, ManyToOne, MigrationInterface, PrimaryGeneratedColumn, Relation } from 'typeorm';
 import { ModuleKind, transpileModule } from 'typescript';
-import { GeneratedMigration, generateMigration, migrationSource } from '../scripts/migration-generate';
+import { GeneratedMigration, generateMigration, migrationSource, writeMigration } from '../scripts/migration-generate';
+import { migrationsFolder, migrationsIn } from '../scripts/migration-index';
 import { SCHEMA_MYSQL_SERVER_URL, withMigratedDatabase } from '../scripts/schema-databases';
 import { EntityList } from '../src/database/database-options';
+import { MYSQL_MIGRATIONS } from '../src/database/migrations/mysql';
+import { SQLITE_MIGRATIONS } from '../src/database/migrations/sqlite';
 import * as mysqlSchemaProbes from '../src/database/migrations/mysql/schema-probes';
 import * as sqliteSchemaProbes from '../src/database/migrations/sqlite/schema-probes';
 import { schemaDrift } from '../scripts/schema-drift';
@@ -71,6 +75,7 @@ class Unopenable {
 }
 
 const DIALECT = process.env.TEST_DATABASE === 'mysql' ? 'mysql' : 'sqlite';
+const OTHER_DIALECT = DIALECT === 'mysql' ? 'sqlite' : 'mysql';
 const WITH_ADDITIONS: EntityList = [...ENTITIES.filter((entity) => entity !== ProviderHost), ProviderHostWithPriority, ProviderHostNote];
 /** What a migration that only adds runs; MySQL's CREATE INDEX is written behind indexExists(). */
 const ONLY_ADDS = {
@@ -135,7 +140,11 @@ describe('npm run migration:generate', () => {
       ]);
     }
 
+    expect(migration.summary).toBe(
+      'Adds provider_host.priority (nullable int), the index IDX_provider_host_priority on provider_host (priority) and the table provider_host_note',
+    );
     const source = migrationSource(CLASS_NAME, migration);
+    expect(source).toContain(`\n/** ${migration.summary}. Generated from the entities by npm run migration:generate. */\nexport class`);
     if (DIALECT === 'sqlite') expect(source).toContain(`await addColumn(queryRunner, 'provider_host', 'priority', 'integer');`);
     if (DIALECT === 'mysql') {
       expect(source).toContain("import { addColumn, indexExists } from './schema-probes';");
@@ -169,7 +178,10 @@ describe('npm run migration:generate', () => {
       mysql: /^ALTER TABLE `provider_host` ADD `weight` int NOT NULL/,
     };
     expect(migration.up.map(({ query }) => query)).toContainEqual(expect.stringMatching(typeormStatement[DIALECT]));
-    expect(migrationSource(CLASS_NAME, migration)).toContain(`REVIEW: ${migration.review}`);
+    expect(migration.summary).toBe('Changes provider_host');
+    expect(migrationSource(CLASS_NAME, migration)).toContain(
+      `/** Changes provider_host. Generated from the entities by npm run migration:generate. REVIEW: ${migration.review}.`,
+    );
   });
 
   it('should make a new table after the new tables it references', async () => {
@@ -181,6 +193,52 @@ describe('npm run migration:generate', () => {
     expect(migration.review).toBeUndefined();
     const created = migration.up.map(({ query }) => /^CREATE TABLE IF NOT EXISTS [`"](\w+)/.exec(query)?.[1]).filter(Boolean);
     expect(created).toEqual(['provider_host_note', 'provider_host_note_tag']);
+  });
+
+  it("should write a name's migration of each dialect under one timestamp, one dialect at a time, and list each in its index", async () => {
+    const root = mkdtempSync(join(tmpdir(), `${TEST_DATABASE_PREFIX}-migrations-`));
+    try {
+      const folders = { mysql: join(root, 'mysql'), sqlite: join(root, 'sqlite') };
+      for (const folder of Object.values(folders)) {
+        mkdirSync(folder);
+        writeFileSync(join(folder, '1798000000014-RemoveAddedNeverPublicHosts.ts'), '');
+        writeFileSync(join(folder, 'schema-probes.ts'), '');
+      }
+      // One migration of the other dialect dated ahead: the new one runs after it, in both dialects.
+      writeFileSync(join(folders[OTHER_DIALECT], '4102444800000-DatedAhead.ts'), '');
+      const migration: GeneratedMigration = { up: [], down: [], summary: 'Adds sms_config.notes (nullable varchar(500))' };
+      const unformatted = (_path: string, text: string) => Promise.resolve(text);
+
+      const first = await writeMigration('SmsConfigNotes', migration, folders[DIALECT], folders[OTHER_DIALECT], unformatted);
+      const second = await writeMigration('SmsConfigNotes', migration, folders[OTHER_DIALECT], folders[DIALECT], unformatted);
+
+      expect(basename(first)).toBe('4102444800001-SmsConfigNotes.ts');
+      expect(basename(second)).toBe('4102444800001-SmsConfigNotes.ts');
+      expect(readFileSync(first, 'utf8')).toContain('export class SmsConfigNotes4102444800001 implements MigrationInterface');
+      const indexOf = (dialect: 'mysql' | 'sqlite') => readFileSync(join(folders[dialect], 'index.ts'), 'utf8');
+      expect(indexOf(DIALECT)).toContain(
+        `export const ${DIALECT.toUpperCase()}_MIGRATIONS = [\n  RemoveAddedNeverPublicHosts1798000000014,\n  SmsConfigNotes4102444800001,\n];`,
+      );
+      expect(indexOf(OTHER_DIALECT)).toContain(
+        `export const ${OTHER_DIALECT.toUpperCase()}_MIGRATIONS = [\n  RemoveAddedNeverPublicHosts1798000000014,\n  DatedAhead4102444800000,\n  SmsConfigNotes4102444800001,\n];`,
+      );
+      expect(indexOf(DIALECT)).toContain("import { SmsConfigNotes4102444800001 } from './4102444800001-SmsConfigNotes';");
+      // Never written over: a dialect that has a migration of the name refuses another.
+      await expect(writeMigration('SmsConfigNotes', migration, folders[DIALECT], folders[OTHER_DIALECT], unformatted)).rejects.toThrow(
+        `${DIALECT}/4102444800001-SmsConfigNotes.ts exists`,
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("should list in each dialect's index every migration of its folder, in timestamp order", () => {
+    for (const [dialect, listed] of [
+      ['mysql', MYSQL_MIGRATIONS],
+      ['sqlite', SQLITE_MIGRATIONS],
+    ] as const) {
+      expect(listed.map((migration) => migration.name)).toEqual(migrationsIn(migrationsFolder(dialect)).map(({ className }) => className));
+    }
   });
 
   it('should find nothing to write when the entities and the migrations agree', async () => {

@@ -1,7 +1,7 @@
 import { Column, DataSource, DataSourceOptions, Entity, PrimaryColumn } from 'typeorm';
 import { Client } from '../client/client.entity';
 import { ENTITIES } from '../entities';
-import { SQLITE_MIGRATIONS } from './database-options';
+import { SQLITE_MIGRATIONS } from './migrations/sqlite';
 import { acceptMysqlTypesOnSqlite, metadataWithoutConnecting, readAsSqliteDeclaresIt } from './typeorm-gaps';
 
 @Entity('kept')

@@ -2,7 +2,7 @@ import { ADMIN_API_KEY, MYSQL_SERVER_URL, TEST_DATABASE_PREFIX } from '../helper
 import { ServiceProcess, emptyMysqlDatabase, report, waitUntil } from '../helpers/service-process';
 import { TcpRelay } from '../helpers/tcp-relay';
 import { createConnection } from 'mysql2/promise';
-import { MYSQL_MIGRATIONS } from '../../src/database/database-options';
+import { MYSQL_MIGRATIONS } from '../../src/database/migrations/mysql';
 
 jest.setTimeout(90000);
 

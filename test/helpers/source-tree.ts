@@ -83,7 +83,9 @@ export function deepestImportChain(result: Cruise): string[] {
     const known = longest.get(file);
     if (known) return known;
     longest.set(file, [file]);
-    const chain = [file, ...(imports.get(file) ?? []).map(chainFrom).reduce<string[]>((a, b) => (b.length > a.length ? b : a), [])];
+    const below = (imports.get(file) ?? []).map(chainFrom).reduce<string[]>((a, b) => (b.length > a.length ? b : a), []);
+    // A migrations' index.ts is a list the generator writes, not a step of the design: it is no hop.
+    const chain = MIGRATION_INDEX.test(file) ? below : [file, ...below];
     longest.set(file, chain);
     return chain;
   };
@@ -106,6 +108,7 @@ export function sourceFiles(): string[] {
 export const MAX_FILE_LINES = 300;
 // Generated from the entities, then reviewed: their length is the schema's, not a design's.
 export const GENERATED = /^src\/database\/migrations\/(mysql|sqlite)\//;
+const MIGRATION_INDEX = /^src\/database\/migrations\/(mysql|sqlite)\/index\.ts$/;
 
 export function lineCount(text: string): number {
   return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);

@@ -1,5 +1,6 @@
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
-import { MYSQL_MIGRATIONS, buildDataSourceOptions } from '../../src/database/database-options';
+import { buildDataSourceOptions } from '../../src/database/database-options';
+import { MYSQL_MIGRATIONS } from '../../src/database/migrations/mysql';
 import { runMigrationsUnderLock } from '../../src/database/run-migrations';
 import { PrivateMariaDb } from '../helpers/private-mariadb';
 
