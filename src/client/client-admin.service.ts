@@ -10,8 +10,9 @@ import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidato
 import { DEFAULT_PAGE_LIMIT, Page, cursorPosition, pageOf } from '../common/pagination/page';
 import { Transactions } from '../database/transactions';
 import { Idempotency } from '../idempotency/idempotency-of.decorator';
-import { AdminClientView, CHANGEABLE_CLIENT_FIELDS, ClientChanges, ClientKeys, ClientRepository } from './client.repository';
-import { ClientListQueryDto, DeletedClientDto, UpdateClientDto } from './dto/admin-client.dto';
+import { CHANGEABLE_CLIENT_FIELDS } from './client-fields';
+import { ClientKeys, ClientRepository } from './client.repository';
+import { AdminClientDto, ClientListQueryDto, DeletedClientDto, UpdateClientDto } from './dto/admin-client.dto';
 import { DEFAULT_GRACE_SECONDS, RotatedSecretKeyDto, RotatedSecretKeyResponseDto } from './dto/secret-key-rotation.dto';
 
 export class ClientNotFoundException extends NotFoundException {
@@ -34,7 +35,7 @@ export class ClientAdminService {
   private readonly keyUsageFlushMs: number;
 
   // previousKeyInUse: used within two flush intervals, the last one written and the one being noted.
-  async list(query: ClientListQueryDto): Promise<Page<AdminClientView>> {
+  async list(query: ClientListQueryDto): Promise<Page<AdminClientDto>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const previousKeyUsedSince =
       query.previousKeyInUse === undefined
@@ -44,11 +45,11 @@ export class ClientAdminService {
     return pageOf(rows, limit, (client) => client.clientId);
   }
 
-  async get(clientId: number): Promise<AdminClientView> {
+  async get(clientId: number): Promise<AdminClientDto> {
     return (await this.clients.findById(clientId)) ?? throwNotFound();
   }
 
-  async update(clientId: number, request: UpdateClientDto, origin: ChangeOrigin): Promise<AdminClientView> {
+  async update(clientId: number, request: UpdateClientDto, origin: ChangeOrigin): Promise<AdminClientDto> {
     const sent = sentChanges(request);
     if (Object.keys(sent).length === 0) {
       throw new BadRequestException(`request body must set at least one of ${CHANGEABLE_CLIENT_FIELDS.join(', ')}`);
@@ -57,8 +58,8 @@ export class ClientAdminService {
       const keys = (await this.clients.lockKeys(clientId)) ?? throwNotFound();
       const stored = (await this.clients.findById(clientId))!;
       const changes = Object.fromEntries(
-        Object.entries(sent).filter(([field, value]) => !isDeepStrictEqual(stored[field as keyof ClientChanges], value)),
-      ) as ClientChanges;
+        Object.entries(sent).filter(([field, value]) => !isDeepStrictEqual(stored[field as keyof UpdateClientDto], value)),
+      ) as UpdateClientDto;
       const changed = Object.keys(changes);
       if (changed.length === 0) return stored;
       await this.clients.update(clientId, changes, auditEntriesOf(clientId, changed, changes, origin));
@@ -126,13 +127,13 @@ function digestsOf(keys: ClientKeys): string[] {
   return keys.previousSecretKeyDigest === null ? [keys.secretKeyDigest] : [keys.secretKeyDigest, keys.previousSecretKeyDigest];
 }
 
-function sentChanges(request: UpdateClientDto): ClientChanges {
+function sentChanges(request: UpdateClientDto): UpdateClientDto {
   const fields = CHANGEABLE_CLIENT_FIELDS;
   return Object.fromEntries(fields.filter((field) => request[field] !== undefined).map((field) => [field, request[field]]));
 }
 
 // Disabling and enabling are audit entries of their own; the other fields changed make one client.updated.
-function auditEntriesOf(clientId: number, changed: string[], changes: ClientChanges, origin: ChangeOrigin): AuditEntry[] {
+function auditEntriesOf(clientId: number, changed: string[], changes: UpdateClientDto, origin: ChangeOrigin): AuditEntry[] {
   const entries: AuditEntry[] = [];
   const updated = changed.filter((field) => field !== 'isActive');
   if (updated.length > 0) entries.push({ action: 'client.updated', origin, clientId, changed: updated });

@@ -2,7 +2,10 @@ import { sha256Hex } from '../auth/digest';
 import { generateSecretKey } from '../auth/secret-key';
 import { ClientCache } from '../client-cache/client-cache';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
-import { ClientRepository, NewClient } from './client.repository';
+import { ChangeOrigin } from '../auth/actor';
+import { NewClient } from './client-fields';
+import { ClientRepository } from './client.repository';
+import { AddClientDto } from './dto/add-client.dto';
 import { ClientService } from './client.service';
 import { ClientWithSmsConfigs, GetClientRepository } from './get-client.repository';
 
@@ -22,14 +25,18 @@ const STORED: ClientWithSmsConfigs = {
 };
 
 describe('ClientService', () => {
-  let insert: jest.Mock<Promise<number>, [NewClient]>;
+  let insert: jest.Mock<Promise<NewClient>, [AddClientDto, string, ChangeOrigin]>;
   let find: jest.Mock<Promise<ClientWithSmsConfigs | null>, [string]>;
   let cache: ClientCache;
   let invalidation: jest.Mocked<ClientCacheInvalidation>;
   let service: ClientService;
 
   beforeEach(() => {
-    insert = jest.fn<Promise<number>, [NewClient]>().mockResolvedValue(9);
+    insert = jest
+      .fn<Promise<NewClient>, [AddClientDto, string, ChangeOrigin]>()
+      .mockImplementation((request, secretKeyDigest) =>
+        Promise.resolve({ ...STORED, ...request, secretKeyDigest } as unknown as NewClient),
+      );
     find = jest.fn<Promise<ClientWithSmsConfigs | null>, [string]>().mockResolvedValue(STORED);
     cache = new ClientCache({ maxBytes: 1_000_000 });
     cache.setLive(true);
@@ -49,21 +56,14 @@ describe('ClientService', () => {
   });
 
   it('should store a new client under the digest of a new key and answer the key, nowhere stored', async () => {
-    const answer = await service.create(
-      { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false },
-      { actor: 'admin:12345678', requestId: 'r1', callerRequestId: null, sourceAddress: null, userAgent: null },
-    );
+    const request = { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false };
+    const origin = { actor: 'admin:12345678', requestId: 'r1', callerRequestId: null, sourceAddress: null, userAgent: null };
+    const answer = await service.create(request, origin);
     expect(answer.secretKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
-    const [stored] = insert.mock.calls[0];
-    expect(stored).toEqual({
-      appName: 'Billing',
-      appDescription: null,
-      appUrl: 'https://billing.example.com',
-      preferredSmsGateway: null,
-      isHost: false,
-      secretKeyDigest: sha256Hex(answer.secretKey),
-    });
-    expect(JSON.stringify(stored)).not.toContain(answer.secretKey);
+    // What the row holds of the request: ClientFields.added (client-fields.spec.ts).
+    expect(insert).toHaveBeenCalledWith(request, sha256Hex(answer.secretKey), origin);
+    expect(JSON.stringify(insert.mock.calls[0])).not.toContain(answer.secretKey);
+    expect(answer).toMatchObject({ appUrl: 'https://billing.example.com', isHost: false, smsConfig: null });
     expect(invalidation.keyIssued).toHaveBeenCalledWith(sha256Hex(answer.secretKey));
   });
 

@@ -35,22 +35,9 @@ export class ClientService implements ClientLookup {
   async create(request: AddClientDto, origin: ChangeOrigin): Promise<ClientDto> {
     const secretKey = generateSecretKey();
     const secretKeyDigest = sha256Hex(secretKey);
-    const client = {
-      appName: request.appName,
-      appDescription: request.appDescription ?? null,
-      appUrl: request.appUrl,
-      preferredSmsGateway: request.preferredSmsGateway ?? null,
-      isHost: request.isHost,
-    };
-    await this.clients.insert({ ...client, secretKeyDigest }, origin);
+    const added = await this.clients.insert(request, secretKeyDigest, origin);
     this.invalidation.keyIssued(secretKeyDigest);
-    return inFieldOrder(CLIENT_FIELDS, {
-      ...client,
-      secretKey,
-      preferredEmailGateway: null,
-      preferredPushNotificationGateway: null,
-      smsConfig: null,
-    });
+    return inFieldOrder(CLIENT_FIELDS, { ...added, secretKey, smsConfig: null });
   }
 
   async getAnswer(secretKey: string): Promise<string | null> {
