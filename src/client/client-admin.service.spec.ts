@@ -1,10 +1,14 @@
+import { ChangeOrigin } from '../auth/actor';
+import { sha256Hex } from '../auth/digest';
 import type { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
 import { BadRequestException, ForbiddenException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../config/app-config';
 import { Transactions } from '../database/transactions';
 import { ClientAdminService, ClientNotFoundException } from './client-admin.service';
+import { NewClient } from './client-fields';
 import { ClientKeys, ClientRepository } from './client.repository';
+import { AddClientDto } from './dto/add-client.dto';
 import { AdminClientDto } from './dto/admin-client.dto';
 
 const ORIGIN = { actor: 'admin:12345678', requestId: 'r1', callerRequestId: null, sourceAddress: '203.0.113.7', userAgent: 'curl/8.5.0' };
@@ -20,12 +24,15 @@ const KEYS: ClientKeys = {
 const STORED = { clientId: 7, appName: 'Billing', appDescription: 'old', isHost: false, isActive: true } as AdminClientDto;
 
 describe('ClientAdminService', () => {
-  let clients: jest.Mocked<Pick<ClientRepository, 'lockKeys' | 'findById' | 'update' | 'delete' | 'rotateKey'>>;
+  let clients: jest.Mocked<Pick<ClientRepository, 'insert' | 'lockKeys' | 'findById' | 'update' | 'delete' | 'rotateKey'>>;
   let cache: jest.Mocked<ClientCacheInvalidation>;
   let service: ClientAdminService;
 
   beforeEach(() => {
     clients = {
+      insert: jest.fn((request: AddClientDto, secretKeyDigest: string, _origin: ChangeOrigin) =>
+        Promise.resolve({ ...request, secretKeyDigest } as unknown as NewClient),
+      ),
       lockKeys: jest.fn().mockResolvedValue(KEYS),
       findById: jest.fn().mockResolvedValue(STORED),
       update: jest.fn().mockResolvedValue(undefined),
@@ -42,6 +49,17 @@ describe('ClientAdminService', () => {
     const transactions = { run: (work: () => Promise<unknown>) => work() } as unknown as Transactions;
     const config = { get: () => 30_000 } as unknown as ConfigService<AppConfig, true>;
     service = new ClientAdminService(clients as unknown as ClientRepository, transactions, cache, config);
+  });
+
+  it('should add a client under the digest of a new key and answer the key, nowhere stored', async () => {
+    const request = { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false };
+    const answer = await service.add(request, ORIGIN);
+    expect(answer.secretKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    // What the row holds of the request: ClientFields.added (client-fields.spec.ts).
+    expect(clients.insert).toHaveBeenCalledWith(request, sha256Hex(answer.secretKey), ORIGIN);
+    expect(JSON.stringify(clients.insert.mock.calls[0])).not.toContain(answer.secretKey);
+    expect(answer).toMatchObject({ appUrl: 'https://billing.example.com', isHost: false, smsConfig: null });
+    expect(cache.keyIssued).toHaveBeenCalledWith(sha256Hex(answer.secretKey));
   });
 
   it('should write only the fields that differ, audit them, and drop the answer under both keys', async () => {

@@ -7,12 +7,15 @@ import { ChangeOrigin } from '../auth/actor';
 import { sha256Hex } from '../auth/digest';
 import { generateSecretKey } from '../auth/secret-key';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
+import { inFieldOrder } from '../common/answer-fields';
 import { DEFAULT_PAGE_LIMIT, Page, cursorPosition, pageOf } from '../common/pagination/page';
 import { Transactions } from '../database/transactions';
 import { Idempotency } from '../idempotency/idempotency-of.decorator';
 import { CHANGEABLE_CLIENT_FIELDS } from './client-fields';
 import { ClientKeys, ClientRepository } from './client.repository';
+import { AddClientDto } from './dto/add-client.dto';
 import { AdminClientDto, ClientListQueryDto, DeletedClientDto, UpdateClientDto } from './dto/admin-client.dto';
+import { CLIENT_FIELDS, ClientDto, ClientResponseDto } from './dto/client-response.dto';
 import { DEFAULT_GRACE_SECONDS, RotatedSecretKeyDto, RotatedSecretKeyResponseDto } from './dto/secret-key-rotation.dto';
 
 export class ClientNotFoundException extends NotFoundException {
@@ -33,6 +36,20 @@ export class ClientAdminService {
   }
 
   private readonly keyUsageFlushMs: number;
+
+  // The key is kept only as its digest: it is in this answer and nowhere else.
+  async add(request: AddClientDto, origin: ChangeOrigin): Promise<ClientDto> {
+    const secretKey = generateSecretKey();
+    const secretKeyDigest = sha256Hex(secretKey);
+    const added = await this.clients.insert(request, secretKeyDigest, origin);
+    this.cache.keyIssued(secretKeyDigest);
+    return inFieldOrder(CLIENT_FIELDS, { ...added, secretKey, smsConfig: null });
+  }
+
+  async recordAddReplay(answer: ClientResponseDto, origin: ChangeOrigin): Promise<void> {
+    const clientId = await this.clients.clientIdOfKey(sha256Hex(answer.results.secretKey));
+    await this.clients.recordSecretKeyReplay(clientId, origin);
+  }
 
   // previousKeyInUse: used within two flush intervals, the last one written and the one being noted.
   async list(query: ClientListQueryDto): Promise<Page<AdminClientDto>> {

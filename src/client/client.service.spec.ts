@@ -1,11 +1,6 @@
 import { sha256Hex } from '../auth/digest';
 import { generateSecretKey } from '../auth/secret-key';
 import { ClientCache } from '../client-cache/client-cache';
-import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
-import { ChangeOrigin } from '../auth/actor';
-import { NewClient } from './client-fields';
-import { ClientRepository } from './client.repository';
-import { AddClientDto } from './dto/add-client.dto';
 import { ClientService } from './client.service';
 import { ClientWithSmsConfigs, GetClientRepository } from './get-client.repository';
 
@@ -25,46 +20,15 @@ const STORED: ClientWithSmsConfigs = {
 };
 
 describe('ClientService', () => {
-  let insert: jest.Mock<Promise<NewClient>, [AddClientDto, string, ChangeOrigin]>;
   let find: jest.Mock<Promise<ClientWithSmsConfigs | null>, [string]>;
   let cache: ClientCache;
-  let invalidation: jest.Mocked<ClientCacheInvalidation>;
   let service: ClientService;
 
   beforeEach(() => {
-    insert = jest
-      .fn<Promise<NewClient>, [AddClientDto, string, ChangeOrigin]>()
-      .mockImplementation((request, secretKeyDigest) =>
-        Promise.resolve({ ...STORED, ...request, secretKeyDigest } as unknown as NewClient),
-      );
     find = jest.fn<Promise<ClientWithSmsConfigs | null>, [string]>().mockResolvedValue(STORED);
     cache = new ClientCache({ maxBytes: 1_000_000 });
     cache.setLive(true);
-    invalidation = {
-      answerChanged: jest.fn(),
-      keyChanged: jest.fn(),
-      keyIssued: jest.fn(),
-      providerHostsChanged: jest.fn(),
-      answerChangeStatement: jest.fn(),
-    };
-    service = new ClientService(
-      { insert } as unknown as ClientRepository,
-      { findWithSmsConfigsByDigest: find } as unknown as GetClientRepository,
-      cache,
-      invalidation,
-    );
-  });
-
-  it('should store a new client under the digest of a new key and answer the key, nowhere stored', async () => {
-    const request = { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false };
-    const origin = { actor: 'admin:12345678', requestId: 'r1', callerRequestId: null, sourceAddress: null, userAgent: null };
-    const answer = await service.create(request, origin);
-    expect(answer.secretKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
-    // What the row holds of the request: ClientFields.added (client-fields.spec.ts).
-    expect(insert).toHaveBeenCalledWith(request, sha256Hex(answer.secretKey), origin);
-    expect(JSON.stringify(insert.mock.calls[0])).not.toContain(answer.secretKey);
-    expect(answer).toMatchObject({ appUrl: 'https://billing.example.com', isHost: false, smsConfig: null });
-    expect(invalidation.keyIssued).toHaveBeenCalledWith(sha256Hex(answer.secretKey));
+    service = new ClientService({ findWithSmsConfigsByDigest: find } as unknown as GetClientRepository, cache);
   });
 
   it('should answer get-client with the key echoed, reading the database once for repeated calls', async () => {
