@@ -79,10 +79,8 @@ export class ClientAdminService {
       ) as UpdateClientDto;
       const changed = Object.keys(changes);
       if (changed.length === 0) return stored;
-      await this.clients.update(clientId, changes, auditEntriesOf(clientId, changed, changes, origin));
-      const digests = digestsOf(keys);
-      if (changes.isActive !== undefined) await this.cache.keyChanged(digests);
-      else await this.cache.answerChanged(digests);
+      const written = await this.clients.update(clientId, changes, auditEntriesOf(clientId, changed, changes, origin));
+      await this.cache.changed({ keys: digestsOf(keys), client: written });
       return (await this.clients.findById(clientId))!;
     });
   }
@@ -91,7 +89,7 @@ export class ClientAdminService {
     return this.transactions.run(async () => {
       const keys = (await this.clients.lockKeys(clientId)) ?? throwNotFound();
       await this.clients.delete(clientId, origin);
-      await this.cache.keyChanged(digestsOf(keys));
+      await this.cache.changed({ keys: digestsOf(keys), client: 'row' });
       return { clientId, deleted: true };
     });
   }
@@ -130,8 +128,8 @@ export class ClientAdminService {
     const secretKey = generateSecretKey();
     const newDigest = sha256Hex(secretKey);
     const previousKeyExpiresAt = graceSeconds === 0 ? null : new Date(Date.now() + graceSeconds * 1000);
-    await this.clients.rotateKey(keys, newDigest, previousKeyExpiresAt, origin);
-    await this.cache.keyChanged([...digestsOf(keys), newDigest]);
+    const written = await this.clients.rotateKey(keys, newDigest, previousKeyExpiresAt, origin);
+    await this.cache.changed({ keys: [...digestsOf(keys), newDigest], client: written });
     return { secretKey, previousKeyExpiresAt: previousKeyExpiresAt?.toISOString() ?? null };
   }
 }

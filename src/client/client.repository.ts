@@ -126,14 +126,16 @@ export class ClientRepository {
     };
   }
 
-  async update(clientId: number, changes: UpdateClientDto, audit: AuditEntry[]): Promise<void> {
+  // Answers the columns it wrote, as rotateKey does: what the change drops from get-client's cache is decided from them.
+  async update(clientId: number, changes: UpdateClientDto, audit: AuditEntry[]): Promise<string[]> {
     const { dailySpendLimit } = changes;
     const twin =
       dailySpendLimit === undefined
         ? {}
         : { dailySpendLimitMicros: dailySpendLimit === null ? null : microsOf(dailySpendLimit).toString() };
-    await this.updateRow(clientId, { ...changes, ...twin, updatedAt: new Date() });
+    const written = await this.updateRow(clientId, { ...changes, ...twin, updatedAt: new Date() });
     for (const entry of audit) await this.auditLog.record(entry);
+    return written;
   }
 
   async delete(clientId: number, origin: ChangeOrigin): Promise<void> {
@@ -143,9 +145,9 @@ export class ClientRepository {
   }
 
   // A null expiry revokes the current key at once; an earlier previous key ends here.
-  async rotateKey(keys: ClientKeys, newDigest: string, previousKeyExpiresAt: Date | null, origin: ChangeOrigin): Promise<Date> {
+  async rotateKey(keys: ClientKeys, newDigest: string, previousKeyExpiresAt: Date | null, origin: ChangeOrigin): Promise<string[]> {
     const now = new Date();
-    await this.updateRow(keys.clientId, {
+    const written = await this.updateRow(keys.clientId, {
       secretKeyDigest: newDigest,
       previousSecretKeyDigest: previousKeyExpiresAt === null ? null : keys.secretKeyDigest,
       previousKeyExpiresAt,
@@ -158,7 +160,7 @@ export class ClientRepository {
       updatedAt: now,
     });
     await this.auditLog.record({ action: 'client.secret-key.rotated', origin, clientId: keys.clientId, changed: ['secretKey'] });
-    return now;
+    return written;
   }
 
   // Whatever the previous key's grace.
@@ -176,8 +178,9 @@ export class ClientRepository {
     await this.auditLog.record({ action: 'client.secret-key.replayed', origin, clientId });
   }
 
-  private async updateRow(clientId: number, values: Partial<Client>): Promise<void> {
+  private async updateRow(clientId: number, values: Partial<Client>): Promise<string[]> {
     await this.manager.createQueryBuilder().update(Client).set(values).where({ id: clientId }).updateEntity(false).execute();
+    return Object.keys(values);
   }
 
   private async adminViews(query: SelectQueryBuilder<Client>): Promise<AdminClientDto[]> {
