@@ -11,16 +11,13 @@ export type ChangedColumns = readonly string[] | 'row';
 export type CacheChange =
   { keys: readonly string[]; client: ChangedColumns } | { keys: readonly string[]; smsConfig: ChangedColumns } | { providerHosts: true };
 
-/**
- * The columns, by entity property, get-client's cached entry is read from. ClientModule provides them from its read
- * (get-client.repository.ts), so that client-cache imports no feature.
- */
+// The columns get-client's entry is read from, by entity property: ClientModule provides them from its read
+// (get-client.repository.ts), so that client-cache imports no feature.
 export abstract class GetClientColumns {
-  /** The client's, that the guards' lookup reads: who owns a key, and whether it may be used. */
+  /** The client's that the guards' lookup reads: who owns a key, and whether it may be used. */
   abstract readonly owner: ReadonlySet<string>;
-  /** The client's, that the answer shows. */
+  /** The client's, and a configuration's, that the answer shows. */
   abstract readonly client: ReadonlySet<string>;
-  /** A configuration's, that the answer shows. */
   abstract readonly smsConfig: ReadonlySet<string>;
 }
 
