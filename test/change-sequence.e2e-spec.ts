@@ -136,9 +136,9 @@ describe('The change sequence between instances on one database', () => {
       return onItsConnection[onItsConnection.indexOf(line) + 1].sql;
     };
     try {
-      expect(await afterLine(() => a.send('PATCH', `/api/v1/clients/${clientId}`, { headers: ADMIN, body: { appName: 'Renamed' } }))).toBe(
-        'COMMIT',
-      );
+      // A field get-client shows: one it does not read writes no line.
+      const patch = { headers: ADMIN, body: { appDescription: 'Renamed' } };
+      expect(await afterLine(() => a.send('PATCH', `/api/v1/clients/${clientId}`, patch))).toBe('COMMIT');
       const add = { headers: { secretKey: key, 'idempotency-key': `last-${Date.now()}` }, body: validSmsConfig() };
       expect(await afterLine(() => a.post('/api/sms-config/add', add))).toBe('COMMIT');
       const approve = { headers: ADMIN, body: { host: 'sms.last.example.org' } };

@@ -1,7 +1,17 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ADMIN_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
+/** The fields PATCH takes, in the order openapi.json lists them: its 400 for an empty body names each. */
+const CHANGEABLE_FIELDS = Object.keys(
+  (
+    JSON.parse(readFileSync(resolve(__dirname, '../openapi.json'), 'utf8')) as {
+      components: { schemas: Record<string, { properties: object }> };
+    }
+  ).components.schemas.UpdateClientDto.properties,
+);
 const ADMIN_ACTOR = `admin:${createHash('sha256').update(ADMIN_API_KEY).digest('hex').slice(0, 8)}`;
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 /** null, or a time as the API writes it (ISO-8601 UTC). */
@@ -168,7 +178,7 @@ describe('Client administration (/api/v1/clients)', () => {
       await t.post('/api/sms-config/add', { headers: { secretKey }, body: validSmsConfig() });
       const answer = await t.get(`/api/v1/clients/${clientId}`, ADMIN);
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({
+      expect(answer.body).toMatchObject({
         status: 200,
         results: {
           clientId,
@@ -248,8 +258,7 @@ describe('Client administration (/api/v1/clients)', () => {
       const patch = (body: unknown) => t.send('PATCH', `/api/v1/clients/${clientId}`, { headers: ADMIN, body });
       expect((await patch({})).body).toEqual({
         status: 400,
-        error:
-          'request body must set at least one of appName, appDescription, appUrl, preferredSmsGateway, preferredEmailGateway, preferredPushNotificationGateway, isHost, isActive, allowedDestinations, dailySpendLimit, dailySmsLimit, pumpingGuard, allowPremiumNumbers',
+        error: `request body must set at least one of ${CHANGEABLE_FIELDS.join(', ')}`,
       });
       expect((await patch({ secretKey: 'sk_x' })).body).toEqual({ status: 400, error: 'property secretKey should not exist' });
       expect((await patch({ appName: null })).body.error).toMatch(/^appName must be a string/);

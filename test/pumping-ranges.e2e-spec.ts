@@ -109,7 +109,12 @@ describe('Pumping guard: settings, suspicions, lift and retention', () => {
       const { clientId } = await newClient();
       const before = await viewOf(clientId);
       expect(before).toMatchObject({ pumpingGuard: 'monitor', allowPremiumNumbers: false });
-      expect(Object.keys(before).slice(-3)).toEqual(['sentToday', 'pumpingGuard', 'allowPremiumNumbers']);
+      const shown = Object.keys(before);
+      expect(shown.slice(shown.indexOf('sentToday'), shown.indexOf('sentToday') + 3)).toEqual([
+        'sentToday',
+        'pumpingGuard',
+        'allowPremiumNumbers',
+      ]);
 
       const set = await change(clientId, { pumpingGuard: 'block', allowPremiumNumbers: true });
       expect(set.status).toBe(200);

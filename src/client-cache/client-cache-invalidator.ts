@@ -4,15 +4,45 @@ import { CacheInvalidationBus, InvalidationScope, PROVIDER_HOSTS_LINE, lineOf } 
 import { ChangeSequence } from './change-sequence';
 import { ClientCache } from './client-cache';
 
-// Each change's lines are written to the change sequence (in the caller's transaction when there is one), then
-// dropped here and published once it commits.
+/** Columns a write changed, by their entity's property names; 'row': the row was added or deleted. */
+export type ChangedColumns = readonly string[] | 'row';
+
+/** What a write changed: a client's row or one of its configurations (under the client's key digests), or the approved hosts. */
+export type CacheChange =
+  { keys: readonly string[]; client: ChangedColumns } | { keys: readonly string[]; smsConfig: ChangedColumns } | { providerHosts: true };
+
+// The columns get-client's entry is read from, by entity property: ClientModule provides them from its read
+// (get-client.repository.ts), so that client-cache imports no feature.
+export abstract class GetClientColumns {
+  /** The client's that the guards' lookup reads: who owns a key, and whether it may be used. */
+  abstract readonly owner: ReadonlySet<string>;
+  /** The client's, and a configuration's, that the answer shows. */
+  abstract readonly client: ReadonlySet<string>;
+  abstract readonly smsConfig: ReadonlySet<string>;
+}
+
+// The one place that decides what a write drops (scopeOf); its lines go to the change sequence (in the caller's
+// transaction when there is one), then are dropped here and published once it commits.
 export abstract class ClientCacheInvalidation {
-  abstract answerChanged(secretKeyDigests: string[]): Promise<void>;
-  // answerChanged() as the last statement of the change's own write script (the add's single round trip).
-  abstract answerChangeStatement(secretKeyDigests: string[]): ScriptStatement;
-  abstract keyChanged(secretKeyDigests: string[]): Promise<void>;
+  abstract changed(change: CacheChange): Promise<void>;
+  // changed() as the last statements of the change's own write script (the add's single round trip).
+  abstract changeStatements(change: CacheChange): ScriptStatement[];
   abstract keyIssued(secretKeyDigest: string): void;
-  abstract providerHostsChanged(): Promise<void>;
+}
+
+/** The whole entry when the guards' lookup reads a column changed, the answer when only it shows one, else nothing. */
+export function scopeOf(change: Exclude<CacheChange, { providerHosts: true }>, columns: GetClientColumns): InvalidationScope | null {
+  if ('client' in change) {
+    if (change.client === 'row' || change.client.some((column) => columns.owner.has(column))) return 'key';
+    return change.client.some((column) => columns.client.has(column)) ? 'answer' : null;
+  }
+  if (change.smsConfig === 'row') return 'answer';
+  return change.smsConfig.some((column) => columns.smsConfig.has(column)) ? 'answer' : null;
+}
+
+interface Drop {
+  lines: string[];
+  dropped: () => void;
 }
 
 @Injectable()
@@ -24,19 +54,19 @@ export class ClientCacheInvalidator implements ClientCacheInvalidation {
     private readonly bus: CacheInvalidationBus,
     private readonly sequence: ChangeSequence,
     private readonly transactions: Transactions,
+    private readonly columns: GetClientColumns,
   ) {}
 
-  answerChanged(secretKeyDigests: string[]): Promise<void> {
-    return this.invalidate(secretKeyDigests, 'answer');
+  async changed(change: CacheChange): Promise<void> {
+    const drop = this.dropOf(change);
+    if (drop === undefined) return;
+    await this.sequenced(drop.lines);
+    this.transactions.afterCommit(drop.dropped);
   }
 
-  keyChanged(secretKeyDigests: string[]): Promise<void> {
-    return this.invalidate(secretKeyDigests, 'key');
-  }
-
-  answerChangeStatement(secretKeyDigests: string[]): ScriptStatement {
-    const lines = secretKeyDigests.map((digest) => lineOf(digest, 'answer'));
-    return { ...this.sequence.appendStatement(lines), afterCommit: () => this.dropped(secretKeyDigests, 'answer') };
+  changeStatements(change: CacheChange): ScriptStatement[] {
+    const drop = this.dropOf(change);
+    return drop === undefined ? [] : [{ ...this.sequence.appendStatement(drop.lines), afterCommit: drop.dropped }];
   }
 
   // A key nobody could have asked for, dropped all the same should it be remembered as unknown. Not published: made
@@ -45,19 +75,17 @@ export class ClientCacheInvalidator implements ClientCacheInvalidation {
     this.transactions.afterCommit(() => this.cache.drop(secretKeyDigest));
   }
 
-  // The approval list of this instance is read again by its caller.
-  async providerHostsChanged(): Promise<void> {
-    await this.sequenced([PROVIDER_HOSTS_LINE]);
-    this.transactions.afterCommit(() => this.bus.publishProviderHostsChanged());
+  // After commit, not before: a read in between would cache the old row again. The approval list of this instance is
+  // read again by the writer of the hosts.
+  private dropOf(change: CacheChange): Drop | undefined {
+    if ('providerHosts' in change) return { lines: [PROVIDER_HOSTS_LINE], dropped: () => this.bus.publishProviderHostsChanged() };
+    const scope = scopeOf(change, this.columns);
+    if (scope === null) return undefined;
+    const digests = change.keys;
+    return { lines: digests.map((digest) => lineOf(digest, scope)), dropped: () => this.dropped(digests, scope) };
   }
 
-  // After commit, not before: a read in between would cache the old row again.
-  private async invalidate(secretKeyDigests: string[], scope: InvalidationScope): Promise<void> {
-    await this.sequenced(secretKeyDigests.map((digest) => lineOf(digest, scope)));
-    this.transactions.afterCommit(() => this.dropped(secretKeyDigests, scope));
-  }
-
-  private dropped(secretKeyDigests: string[], scope: InvalidationScope): void {
+  private dropped(secretKeyDigests: readonly string[], scope: InvalidationScope): void {
     for (const digest of secretKeyDigests) {
       if (scope === 'key') this.cache.drop(digest);
       else this.cache.dropAnswer(digest);

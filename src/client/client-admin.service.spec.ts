@@ -1,10 +1,18 @@
-import type { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
+import { ChangeOrigin } from '../auth/actor';
+import { sha256Hex } from '../auth/digest';
+import { CacheChange, ClientCacheInvalidation, GetClientColumns, scopeOf } from '../client-cache/client-cache-invalidator';
 import { BadRequestException, ForbiddenException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { AuditEntry } from '../audit/audit-entry';
 import { AppConfig } from '../config/app-config';
+import { mysqlMetadataOnly } from '../entities';
 import { Transactions } from '../database/transactions';
 import { ClientAdminService, ClientNotFoundException } from './client-admin.service';
-import { AdminClientView, ClientKeys, ClientRepository } from './client.repository';
+import { NewClient } from './client-fields';
+import { ClientKeys, ClientRepository } from './client.repository';
+import { AddClientDto } from './dto/add-client.dto';
+import { AdminClientDto, UpdateClientDto } from './dto/admin-client.dto';
+import { GetClientRepository } from './get-client.repository';
 
 const ORIGIN = { actor: 'admin:12345678', requestId: 'r1', callerRequestId: null, sourceAddress: '203.0.113.7', userAgent: 'curl/8.5.0' };
 const KEYS: ClientKeys = {
@@ -15,57 +23,54 @@ const KEYS: ClientKeys = {
   secretKeyLastUsedAt: null,
   secretKeyLastUsedFrom: null,
 };
-const STORED: AdminClientView = {
-  clientId: 7,
-  appName: 'Billing',
-  appDescription: 'old',
-  appUrl: 'https://billing.example.com',
-  preferredSmsGateway: null,
-  preferredEmailGateway: null,
-  preferredPushNotificationGateway: null,
-  isHost: false,
-  isActive: true,
-  smsConfigCount: 0,
-  createdAt: '2026-11-24T00:00:00.000Z',
-  updatedAt: '2026-11-24T00:00:00.000Z',
-  secretKeyRotatedAt: null,
-  secretKeyLastUsedAt: null,
-  secretKeyLastUsedFrom: null,
-  previousSecretKeyLastUsedAt: null,
-  previousSecretKeyLastUsedFrom: null,
-  previousKeyExpiresAt: null,
-  allowedDestinations: null,
-  dailySpendLimit: null,
-  dailySmsLimit: null,
-  spentToday: 0,
-  sentToday: 0,
-  pumpingGuard: 'monitor',
-  allowPremiumNumbers: false,
-};
+// The fields these tests change; the view's others are the repository's to read.
+const STORED = { clientId: 7, appName: 'Billing', appDescription: 'old', isHost: false, isActive: true } as AdminClientDto;
 
 describe('ClientAdminService', () => {
-  let clients: jest.Mocked<Pick<ClientRepository, 'lockKeys' | 'findById' | 'update' | 'delete' | 'rotateKey'>>;
+  let clients: jest.Mocked<Pick<ClientRepository, 'insert' | 'lockKeys' | 'findById' | 'update' | 'delete' | 'rotateKey'>>;
   let cache: jest.Mocked<ClientCacheInvalidation>;
   let service: ClientAdminService;
+  let columns: GetClientColumns;
+
+  beforeAll(async () => {
+    columns = new GetClientRepository({} as Transactions, await mysqlMetadataOnly());
+  });
+
+  /** What the last change drops, as the cache's one decision takes it from the columns get-client reads. */
+  const dropped = () => {
+    const change = cache.changed.mock.calls.at(-1)![0] as Exclude<CacheChange, { providerHosts: true }>;
+    return { scope: scopeOf(change, columns), keys: change.keys };
+  };
 
   beforeEach(() => {
     clients = {
+      insert: jest.fn((request: AddClientDto, secretKeyDigest: string, _origin: ChangeOrigin) =>
+        Promise.resolve({ ...request, secretKeyDigest } as unknown as NewClient),
+      ),
       lockKeys: jest.fn().mockResolvedValue(KEYS),
       findById: jest.fn().mockResolvedValue(STORED),
-      update: jest.fn().mockResolvedValue(undefined),
+      // The columns written, as the repository answers them.
+      update: jest.fn((_clientId: number, changes: UpdateClientDto, _audit: AuditEntry[]) =>
+        Promise.resolve([...Object.keys(changes), 'updatedAt']),
+      ),
       delete: jest.fn().mockResolvedValue(undefined),
-      rotateKey: jest.fn().mockResolvedValue(new Date()),
+      rotateKey: jest.fn().mockResolvedValue(['secretKeyDigest', 'previousSecretKeyDigest', 'previousKeyExpiresAt', 'updatedAt']),
     };
-    cache = {
-      answerChanged: jest.fn(),
-      keyChanged: jest.fn(),
-      keyIssued: jest.fn(),
-      providerHostsChanged: jest.fn(),
-      answerChangeStatement: jest.fn(),
-    };
+    cache = { changed: jest.fn(), changeStatements: jest.fn(), keyIssued: jest.fn() };
     const transactions = { run: (work: () => Promise<unknown>) => work() } as unknown as Transactions;
     const config = { get: () => 30_000 } as unknown as ConfigService<AppConfig, true>;
     service = new ClientAdminService(clients as unknown as ClientRepository, transactions, cache, config);
+  });
+
+  it('should add a client under the digest of a new key and answer the key, nowhere stored', async () => {
+    const request = { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false };
+    const answer = await service.add(request, ORIGIN);
+    expect(answer.secretKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    // What the row holds of the request: ClientFields.added (client-fields.spec.ts).
+    expect(clients.insert).toHaveBeenCalledWith(request, sha256Hex(answer.secretKey), ORIGIN);
+    expect(JSON.stringify(clients.insert.mock.calls[0])).not.toContain(answer.secretKey);
+    expect(answer).toMatchObject({ appUrl: 'https://billing.example.com', isHost: false, smsConfig: null });
+    expect(cache.keyIssued).toHaveBeenCalledWith(sha256Hex(answer.secretKey));
   });
 
   it('should write only the fields that differ, audit them, and drop the answer under both keys', async () => {
@@ -73,14 +78,19 @@ describe('ClientAdminService', () => {
     expect(clients.update).toHaveBeenCalledWith(7, { appDescription: null }, [
       { action: 'client.updated', origin: ORIGIN, clientId: 7, changed: ['appDescription'] },
     ]);
-    expect(cache.answerChanged).toHaveBeenCalledWith([KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest]);
-    expect(cache.keyChanged).not.toHaveBeenCalled();
+    expect(dropped()).toEqual({ scope: 'answer', keys: [KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest] });
+  });
+
+  it('should drop nothing for a change of fields neither get-client nor the guards read', async () => {
+    await service.update(7, { appName: 'Renamed', dailySmsLimit: 500, pumpingGuard: 'block', allowPremiumNumbers: true }, ORIGIN);
+    expect(clients.update).toHaveBeenCalled();
+    expect(dropped()).toEqual({ scope: null, keys: [KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest] });
   });
 
   it('should write nothing, audit nothing and invalidate nothing when nothing differs', async () => {
     await expect(service.update(7, { appName: 'Billing', isActive: true }, ORIGIN)).resolves.toEqual(STORED);
     expect(clients.update).not.toHaveBeenCalled();
-    expect(cache.answerChanged).not.toHaveBeenCalled();
+    expect(cache.changed).not.toHaveBeenCalled();
   });
 
   it('should record disabling apart from other changes, and drop everything about both keys', async () => {
@@ -90,7 +100,7 @@ describe('ClientAdminService', () => {
       ['client.updated', ['isHost']],
       ['client.disabled', ['isActive']],
     ]);
-    expect(cache.keyChanged).toHaveBeenCalledWith([KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest]);
+    expect(dropped()).toEqual({ scope: 'key', keys: [KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest] });
   });
 
   it('should refuse an empty change with 400 and a missing client with 404', async () => {
@@ -98,7 +108,7 @@ describe('ClientAdminService', () => {
     clients.lockKeys.mockResolvedValue(null);
     await expect(service.update(7, { appName: 'x' }, ORIGIN)).rejects.toBeInstanceOf(ClientNotFoundException);
     await expect(service.delete(7, ORIGIN)).rejects.toBeInstanceOf(ClientNotFoundException);
-    expect(cache.keyChanged).not.toHaveBeenCalled();
+    expect(cache.changed).not.toHaveBeenCalled();
   });
 
   it('should let only the current key rotate, keep the previous one for the grace period, and revoke it at once with 0', async () => {
@@ -110,7 +120,7 @@ describe('ClientAdminService', () => {
     expect(rotated.secretKey).toMatch(/^sk_/);
     expect(Date.parse(rotated.previousKeyExpiresAt!) - before).toBeGreaterThanOrEqual(86_400_000);
     const [, newDigest] = clients.rotateKey.mock.calls[0];
-    expect(cache.keyChanged).toHaveBeenCalledWith([KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest, newDigest]);
+    expect(dropped()).toEqual({ scope: 'key', keys: [KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest, newDigest] });
 
     await expect(service.rotateAsAdmin(7, 0, ORIGIN)).resolves.toMatchObject({ previousKeyExpiresAt: null });
     expect(clients.rotateKey.mock.calls[1][2]).toBeNull();

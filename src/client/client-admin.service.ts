@@ -7,11 +7,15 @@ import { ChangeOrigin } from '../auth/actor';
 import { sha256Hex } from '../auth/digest';
 import { generateSecretKey } from '../auth/secret-key';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
+import { inFieldOrder } from '../common/answer-fields';
 import { DEFAULT_PAGE_LIMIT, Page, cursorPosition, pageOf } from '../common/pagination/page';
 import { Transactions } from '../database/transactions';
 import { Idempotency } from '../idempotency/idempotency-of.decorator';
-import { AdminClientView, CHANGEABLE_CLIENT_FIELDS, ClientChanges, ClientKeys, ClientRepository } from './client.repository';
-import { ClientListQueryDto, DeletedClientDto, UpdateClientDto } from './dto/admin-client.dto';
+import { CHANGEABLE_CLIENT_FIELDS } from './client-fields';
+import { ClientKeys, ClientRepository } from './client.repository';
+import { AddClientDto } from './dto/add-client.dto';
+import { AdminClientDto, ClientListQueryDto, DeletedClientDto, UpdateClientDto } from './dto/admin-client.dto';
+import { CLIENT_FIELDS, ClientDto, ClientResponseDto } from './dto/client-response.dto';
 import { DEFAULT_GRACE_SECONDS, RotatedSecretKeyDto, RotatedSecretKeyResponseDto } from './dto/secret-key-rotation.dto';
 
 export class ClientNotFoundException extends NotFoundException {
@@ -33,8 +37,22 @@ export class ClientAdminService {
 
   private readonly keyUsageFlushMs: number;
 
+  // The key is kept only as its digest: it is in this answer and nowhere else.
+  async add(request: AddClientDto, origin: ChangeOrigin): Promise<ClientDto> {
+    const secretKey = generateSecretKey();
+    const secretKeyDigest = sha256Hex(secretKey);
+    const added = await this.clients.insert(request, secretKeyDigest, origin);
+    this.cache.keyIssued(secretKeyDigest);
+    return inFieldOrder(CLIENT_FIELDS, { ...added, secretKey, smsConfig: null });
+  }
+
+  async recordAddReplay(answer: ClientResponseDto, origin: ChangeOrigin): Promise<void> {
+    const clientId = await this.clients.clientIdOfKey(sha256Hex(answer.results.secretKey));
+    await this.clients.recordSecretKeyReplay(clientId, origin);
+  }
+
   // previousKeyInUse: used within two flush intervals, the last one written and the one being noted.
-  async list(query: ClientListQueryDto): Promise<Page<AdminClientView>> {
+  async list(query: ClientListQueryDto): Promise<Page<AdminClientDto>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const previousKeyUsedSince =
       query.previousKeyInUse === undefined
@@ -44,11 +62,11 @@ export class ClientAdminService {
     return pageOf(rows, limit, (client) => client.clientId);
   }
 
-  async get(clientId: number): Promise<AdminClientView> {
+  async get(clientId: number): Promise<AdminClientDto> {
     return (await this.clients.findById(clientId)) ?? throwNotFound();
   }
 
-  async update(clientId: number, request: UpdateClientDto, origin: ChangeOrigin): Promise<AdminClientView> {
+  async update(clientId: number, request: UpdateClientDto, origin: ChangeOrigin): Promise<AdminClientDto> {
     const sent = sentChanges(request);
     if (Object.keys(sent).length === 0) {
       throw new BadRequestException(`request body must set at least one of ${CHANGEABLE_CLIENT_FIELDS.join(', ')}`);
@@ -57,14 +75,12 @@ export class ClientAdminService {
       const keys = (await this.clients.lockKeys(clientId)) ?? throwNotFound();
       const stored = (await this.clients.findById(clientId))!;
       const changes = Object.fromEntries(
-        Object.entries(sent).filter(([field, value]) => !isDeepStrictEqual(stored[field as keyof ClientChanges], value)),
-      ) as ClientChanges;
+        Object.entries(sent).filter(([field, value]) => !isDeepStrictEqual(stored[field as keyof UpdateClientDto], value)),
+      ) as UpdateClientDto;
       const changed = Object.keys(changes);
       if (changed.length === 0) return stored;
-      await this.clients.update(clientId, changes, auditEntriesOf(clientId, changed, changes, origin));
-      const digests = digestsOf(keys);
-      if (changes.isActive !== undefined) await this.cache.keyChanged(digests);
-      else await this.cache.answerChanged(digests);
+      const written = await this.clients.update(clientId, changes, auditEntriesOf(clientId, changed, changes, origin));
+      await this.cache.changed({ keys: digestsOf(keys), client: written });
       return (await this.clients.findById(clientId))!;
     });
   }
@@ -73,7 +89,7 @@ export class ClientAdminService {
     return this.transactions.run(async () => {
       const keys = (await this.clients.lockKeys(clientId)) ?? throwNotFound();
       await this.clients.delete(clientId, origin);
-      await this.cache.keyChanged(digestsOf(keys));
+      await this.cache.changed({ keys: digestsOf(keys), client: 'row' });
       return { clientId, deleted: true };
     });
   }
@@ -112,8 +128,8 @@ export class ClientAdminService {
     const secretKey = generateSecretKey();
     const newDigest = sha256Hex(secretKey);
     const previousKeyExpiresAt = graceSeconds === 0 ? null : new Date(Date.now() + graceSeconds * 1000);
-    await this.clients.rotateKey(keys, newDigest, previousKeyExpiresAt, origin);
-    await this.cache.keyChanged([...digestsOf(keys), newDigest]);
+    const written = await this.clients.rotateKey(keys, newDigest, previousKeyExpiresAt, origin);
+    await this.cache.changed({ keys: [...digestsOf(keys), newDigest], client: written });
     return { secretKey, previousKeyExpiresAt: previousKeyExpiresAt?.toISOString() ?? null };
   }
 }
@@ -126,13 +142,13 @@ function digestsOf(keys: ClientKeys): string[] {
   return keys.previousSecretKeyDigest === null ? [keys.secretKeyDigest] : [keys.secretKeyDigest, keys.previousSecretKeyDigest];
 }
 
-function sentChanges(request: UpdateClientDto): ClientChanges {
+function sentChanges(request: UpdateClientDto): UpdateClientDto {
   const fields = CHANGEABLE_CLIENT_FIELDS;
   return Object.fromEntries(fields.filter((field) => request[field] !== undefined).map((field) => [field, request[field]]));
 }
 
 // Disabling and enabling are audit entries of their own; the other fields changed make one client.updated.
-function auditEntriesOf(clientId: number, changed: string[], changes: ClientChanges, origin: ChangeOrigin): AuditEntry[] {
+function auditEntriesOf(clientId: number, changed: string[], changes: UpdateClientDto, origin: ChangeOrigin): AuditEntry[] {
   const entries: AuditEntry[] = [];
   const updated = changed.filter((field) => field !== 'isActive');
   if (updated.length > 0) entries.push({ action: 'client.updated', origin, clientId, changed: updated });

@@ -7,6 +7,7 @@ import { EmptyBodyDto } from '../common/validation/empty-body.dto';
 import { OptionalBody } from '../common/validation/optional-body.decorator';
 import { Idempotency, IdempotencyOf } from '../idempotency/idempotency-of.decorator';
 import { AdminRoute, ClientRoute, FIELDS_REFUSED } from '../routes/route.decorators';
+import { ClientAdminService } from './client-admin.service';
 import { ClientService } from './client.service';
 import { AddClientDto } from './dto/add-client.dto';
 import { ClientResponseDto } from './dto/client-response.dto';
@@ -14,7 +15,10 @@ import { ClientResponseDto } from './dto/client-response.dto';
 @ApiTags('clients')
 @Controller('api/client')
 export class ClientController {
-  constructor(private readonly clients: ClientService) {}
+  constructor(
+    private readonly clients: ClientService,
+    private readonly admin: ClientAdminService,
+  ) {}
 
   @Post('add')
   @HttpCode(HttpStatus.OK)
@@ -22,8 +26,8 @@ export class ClientController {
   @ApiOperation({ summary: 'Add client', description: 'Registers a client application and issues its secret key.' })
   @ApiOkResponse({ type: ClientResponseDto })
   add(@Body() request: AddClientDto, @Origin() origin: ChangeOrigin, @IdempotencyOf() idempotency: Idempotency) {
-    return idempotency.once(async () => ClientResponseDto.of(await this.clients.create(request, origin)), {
-      replayed: (answer) => this.clients.recordAddReplay(answer, origin),
+    return idempotency.once(async () => ClientResponseDto.of(await this.admin.add(request, origin)), {
+      replayed: (answer) => this.admin.recordAddReplay(answer, origin),
     });
   }
 

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CLIENT_LOOKUP } from '../auth/client-lookup';
+import { GetClientColumns } from '../client-cache/client-cache-invalidator';
 import { ClientCacheModule } from '../client-cache/client-cache.module';
 import { DatabaseModule } from '../database/database.module';
 import { EdgeAnswer } from '../http/edge-answer';
@@ -14,7 +15,8 @@ import { GetClientRepository } from './get-client.repository';
 import { SecretKeyController } from './secret-key.controller';
 import { Client } from './client.entity';
 
-// Global: every feature's SecretKeyGuard finds clients through CLIENT_LOOKUP, and the edge registers EdgeAnswer.
+// Global: every feature's SecretKeyGuard finds clients through CLIENT_LOOKUP, the edge registers EdgeAnswer, and the
+// cache's invalidation decides what a write drops by GetClientColumns.
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Client]), DatabaseModule, ClientCacheModule],
@@ -25,8 +27,9 @@ import { Client } from './client.entity';
     ClientRepository,
     GetClientRepository,
     { provide: CLIENT_LOOKUP, useExisting: ClientService },
+    { provide: GetClientColumns, useExisting: GetClientRepository },
     { provide: EdgeAnswer, useClass: GetClientAtEdge },
   ],
-  exports: [CLIENT_LOOKUP, EdgeAnswer],
+  exports: [CLIENT_LOOKUP, EdgeAnswer, GetClientColumns],
 })
 export class ClientModule {}

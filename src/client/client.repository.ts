@@ -5,69 +5,15 @@ import { AuditLog } from '../audit/audit.repository';
 import { AuditEntry, JUST_INSERTED } from '../audit/audit-entry';
 import { ChangeOrigin } from '../auth/actor';
 import { Clock } from '../common/clock';
-import { Amount } from '../common/exact-amount';
 import { amountOf, microsOf } from '../database/exact-decimal';
 import { SqlNames } from '../database/sql-names';
-import { sqlTimestamp } from '../database/timestamps';
 import { Transactions } from '../database/transactions';
 import { WriteScripts } from '../database/write-scripts';
 import { SmsConfig } from '../sms-config/sms-config.entity';
-import { Client, PumpingGuard } from './client.entity';
-
-export interface NewClient {
-  appName: string;
-  appDescription: string | null;
-  appUrl: string;
-  secretKeyDigest: string;
-  preferredSmsGateway: string | null;
-  isHost: boolean;
-}
-
-export interface AdminClientView {
-  clientId: number;
-  appName: string;
-  appDescription: string | null;
-  appUrl: string;
-  preferredSmsGateway: string | null;
-  preferredEmailGateway: string | null;
-  preferredPushNotificationGateway: string | null;
-  isHost: boolean;
-  isActive: boolean;
-  smsConfigCount: number;
-  createdAt: string;
-  updatedAt: string;
-  secretKeyRotatedAt: string | null;
-  secretKeyLastUsedAt: string | null;
-  secretKeyLastUsedFrom: string | null;
-  previousSecretKeyLastUsedAt: string | null;
-  previousSecretKeyLastUsedFrom: string | null;
-  previousKeyExpiresAt: string | null;
-  allowedDestinations: string[] | null;
-  dailySpendLimit: Amount | null;
-  dailySmsLimit: number | null;
-  spentToday: Amount;
-  sentToday: number;
-  pumpingGuard: PumpingGuard;
-  allowPremiumNumbers: boolean;
-}
-
-export const CHANGEABLE_CLIENT_FIELDS = [
-  'appName',
-  'appDescription',
-  'appUrl',
-  'preferredSmsGateway',
-  'preferredEmailGateway',
-  'preferredPushNotificationGateway',
-  'isHost',
-  'isActive',
-  'allowedDestinations',
-  'dailySpendLimit',
-  'dailySmsLimit',
-  'pumpingGuard',
-  'allowPremiumNumbers',
-] as const satisfies ReadonlyArray<keyof Client>;
-
-export type ClientChanges = Partial<Pick<Client, (typeof CHANGEABLE_CLIENT_FIELDS)[number]>>;
+import { ADMIN_CLIENT_FIELDS, ClientFields, NewClient } from './client-fields';
+import { Client } from './client.entity';
+import { AddClientDto } from './dto/add-client.dto';
+import { AdminClientDto, UpdateClientDto } from './dto/admin-client.dto';
 
 export interface ClientKeys {
   clientId: number;
@@ -78,35 +24,21 @@ export interface ClientKeys {
   secretKeyLastUsedFrom: string | null;
 }
 
-const INSERT_PROPERTIES = [
-  'appName',
-  'appDescription',
-  'appUrl',
-  'secretKeyDigest',
-  'preferredSmsGateway',
-  'isHost',
-  'createdAt',
-] as const satisfies ReadonlyArray<keyof Client>;
-
-const ADMIN_VIEW_SELECTION = [
-  'id',
-  ...CHANGEABLE_CLIENT_FIELDS,
-  'smsConfigCount',
-  'createdAt',
-  'updatedAt',
-  'secretKeyRotatedAt',
-  'secretKeyLastUsedAt',
-  'secretKeyLastUsedFrom',
-  // Whether there is a previous key; the digest itself is never shown.
-  'previousSecretKeyDigest',
-  'previousSecretKeyLastUsedAt',
-  'previousSecretKeyLastUsedFrom',
-  'previousKeyExpiresAt',
-  'usageDay',
-  'spentToday',
-].map((property) => `c.${property}`);
 const ADMIN_VIEW_INTEGERS = ['dailySpendLimitMicros', 'spentTodayMicros', 'sentToday'] as const satisfies ReadonlyArray<keyof Client>;
 type AdminViewRow = Omit<Client, (typeof ADMIN_VIEW_INTEGERS)[number]> & Record<(typeof ADMIN_VIEW_INTEGERS)[number], string | null>;
+
+// The admin view's fields that are no column of their name, or read otherwise; the others are their columns' values.
+const ADMIN_VIEW_READS: { [F in keyof AdminClientDto]?: (client: AdminViewRow, today: string) => AdminClientDto[F] } = {
+  clientId: (client) => client.id,
+  updatedAt: (client) => (client.updatedAt ?? client.createdAt).toISOString(),
+  // Shown while there is a previous key; its digest itself never is.
+  previousSecretKeyLastUsedAt: (client) => (client.previousSecretKeyDigest === null ? null : isoOrNull(client.previousSecretKeyLastUsedAt)),
+  previousSecretKeyLastUsedFrom: (client) => (client.previousSecretKeyDigest === null ? null : client.previousSecretKeyLastUsedFrom),
+  previousKeyExpiresAt: (client) => (client.previousSecretKeyDigest === null ? null : isoOrNull(client.previousKeyExpiresAt)),
+  dailySpendLimit: (client) => (client.dailySpendLimitMicros === null ? null : amountOf(BigInt(client.dailySpendLimitMicros))),
+  spentToday: (client, today) => (client.usageDay === today ? amountOf(BigInt(client.spentTodayMicros ?? 0)) : 0),
+  sentToday: (client, today) => (client.usageDay === today ? Number(client.sentToday ?? 0) : 0),
+};
 
 const KEYS_SELECTION = [
   'c.id',
@@ -126,6 +58,8 @@ function likePrefix(prefix: string): string {
 export class ClientRepository {
   private readonly insertSql: string;
   private readonly names: SqlNames<Client>;
+  private readonly fields: ClientFields;
+  private readonly readAdminView: (client: AdminViewRow, today: string) => AdminClientDto;
 
   constructor(
     private readonly transactions: Transactions,
@@ -136,22 +70,22 @@ export class ClientRepository {
   ) {
     const client = new SqlNames(dataSource, Client);
     this.names = client;
-    this.insertSql = `INSERT INTO ${client.table} (${client.columns(INSERT_PROPERTIES)}) VALUES (${INSERT_PROPERTIES.map(() => '?').join(', ')})`;
+    this.fields = new ClientFields(dataSource);
+    const { inserted } = this.fields;
+    this.insertSql = `INSERT INTO ${client.table} (${client.columns(inserted)}) VALUES (${inserted.map(() => '?').join(', ')})`;
+    this.readAdminView = this.fields.reader(ADMIN_CLIENT_FIELDS, ADMIN_VIEW_READS);
   }
 
   private get manager(): EntityManager {
     return this.transactions.manager;
   }
 
-  async insert(client: NewClient, origin: ChangeOrigin): Promise<number> {
-    const values = INSERT_PROPERTIES.map((property) => {
-      if (property === 'createdAt') return sqlTimestamp(new Date());
-      const value = client[property];
-      return typeof value === 'boolean' ? Number(value) : value;
-    });
+  // The client as stored: the request's fields, each other column's default.
+  async insert(request: AddClientDto, secretKeyDigest: string, origin: ChangeOrigin): Promise<NewClient> {
+    const client = this.fields.added(request, { secretKeyDigest, createdAt: new Date() });
     const audit = this.auditLog.statement({ action: 'client.created', origin, clientId: JUST_INSERTED });
-    const [inserted] = await this.scripts.run([{ sql: this.insertSql, values }, audit]);
-    return inserted.insertId;
+    await this.scripts.run([{ sql: this.insertSql, values: this.fields.insertValues(client) }, audit]);
+    return client;
   }
 
   async list(
@@ -159,8 +93,8 @@ export class ClientRepository {
     limit: number,
     appNamePrefix?: string,
     previousKeyUsedSince?: { since: Date; used: boolean },
-  ): Promise<AdminClientView[]> {
-    const query = this.clients(ADMIN_VIEW_SELECTION).where('c.id > :afterId', { afterId });
+  ): Promise<AdminClientDto[]> {
+    const query = this.clients().where('c.id > :afterId', { afterId });
     if (appNamePrefix !== undefined) query.andWhere("c.appName LIKE :prefix ESCAPE '!'", { prefix: likePrefix(appNamePrefix) });
     if (previousKeyUsedSince !== undefined) {
       const inUse = 'c.previousSecretKeyDigest IS NOT NULL AND c.previousSecretKeyLastUsedAt >= :since';
@@ -171,14 +105,14 @@ export class ClientRepository {
     return this.adminViews(query.orderBy('c.id').limit(limit + 1));
   }
 
-  async findById(clientId: number): Promise<AdminClientView | null> {
-    const [found] = await this.adminViews(this.clients(ADMIN_VIEW_SELECTION).where({ id: clientId }));
+  async findById(clientId: number): Promise<AdminClientDto | null> {
+    const [found] = await this.adminViews(this.clients().where({ id: clientId }));
     return found ?? null;
   }
 
   // Locked on MySQL; SQLite runs one transaction at a time anyway.
   async lockKeys(clientId: number): Promise<ClientKeys | null> {
-    const query = this.clients(KEYS_SELECTION).where({ id: clientId });
+    const query = this.clients().select(KEYS_SELECTION).where({ id: clientId });
     if (this.transactions.dialect === 'mysql') query.setLock('pessimistic_write');
     const client = await query.getOne();
     if (client === null) return null;
@@ -192,14 +126,16 @@ export class ClientRepository {
     };
   }
 
-  async update(clientId: number, changes: ClientChanges, audit: AuditEntry[]): Promise<void> {
+  // Answers the columns it wrote, as rotateKey does: what the change drops from get-client's cache is decided from them.
+  async update(clientId: number, changes: UpdateClientDto, audit: AuditEntry[]): Promise<string[]> {
     const { dailySpendLimit } = changes;
     const twin =
       dailySpendLimit === undefined
         ? {}
         : { dailySpendLimitMicros: dailySpendLimit === null ? null : microsOf(dailySpendLimit).toString() };
-    await this.updateRow(clientId, { ...changes, ...twin, updatedAt: new Date() });
+    const written = await this.updateRow(clientId, { ...changes, ...twin, updatedAt: new Date() });
     for (const entry of audit) await this.auditLog.record(entry);
+    return written;
   }
 
   async delete(clientId: number, origin: ChangeOrigin): Promise<void> {
@@ -209,9 +145,9 @@ export class ClientRepository {
   }
 
   // A null expiry revokes the current key at once; an earlier previous key ends here.
-  async rotateKey(keys: ClientKeys, newDigest: string, previousKeyExpiresAt: Date | null, origin: ChangeOrigin): Promise<Date> {
+  async rotateKey(keys: ClientKeys, newDigest: string, previousKeyExpiresAt: Date | null, origin: ChangeOrigin): Promise<string[]> {
     const now = new Date();
-    await this.updateRow(keys.clientId, {
+    const written = await this.updateRow(keys.clientId, {
       secretKeyDigest: newDigest,
       previousSecretKeyDigest: previousKeyExpiresAt === null ? null : keys.secretKeyDigest,
       previousKeyExpiresAt,
@@ -224,7 +160,7 @@ export class ClientRepository {
       updatedAt: now,
     });
     await this.auditLog.record({ action: 'client.secret-key.rotated', origin, clientId: keys.clientId, changed: ['secretKey'] });
-    return now;
+    return written;
   }
 
   // Whatever the previous key's grace.
@@ -242,48 +178,22 @@ export class ClientRepository {
     await this.auditLog.record({ action: 'client.secret-key.replayed', origin, clientId });
   }
 
-  private async updateRow(clientId: number, values: Partial<Client>): Promise<void> {
+  private async updateRow(clientId: number, values: Partial<Client>): Promise<string[]> {
     await this.manager.createQueryBuilder().update(Client).set(values).where({ id: clientId }).updateEntity(false).execute();
+    return Object.keys(values);
   }
 
-  private async adminViews(query: SelectQueryBuilder<Client>): Promise<AdminClientView[]> {
+  private async adminViews(query: SelectQueryBuilder<Client>): Promise<AdminClientDto[]> {
     const today = this.clock.today();
-    return (await this.names.withIntegerTexts(query, 'c', ADMIN_VIEW_INTEGERS)).map((client) => toAdminClientView(client, today));
+    return (await this.names.withIntegerTexts(query, 'c', ADMIN_VIEW_INTEGERS)).map((client) => this.readAdminView(client, today));
   }
 
-  private clients(selection: string[]) {
-    return this.manager.getRepository(Client).createQueryBuilder('c').select(selection);
+  // Every column: the admin view reads any a field of its DTO is named after.
+  private clients() {
+    return this.manager.getRepository(Client).createQueryBuilder('c');
   }
 }
 
-function toAdminClientView(client: AdminViewRow, today: string): AdminClientView {
-  const counting = client.usageDay === today;
-  return {
-    clientId: client.id,
-    appName: client.appName,
-    appDescription: client.appDescription,
-    appUrl: client.appUrl,
-    preferredSmsGateway: client.preferredSmsGateway,
-    preferredEmailGateway: client.preferredEmailGateway,
-    preferredPushNotificationGateway: client.preferredPushNotificationGateway,
-    isHost: client.isHost,
-    isActive: client.isActive,
-    smsConfigCount: client.smsConfigCount,
-    createdAt: client.createdAt.toISOString(),
-    updatedAt: (client.updatedAt ?? client.createdAt).toISOString(),
-    secretKeyRotatedAt: client.secretKeyRotatedAt?.toISOString() ?? null,
-    secretKeyLastUsedAt: client.secretKeyLastUsedAt?.toISOString() ?? null,
-    secretKeyLastUsedFrom: client.secretKeyLastUsedFrom,
-    previousSecretKeyLastUsedAt:
-      client.previousSecretKeyDigest === null ? null : (client.previousSecretKeyLastUsedAt?.toISOString() ?? null),
-    previousSecretKeyLastUsedFrom: client.previousSecretKeyDigest === null ? null : client.previousSecretKeyLastUsedFrom,
-    previousKeyExpiresAt: client.previousSecretKeyDigest === null ? null : (client.previousKeyExpiresAt?.toISOString() ?? null),
-    allowedDestinations: client.allowedDestinations,
-    dailySpendLimit: client.dailySpendLimitMicros === null ? null : amountOf(BigInt(client.dailySpendLimitMicros)),
-    dailySmsLimit: client.dailySmsLimit,
-    spentToday: counting ? amountOf(BigInt(client.spentTodayMicros ?? 0)) : 0,
-    sentToday: counting ? Number(client.sentToday ?? 0) : 0,
-    pumpingGuard: client.pumpingGuard,
-    allowPremiumNumbers: client.allowPremiumNumbers,
-  };
+function isoOrNull(time: Date | null): string | null {
+  return time?.toISOString() ?? null;
 }

@@ -1,8 +1,6 @@
 import { sha256Hex } from '../auth/digest';
 import { generateSecretKey } from '../auth/secret-key';
 import { ClientCache } from '../client-cache/client-cache';
-import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
-import { ClientRepository, NewClient } from './client.repository';
 import { ClientService } from './client.service';
 import { ClientWithSmsConfigs, GetClientRepository } from './get-client.repository';
 
@@ -22,49 +20,15 @@ const STORED: ClientWithSmsConfigs = {
 };
 
 describe('ClientService', () => {
-  let insert: jest.Mock<Promise<number>, [NewClient]>;
   let find: jest.Mock<Promise<ClientWithSmsConfigs | null>, [string]>;
   let cache: ClientCache;
-  let invalidation: jest.Mocked<ClientCacheInvalidation>;
   let service: ClientService;
 
   beforeEach(() => {
-    insert = jest.fn<Promise<number>, [NewClient]>().mockResolvedValue(9);
     find = jest.fn<Promise<ClientWithSmsConfigs | null>, [string]>().mockResolvedValue(STORED);
     cache = new ClientCache({ maxBytes: 1_000_000 });
     cache.setLive(true);
-    invalidation = {
-      answerChanged: jest.fn(),
-      keyChanged: jest.fn(),
-      keyIssued: jest.fn(),
-      providerHostsChanged: jest.fn(),
-      answerChangeStatement: jest.fn(),
-    };
-    service = new ClientService(
-      { insert } as unknown as ClientRepository,
-      { findWithSmsConfigsByDigest: find } as unknown as GetClientRepository,
-      cache,
-      invalidation,
-    );
-  });
-
-  it('should store a new client under the digest of a new key and answer the key, nowhere stored', async () => {
-    const answer = await service.create(
-      { appName: 'Billing', appUrl: 'https://billing.example.com', isHost: false },
-      { actor: 'admin:12345678', requestId: 'r1', callerRequestId: null, sourceAddress: null, userAgent: null },
-    );
-    expect(answer.secretKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
-    const [stored] = insert.mock.calls[0];
-    expect(stored).toEqual({
-      appName: 'Billing',
-      appDescription: null,
-      appUrl: 'https://billing.example.com',
-      preferredSmsGateway: null,
-      isHost: false,
-      secretKeyDigest: sha256Hex(answer.secretKey),
-    });
-    expect(JSON.stringify(stored)).not.toContain(answer.secretKey);
-    expect(invalidation.keyIssued).toHaveBeenCalledWith(sha256Hex(answer.secretKey));
+    service = new ClientService({ findWithSmsConfigsByDigest: find } as unknown as GetClientRepository, cache);
   });
 
   it('should answer get-client with the key echoed, reading the database once for repeated calls', async () => {

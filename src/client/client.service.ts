@@ -1,57 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { ChangeOrigin } from '../auth/actor';
 import { AuthenticatedClient, ClientLookup } from '../auth/client-lookup';
 import { sha256Hex } from '../auth/digest';
-import { generateSecretKey, isWellFormedSecretKey } from '../auth/secret-key';
-import { inFieldOrder } from '../common/answer-fields';
+import { isWellFormedSecretKey } from '../auth/secret-key';
 import { CachedClient, ClientCache, KeyOwner, answerOf } from '../client-cache/client-cache';
-import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
 import { toCachedClient } from './client-answer';
-import { ClientRepository } from './client.repository';
-import { AddClientDto } from './dto/add-client.dto';
-import { CLIENT_FIELDS, ClientDto, ClientResponseDto } from './dto/client-response.dto';
 import { GetClientRepository } from './get-client.repository';
 
+// get-client's answer and the guards' lookup of a key, both through the cache; the admin's writes are ClientAdminService's.
 @Injectable()
 export class ClientService implements ClientLookup {
   constructor(
-    private readonly clients: ClientRepository,
     private readonly getClientReads: GetClientRepository,
     private readonly cache: ClientCache,
-    private readonly invalidation: ClientCacheInvalidation,
   ) {}
 
   private readonly read = async (digest: string): Promise<CachedClient | null> => {
     const found = await this.getClientReads.findWithSmsConfigsByDigest(digest);
     return found === null ? null : toCachedClient(found);
   };
-
-  async recordAddReplay(answer: ClientResponseDto, origin: ChangeOrigin): Promise<void> {
-    const clientId = await this.clients.clientIdOfKey(sha256Hex(answer.results.secretKey));
-    await this.clients.recordSecretKeyReplay(clientId, origin);
-  }
-
-  // The key is kept only as its digest: it is in this response and nowhere else.
-  async create(request: AddClientDto, origin: ChangeOrigin): Promise<ClientDto> {
-    const secretKey = generateSecretKey();
-    const secretKeyDigest = sha256Hex(secretKey);
-    const client = {
-      appName: request.appName,
-      appDescription: request.appDescription ?? null,
-      appUrl: request.appUrl,
-      preferredSmsGateway: request.preferredSmsGateway ?? null,
-      isHost: request.isHost,
-    };
-    await this.clients.insert({ ...client, secretKeyDigest }, origin);
-    this.invalidation.keyIssued(secretKeyDigest);
-    return inFieldOrder(CLIENT_FIELDS, {
-      ...client,
-      secretKey,
-      preferredEmailGateway: null,
-      preferredPushNotificationGateway: null,
-      smsConfig: null,
-    });
-  }
 
   async getAnswer(secretKey: string): Promise<string | null> {
     if (!isWellFormedSecretKey(secretKey)) return null;

@@ -39,7 +39,7 @@ export class ProviderHostService {
     try {
       approved = await this.transactions.run(async () => {
         const row = await this.repository.approve(form.host, request.note ?? null, origin);
-        await this.invalidation.providerHostsChanged();
+        await this.invalidation.changed({ providerHosts: true });
         return row;
       });
     } catch (error) {
@@ -53,7 +53,7 @@ export class ProviderHostService {
   async remove(providerHostId: number, origin: ChangeOrigin): Promise<DeletedProviderHostDto> {
     const removed = await this.transactions.run(async () => {
       if (!(await this.repository.remove(providerHostId, origin))) return false;
-      await this.invalidation.providerHostsChanged();
+      await this.invalidation.changed({ providerHosts: true });
       return true;
     });
     if (!removed) throw new NotFoundException('Provider host not found');

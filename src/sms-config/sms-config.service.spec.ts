@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ForbiddenException } from '@nestjs/common';
+import { CacheChange } from '../client-cache/client-cache-invalidator';
 import { SecretSealer, UnsealError } from '../crypto/secret-sealer';
 import { Transactions } from '../database/transactions';
 import { ProviderHostApproval } from '../provider-host/provider-host-approval';
@@ -25,23 +26,17 @@ describe('SmsConfigService', () => {
   let add: jest.Mock<Promise<number>, Parameters<SmsConfigRepository['add']>>;
   // The invalidation commits with the add, in the repository's script: the service hands it over.
   const INVALIDATION = { sql: 'the invalidation', values: [] };
-  let invalidation: jest.Mock<typeof INVALIDATION, [string[]]>;
+  let invalidation: jest.Mock<Array<typeof INVALIDATION>, [CacheChange]>;
   let service: SmsConfigService;
 
   beforeEach(() => {
     add = jest.fn<Promise<number>, Parameters<SmsConfigRepository['add']>>().mockResolvedValue(7);
-    invalidation = jest.fn().mockReturnValue(INVALIDATION);
+    invalidation = jest.fn().mockReturnValue([INVALIDATION]);
     service = new SmsConfigService(
       { add } as unknown as SmsConfigRepository,
       {} as SmsConfigBudgetRepository,
       sealer,
-      {
-        answerChanged: jest.fn(),
-        answerChangeStatement: invalidation,
-        keyChanged: jest.fn(),
-        keyIssued: jest.fn(),
-        providerHostsChanged: jest.fn(),
-      },
+      { changed: jest.fn(), changeStatements: invalidation, keyIssued: jest.fn() },
       {} as Transactions,
       new VerifyApiKeyIssuer(sealer),
       {} as ProviderHostApproval,
@@ -89,7 +84,7 @@ describe('SmsConfigService', () => {
 
   it('should hand the repository the invalidation of every key of the client, to commit with the configuration', async () => {
     await service.add(OWNER, REQUEST, ORIGIN);
-    expect(invalidation).toHaveBeenCalledWith(OWNER.keyDigests);
+    expect(invalidation).toHaveBeenCalledWith({ keys: OWNER.keyDigests, smsConfig: 'row' });
     expect(add.mock.calls[0][3]).toEqual([INVALIDATION]);
   });
 

@@ -57,7 +57,7 @@ export class SmsConfigService {
       { ...this.storedFrom(request, sentColumns(request), 'property', owner.id), clientId: owner.id },
       origin,
       request.destinationPrices ?? [],
-      [this.clientCache.answerChangeStatement(owner.keyDigests)],
+      this.clientCache.changeStatements({ keys: owner.keyDigests, smsConfig: 'row' }),
     );
     return { verifyApiKey: this.verifyApiKeyFor(owner, { smsConfigId, credentialVersion: 0 }, request.apiKey ?? null) };
   }
@@ -97,7 +97,7 @@ export class SmsConfigService {
         credentialVersion: touchesCredentials ? credentialVersion : undefined,
         destinationPrices: request.destinationPrices,
       });
-      await this.clientCache.answerChanged(owner.keyDigests);
+      await this.clientCache.changed({ keys: owner.keyDigests, smsConfig: sent.map(({ property }) => property) });
       const apiKey = request.apiKey !== undefined ? request.apiKey : this.tokens.openApiKey(stored.apiKeySealed, owner.id);
       const updated = await this.withApproval((await this.smsConfigs.findOne(smsConfigId, owner.id))!);
       return inFieldOrder(UPDATED_SMS_CONFIG_FIELDS, {
@@ -110,7 +110,7 @@ export class SmsConfigService {
   async delete(owner: AuthenticatedClient, smsConfigId: number, origin: ChangeOrigin): Promise<DeletedSmsConfigDto> {
     return this.transactions.run(async () => {
       if (!(await this.smsConfigs.delete(smsConfigId, owner.id, origin))) throwNotFound();
-      await this.clientCache.answerChanged(owner.keyDigests);
+      await this.clientCache.changed({ keys: owner.keyDigests, smsConfig: 'row' });
       return { smsConfigId, deleted: true };
     });
   }
