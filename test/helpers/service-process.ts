@@ -124,17 +124,31 @@ export class ServiceProcess {
     if (typeof payload === 'string' && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
       headers['content-type'] = 'text/plain;charset=UTF-8';
     }
+    const timeoutMs = options.timeoutMs ?? 20000;
     const response = await fetch(this.url + path, {
       method,
       headers,
       // Bytes that are not UTF-8 go out as they are; fetch accepts a Uint8Array at run time.
       body: payload as BodyInit | undefined,
-      signal: AbortSignal.timeout(options.timeoutMs ?? 20000),
+      signal: AbortSignal.timeout(timeoutMs),
+    }).catch((error: Error) => {
+      throw error.name === 'TimeoutError' ? this.unanswered(`${method} ${path}`, timeoutMs) : error;
     });
     const answer = await readAnswer(response);
     // Raw bytes test the parser, not the document.
     if (typeof payload !== 'object') await assertRefusalIsDescribed({ method, url: path, headers, payload }, answer);
     return answer;
+  }
+
+  // A request left unanswered says what the service was doing: a flaky run is read from its own failure.
+  private unanswered(request: string, timeoutMs: number): Error {
+    const state = this.child.exitCode === null && this.child.signalCode === null ? 'running' : 'exited';
+    const lastLines = this.logs()
+      .slice(-20)
+      .map((line) => line.slice(0, 400));
+    return new Error(
+      `${request}: no answer within ${timeoutMs} ms (the service is ${state}); its last log lines:\n${lastLines.join('\n')}`,
+    );
   }
 
   post(
