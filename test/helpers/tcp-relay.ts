@@ -51,7 +51,7 @@ export class TcpRelay {
   reset(): void {
     this.resetting = true;
     for (const [client, upstream] of this.pairs) {
-      client.resetAndDestroy();
+      resetOrDestroy(client);
       upstream.destroy();
     }
     this.pairs.clear();
@@ -124,4 +124,11 @@ export class TcpRelay {
     client.resume();
     upstream.resume();
   }
+}
+
+// A socket whose end() was sent (the database closed its side and the pipe passed it on) is destroyed, not reset: Node
+// cannot reset it while its shutdown is pending, and leaves its handle open, which spins the process at exit.
+function resetOrDestroy(socket: Socket): void {
+  if (socket.writableEnded) socket.destroy();
+  else socket.resetAndDestroy();
 }
