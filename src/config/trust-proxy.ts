@@ -1,15 +1,10 @@
 import ipaddr from 'ipaddr.js';
-import { isIP, isIPv6 } from 'node:net';
-import { callerAddressOf } from '../common/caller-trace';
+import { Network, PREFIX_BOUNDS, isInNetworks, readNetwork } from '../common/networks';
 import { ConfigurationError } from './environment';
 
-type Network = [ipaddr.IPv4 | ipaddr.IPv6, number];
-
-// One entry trusts at most 1/256 of IPv4 or 1/128 of IPv6: a list that trusts every address (0.0.0.0/1,128.0.0.0/1) is
-// refused as TRUST_PROXY=true is in production.
-const PREFIX_BOUNDS = { ipv4: [8, 32], ipv6: [7, 128] } as const;
+// One entry trusts at most PREFIX_BOUNDS' share: a list that trusts every address (0.0.0.0/1,128.0.0.0/1) is refused as
+// TRUST_PROXY=true is in production.
 const MAPPED_IPV4_BITS = 96;
-const DECIMAL_PREFIX = /^[1-9][0-9]{0,2}$|^0$/;
 
 const REFUSED_PRODUCTION_TRUE =
   'Invalid configuration: TRUST_PROXY=true is refused when NODE_ENV=production: it trusts every peer to name the caller in ' +
@@ -49,33 +44,19 @@ export function parseTrustProxy(value: string | undefined, isProduction: boolean
  */
 export function trustedProxies(list: string): (address: string) => boolean {
   const networks = list.split(',').map((entry) => networkOf(entry)!);
-  return (address) => {
-    const hop = callerAddressOf(address);
-    if (isIP(hop) === 0 || !ipaddr.isValid(hop)) return false;
-    const parsed = ipaddr.process(hop);
-    return networks.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits));
-  };
+  return (address) => isInNetworks(address, networks);
 }
 
 /**
- * An entry as a network, or undefined when it is not four-part decimal IPv4 (no leading zeros) or IPv6 that both Node and
- * ipaddr.js read, each with an optional decimal prefix no longer than the address. An IPv4-mapped IPv6 entry is read as
- * the IPv4 network it covers: the proxy library matches IPv4 callers against it.
+ * An entry as a network (readNetwork), or undefined. An IPv4-mapped IPv6 entry is read as the IPv4 network it covers:
+ * the proxy library matches IPv4 callers against it.
  */
 function networkOf(entry: string): Network | undefined {
-  const slash = entry.indexOf('/');
-  const address = slash === -1 ? entry : entry.slice(0, slash);
-  const prefix = slash === -1 ? undefined : entry.slice(slash + 1);
-  if (prefix !== undefined && !DECIMAL_PREFIX.test(prefix)) return undefined;
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  if (ipaddr.IPv4.isValidFourPartDecimal(address)) parsed = ipaddr.IPv4.parse(address);
-  else if (isIPv6(address) && ipaddr.IPv6.isValid(address)) parsed = ipaddr.IPv6.parse(address);
-  else return undefined;
-  const [, longest] = PREFIX_BOUNDS[parsed.kind()];
-  const bits = prefix === undefined ? longest : Number(prefix);
-  if (bits > longest) return undefined;
+  const network = readNetwork(entry)?.network;
+  if (network === undefined) return undefined;
+  const [parsed, bits] = network;
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     return [(parsed as ipaddr.IPv6).toIPv4Address(), bits - MAPPED_IPV4_BITS];
   }
-  return [parsed, bits];
+  return network;
 }
