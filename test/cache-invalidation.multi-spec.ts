@@ -6,7 +6,7 @@ import { READ_EVERY_MS } from '../src/client-cache/change-sequence';
 import { ChangeSequenceRepository } from '../src/client-cache/change-sequence.repository';
 import { ClientCache } from '../src/client-cache/client-cache';
 import { StatementTally } from '../src/database/statement-tally';
-import { ServiceProcess, emptyMysqlDatabase, report, sleep } from './helpers/service-process';
+import { ServiceProcess, emptyMysqlDatabase, msUntil, report, sleep } from './helpers/service-process';
 import { TcpRelay } from './helpers/tcp-relay';
 import { ADMIN_API_KEY, AMQP_URL, DISPATCHER_API_KEY, TestApp, startTestApp, validSmsConfig } from './helpers/test-app';
 
@@ -72,15 +72,8 @@ describe('cache invalidation across instances', () => {
   const getClientStatus = async (instance: Instance, secretKey: string) =>
     (await call(instance, 'POST', '/api/client/get/secretKey', { secretKey })).status;
 
-  /** ms until check() holds; stops looking past three times the bound, which the caller's expectation then fails. */
-  async function msUntil(check: () => Promise<boolean>): Promise<number> {
-    const start = Date.now();
-    while (!(await check())) {
-      if (Date.now() - start > 3 * VISIBLE_WITHIN_MS) break;
-      await sleep(10);
-    }
-    return Date.now() - start;
-  }
+  // Past three times the bound, the caller's expectation fails.
+  const msUntilSeen = (check: () => Promise<boolean>) => msUntil(check, 3 * VISIBLE_WITHIN_MS);
 
   /** A new client's key whose get-client answer `reader` holds (while its bus is heard, for up to a minute). */
   async function keyCachedIn(reader: Instance, appName = `cached-${Date.now()}`): Promise<string> {
@@ -99,18 +92,18 @@ describe('cache invalidation across instances', () => {
     await waitFor('the reader to route to the approved host', async () => (await candidatesThrough(reader, routed)).length === 1, 5000);
     const removed = await call(writer, 'DELETE', `/api/v1/provider-hosts/${approved.body.results.providerHostId}`, ADMIN);
     expect(removed.status).toBe(200);
-    const hostMs = await msUntil(async () => (await candidatesThrough(reader, routed)).length === 0);
+    const hostMs = await msUntilSeen(async () => (await candidatesThrough(reader, routed)).length === 0);
 
     const revoked = await keyCachedIn(reader);
     const rotated = await call(writer, 'POST', '/api/v1/client/secret-key/rotate', { secretKey: revoked }, { graceSeconds: 0 });
     expect(rotated.status).toBe(200);
-    const keyMs = await msUntil(async () => (await getClientStatus(reader, revoked)) === 404);
+    const keyMs = await msUntilSeen(async () => (await getClientStatus(reader, revoked)) === 404);
 
     const appName = `disabled-${Date.now()}`;
     const disabled = await keyCachedIn(reader, appName);
     const clientId = (await a.get(`/api/v1/clients?appName=${appName}`, ADMIN)).body.results.items[0].clientId as number;
     expect((await call(writer, 'PATCH', `/api/v1/clients/${clientId}`, ADMIN, { isActive: false })).status).toBe(200);
-    const clientMs = await msUntil(async () => (await getClientStatus(reader, disabled)) === 403);
+    const clientMs = await msUntilSeen(async () => (await getClientStatus(reader, disabled)) === 403);
     return { host: hostMs, key: keyMs, client: clientMs };
   }
 

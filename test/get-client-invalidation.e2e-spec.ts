@@ -2,12 +2,11 @@ import { sha256Hex } from '../src/auth/digest';
 import { CacheInvalidationBus } from '../src/client-cache/cache-invalidation.bus';
 import { ChangeSequenceRepository } from '../src/client-cache/change-sequence.repository';
 import { ClientCache } from '../src/client-cache/client-cache';
+import { msUntil, sleep } from './helpers/service-process';
 import { ADMIN_API_KEY, TestApp, startTestApp, testDatabaseUrl, validSmsConfig } from './helpers/test-app';
 
 const ADMIN = { 'x-api-key': ADMIN_API_KEY };
 const VISIBLE_WITHIN_MS = 1000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * What a write drops from get-client's cache, seen on a second instance over the same database: A takes the writes,
@@ -39,15 +38,8 @@ describe("get-client's cache: what a write drops", () => {
     }
   }
 
-  /** ms until check() holds; stops looking past three times the bound, which the caller's expectation then fails. */
-  async function msUntil(check: () => Promise<boolean>): Promise<number> {
-    const start = Date.now();
-    while (!(await check())) {
-      if (Date.now() - start > 3 * VISIBLE_WITHIN_MS) break;
-      await sleep(10);
-    }
-    return Date.now() - start;
-  }
+  // Past three times the bound, the caller's expectation fails.
+  const msUntilSeen = (check: () => Promise<boolean>) => msUntil(check, 3 * VISIBLE_WITHIN_MS);
 
   const getClientOnB = async (secretKey: string) => (await b.post('/api/client/get/secretKey', { headers: { secretKey } })).body.results;
   const heldByB = (secretKey: string) => cacheOfB.lookup(sha256Hex(secretKey))?.found === true;
@@ -71,7 +63,7 @@ describe("get-client's cache: what a write drops", () => {
     expect(heldByB(secretKey)).toBe(true);
     const appUrl = `https://${Math.random().toString(36).slice(2)}.example.com`;
     expect((await a.send('PATCH', `/api/v1/clients/${clientId}`, { headers: ADMIN, body: { appUrl } })).status).toBe(200);
-    return msUntil(async () => (await getClientOnB(secretKey)).appUrl === appUrl);
+    return msUntilSeen(async () => (await getClientOnB(secretKey)).appUrl === appUrl);
   }
 
   /** Until B has applied every change committed before: a later one shown (lines and messages keep their order), and the sequence read through. */
@@ -99,7 +91,7 @@ describe("get-client's cache: what a write drops", () => {
       body: { providerName: 'vonage' },
     });
     expect(patched.status).toBe(200);
-    expect(await msUntil(async () => (await getClientOnB(secretKey)).smsConfig[0].providerName === 'vonage')).toBeLessThan(
+    expect(await msUntilSeen(async () => (await getClientOnB(secretKey)).smsConfig[0].providerName === 'vonage')).toBeLessThan(
       VISIBLE_WITHIN_MS,
     );
   });

@@ -201,6 +201,16 @@ export function sleep(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }
 
+/** ms until check() holds; stops looking past giveUpAfterMs, so the caller's expectation of the figure fails, not a timeout. */
+export async function msUntil(check: () => Promise<boolean>, giveUpAfterMs: number): Promise<number> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > giveUpAfterMs) break;
+    await sleep(10);
+  }
+  return Date.now() - start;
+}
+
 /** Polls until check() is true; returns the milliseconds it took, or throws after timeoutMs. */
 export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number, intervalMs = 100): Promise<number> {
   const started = Date.now();
