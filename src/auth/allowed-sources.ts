@@ -46,9 +46,8 @@ export function readAllowedSources(value: unknown): AllowedSourcesReading {
 }
 
 function networkAddressOf(address: ipaddr.IPv4 | ipaddr.IPv6, bits: number): ipaddr.IPv4 | ipaddr.IPv6 {
-  const bytes = address.toByteArray();
-  for (let bit = bits; bit < bytes.length * 8; bit++) bytes[bit >> 3] &= ~(0x80 >> (bit & 7));
-  return ipaddr.fromByteArray(bytes);
+  const cidr = `${address.toString()}/${bits}`;
+  return address.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(cidr) : ipaddr.IPv6.networkAddressFromCIDR(cidr);
 }
 
 // IPv4 is four-part decimal without leading zeros, so it is answered as given.
