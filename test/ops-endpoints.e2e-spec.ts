@@ -1,7 +1,7 @@
 import { READ_EVERY_MS } from '../src/client-cache/change-sequence';
 import { StatementTally } from '../src/database/statement-tally';
 import { Transactions } from '../src/database/transactions';
-import { DATABASE_PROBE_INTERVAL_MS, DATABASE_PROBE_TIMEOUT_MS } from '../src/health/database-health';
+import { DATABASE_PROBE_INTERVAL_MS, DATABASE_PROBE_TIMEOUT_MS, DatabaseHealth } from '../src/health/database-health';
 import { HealthService } from '../src/health/health.service';
 import { OpsServer } from '../src/health/ops-server';
 import { METRICS_CACHE_MS } from '../src/metrics/metrics-renderer';
@@ -46,11 +46,14 @@ describe('GET /health, from state the service holds', () => {
   it('should report a database that stops answering within the probe interval and timeout, and its return', async () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     const ping = jest.spyOn(t.app.get(Transactions), 'ping').mockRejectedValue(refused);
+    // A database that stops answering answers no other statement either: the change sequence's reads would report it up.
+    const anyStatement = jest.spyOn(t.app.get(DatabaseHealth), 'succeeded').mockImplementation(() => undefined);
     let down: { body: unknown; ms: number };
     try {
       down = await healthUntil(t, 503, DATABASE_PROBE_INTERVAL_MS + DATABASE_PROBE_TIMEOUT_MS + 500);
     } finally {
       ping.mockRestore();
+      anyStatement.mockRestore();
     }
     expect(down.body).toEqual({ status: 503, error: 'database is down' });
     const up = await healthUntil(t, 200, DATABASE_PROBE_INTERVAL_MS + 500);
