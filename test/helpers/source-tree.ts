@@ -14,7 +14,12 @@ export interface Cruise {
 
 /** dependency-cruiser over `src/` of `cwd`, with the project's rules (.dependency-cruiser.cjs). */
 export function cruise(cwd: string): Cruise {
-  const output = execFileSync(process.execPath, [CRUISER, 'src', '--config', CONFIG, '--output-type', 'json'], { cwd, encoding: 'utf8' });
+  // Its JSON passed the default 1 MiB buffer as src/ grew.
+  const output = execFileSync(process.execPath, [CRUISER, 'src', '--config', CONFIG, '--output-type', 'json'], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return JSON.parse(output) as Cruise;
 }
 
