@@ -10,6 +10,7 @@ import {
   IsOptionalText,
   IsPlainText,
   NullClears,
+  isSent,
 } from '../../common/validation/decorators';
 import { IsOptionalDestinationPrefixes } from '../../common/validation/destinations';
 import { AnswerOf } from '../../common/answer';
@@ -168,9 +169,6 @@ export class ClientListQueryDto extends PageQueryDto {
   @IsIn(['true', 'false'], { message: 'previousKeyInUse must be true or false' })
   previousKeyInUse?: 'true' | 'false';
 }
-
-// Sent, a field must follow its rule; null is refused for the fields a client always has.
-const isSent = (_object: object, value: unknown) => value !== undefined;
 
 // Any non-empty subset; null clears an optional string.
 @NullClears()

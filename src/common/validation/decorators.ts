@@ -9,6 +9,9 @@ const MAX_URL_LENGTH = 2048;
 
 const nullClearingBodies = new WeakSet<object>();
 
+// With ValidateIf: a field left out is not checked, a null one is (and refused where null means nothing).
+export const isSent = (_object: object, value: unknown) => value !== undefined;
+
 export function NullClears(): ClassDecorator {
   return (target) => {
     nullClearingBodies.add(target);

@@ -9,6 +9,7 @@ import {
   IsProviderUrl,
   IsPlainText,
   NullClears,
+  isSent,
 } from '../../common/validation/decorators';
 import { IsOptionalDestinationPrices } from '../../common/validation/destinations';
 import { DESTINATION_PRICES_RULE, DestinationPriceDto, RequestedDestinationPrice } from './destination-price.dto';
@@ -17,9 +18,6 @@ import { AnswerOf } from '../../common/answer';
 
 export const LOW_BALANCE_THRESHOLD_RULE =
   'A dispatch report that takes the balance below it publishes sms-config.balance-low, once until the balance is back at it or above; null: none';
-
-// Null is refused for the fields a configuration always has.
-const isSent = (_object: object, value: unknown) => value !== undefined;
 
 @NullClears()
 export class UpdateSmsConfigDto {
