@@ -126,6 +126,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/client/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List scoped keys
+     * @description Never a key or its digest: keyStart tells them apart.
+     */
+    get: operations['ClientKeyController_list'];
+    put?: never;
+    /**
+     * Make a scoped key
+     * @description A key (rk_…) that does only what its scopes say, until expiresAt, from allowedSources: the answer is the only place it is ever shown. It works on every instance at once. A scoped key never changes: make another and delete the old one.
+     */
+    post: operations['ClientKeyController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/client/keys/{keyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a scoped key
+     * @description Unknown on every instance within 1 s.
+     */
+    delete: operations['ClientKeyController_delete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/clients/{clientId}/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a client's scoped keys
+     * @description Never a key or its digest: keyStart tells them apart.
+     */
+    get: operations['ClientKeyAdminController_list'];
+    put?: never;
+    /**
+     * Make a client's scoped key
+     * @description A key (rk_…) that does only what its scopes say, until expiresAt, from allowedSources: the answer is the only place it is ever shown. It works on every instance at once. A scoped key never changes: make another and delete the old one.
+     */
+    post: operations['ClientKeyAdminController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/clients/{clientId}/keys/{keyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a client's scoped key
+     * @description Unknown on every instance within 1 s.
+     */
+    delete: operations['ClientKeyAdminController_delete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/sms-config/add': {
     parameters: {
       query?: never;
@@ -657,6 +745,11 @@ export interface components {
        * @default 86400
        */
       graceSeconds?: number;
+      /**
+       * @description true deletes every scoped key of the client in the same change, each audited and published as client.key-deleted: after a leak, with graceSeconds 0, it ends every key a thief may have made
+       * @default false
+       */
+      deleteScopedKeys?: boolean;
     };
     RotatedSecretKeyDto: {
       /**
@@ -674,6 +767,137 @@ export interface components {
       /** @example 200 */
       status: number;
       results: components['schemas']['RotatedSecretKeyDto'];
+    };
+    CreateClientKeyDto: {
+      /**
+       * @description Who holds the key, for the people who read the list; need not be unique
+       * @example billing-service
+       */
+      name: string;
+      /**
+       * @description What the key may do: client:read (get-client, the list and reads of SMS configurations), sms-config:write (add, change, delete and verify-api-key of SMS configurations), dispatch (route, beside the dispatcher key). Answered in that order
+       * @example [
+       *       "client:read"
+       *     ]
+       */
+      scopes: ('client:read' | 'sms-config:write' | 'dispatch')[];
+      /**
+       * @description When the key stops working: an RFC 3339 instant with Z or an offset and at most 3 fraction digits, 60 s to 366 days ahead; null or absent: never
+       * @example 2027-05-01T00:00:00Z
+       */
+      expiresAt?: string | null;
+      /**
+       * @description The addresses and networks the key may be used from (after TRUST_PROXY): IPv4 in four-part decimal, IPv6 in any spelling, each with an optional prefix (/8 to /32, /7 to /128) and no bits set below it; no IPv4-mapped IPv6 address; each network once. null or absent: any address. Not for a key whose only scope is dispatch, which the dispatcher presents from its own address
+       * @example [
+       *       "203.0.113.0/24",
+       *       "2001:db8::/48"
+       *     ]
+       */
+      allowedSources?: string[] | null;
+    };
+    CreatedClientKeyDto: {
+      /** @example 3 */
+      keyId: number;
+      /** @example billing-service */
+      name: string;
+      /**
+       * @example [
+       *       "client:read"
+       *     ]
+       */
+      scopes: ('client:read' | 'sms-config:write' | 'dispatch')[];
+      /**
+       * @description When the key stops working, in UTC; null: never
+       * @example 2027-05-01T00:00:00.000Z
+       */
+      expiresAt: string | null;
+      /**
+       * @description IPv4 as given, IPv6 in RFC 5952 form; null: any address
+       * @example [
+       *       "203.0.113.0/24"
+       *     ]
+       */
+      allowedSources: string[] | null;
+      /** @example 2026-11-29T10:15:30.123Z */
+      createdAt: string;
+      /**
+       * @description The key: shown here once, and kept only as its digest. rk_, 40 base62 characters and a 6-character checksum
+       * @example rk_0Vb1jQ8sXr4LmT2yKw9ZpA7cN3dF5gH6uE1iO0aa2Ahk1c
+       */
+      secretKey: string;
+    };
+    CreatedClientKeyResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['CreatedClientKeyDto'];
+    };
+    ListedClientKeyDto: {
+      /** @example 3 */
+      keyId: number;
+      /** @example billing-service */
+      name: string;
+      /**
+       * @example [
+       *       "client:read"
+       *     ]
+       */
+      scopes: ('client:read' | 'sms-config:write' | 'dispatch')[];
+      /**
+       * @description When the key stops working, in UTC; null: never
+       * @example 2027-05-01T00:00:00.000Z
+       */
+      expiresAt: string | null;
+      /**
+       * @description IPv4 as given, IPv6 in RFC 5952 form; null: any address
+       * @example [
+       *       "203.0.113.0/24"
+       *     ]
+       */
+      allowedSources: string[] | null;
+      /** @example 2026-11-29T10:15:30.123Z */
+      createdAt: string;
+      /**
+       * @description rk_ and the next 4 characters of the key, to tell keys apart
+       * @example rk_0Vb1
+       */
+      keyStart: string;
+      /**
+       * @description Last use, noted within the flush interval
+       * @example 2026-11-29T11:02:00.000Z
+       */
+      lastUsedAt: string | null;
+      /**
+       * @description The address of that use (a route call leaves it)
+       * @example 203.0.113.7
+       */
+      lastUsedFrom: string | null;
+      /**
+       * @description Past expiresAt: unknown everywhere, listed until deleted, and still counted in the 20
+       * @example false
+       */
+      expired: boolean;
+    };
+    ClientKeyPageDto: {
+      /** @description By keyId ascending */
+      items: components['schemas']['ListedClientKeyDto'][];
+      /** @description Pass as ?cursor= for the next page; null on the last page */
+      nextCursor: string | null;
+    };
+    ClientKeyPageResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['ClientKeyPageDto'];
+    };
+    DeletedClientKeyDto: {
+      /** @example 3 */
+      keyId: number;
+      /** @example true */
+      deleted: boolean;
+    };
+    DeletedClientKeyResponseDto: {
+      /** @example 200 */
+      status: number;
+      results: components['schemas']['DeletedClientKeyDto'];
     };
     DestinationPriceDto: {
       /**
@@ -1188,6 +1412,8 @@ export interface components {
         | 'client.deleted'
         | 'client.secret-key.rotated'
         | 'client.secret-key.replayed'
+        | 'client.key-created'
+        | 'client.key-deleted'
         | 'client.daily-limit-reached'
         | 'client.pumping-suspected'
         | 'client.pumping-blocked'
@@ -1218,11 +1444,11 @@ export interface components {
       /** @description The names of the fields changed, never their values */
       changed: string[];
       /**
-       * @description What the action says beyond the names in changed: `{"host": "<host>"}` for provider-host.approved and provider-host.removed; `{"range": "<range>"}` (such as +44740012xxxx) for client.pumping-suspected, client.pumping-blocked and client.pumping-lifted; null for the others, for `system` and for entries made before the service kept it
+       * @description What the action says beyond the names in changed: `{"host": "<host>"}` for provider-host.approved and provider-host.removed; `{"range": "<range>"}` (such as +44740012xxxx) for client.pumping-suspected, client.pumping-blocked and client.pumping-lifted; `{"keyId": <keyId>, "name": "<name>", "scopes": [...]}` for client.key-created and client.key-deleted; null for the others, for `system` and for entries made before the service kept it
        * @example null
        */
       details: {
-        [key: string]: string;
+        [key: string]: string | number | string[];
       } | null;
       /**
        * @description The caller's address (after TRUST_PROXY, without a port a proxy appended; an IPv4-mapped address as IPv4), the full address, not the /64 the limits count. null for `system` and for entries made before the service kept it. Not in the published events
@@ -1466,7 +1692,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Client is disabled */
+      /** @description Client is disabled; or the key is a scoped key without client:read (secretKey does not have the scope client:read), or used from outside its allowedSources */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2053,7 +2279,7 @@ export interface operations {
           'application/json': components['schemas']['RotatedSecretKeyResponseDto'];
         };
       };
-      /** @description graceSeconds is not an integer from 0 to 604800 */
+      /** @description graceSeconds is not an integer from 0 to 604800, or deleteScopedKeys is not a boolean */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2071,7 +2297,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description The key presented is the previous one, or the client is disabled */
+      /** @description The client is disabled; or the key is not the current root key (secretKey does not have the scope root) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2109,6 +2335,635 @@ export interface operations {
       };
       /** @description Idempotency-Key was used with a different request; or: Idempotency-Key has expired for an answer holding a secret key */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ClientKeyController_list: {
+    parameters: {
+      query?: {
+        /** @description In plain decimal digits (a sign, an exponent or spaces are refused) */
+        limit?: number;
+        /** @description nextCursor of the previous page, exactly as it was given: any other text is refused */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientKeyPageResponseDto'];
+        };
+      };
+      /** @description Invalid path id, query or body; the message names the problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description secretKey is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The client is disabled; or the key is not the current root key (secretKey does not have the scope root) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ClientKeyController_create: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 10 minutes answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice; each replay is audited (client.secret-key.replayed). After 10 minutes the kept answer, which holds a secret key, is deleted and the retry is refused (422); the request is not run again. Scoped to the credential. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateClientKeyDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedClientKeyResponseDto'];
+        };
+      };
+      /** @description Invalid request; the message names the failing fields (10 at most, then how many more) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description secretKey is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The client is disabled; or the key is not the current root key (secretKey does not have the scope root) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description a client has at most 20 scoped keys; or: A request with this Idempotency-Key is in progress */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Idempotency-Key was used with a different request; or: Idempotency-Key has expired for an answer holding a secret key */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ClientKeyController_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
+        keyId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeletedClientKeyResponseDto'];
+        };
+      };
+      /** @description Invalid path id, query or body; the message names the problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description secretKey is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The client is disabled; or the key is not the current root key (secretKey does not have the scope root) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No such scoped key of this client */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ClientKeyAdminController_list: {
+    parameters: {
+      query?: {
+        /** @description In plain decimal digits (a sign, an exponent or spaces are refused) */
+        limit?: number;
+        /** @description nextCursor of the previous page, exactly as it was given: any other text is refused */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
+        clientId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientKeyPageResponseDto'];
+        };
+      };
+      /** @description Invalid path id, query or body; the message names the problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No such client */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ClientKeyAdminController_create: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1–255 visible ASCII characters. Retrying with the same key and the same request within 10 minutes answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and does nothing twice; each replay is audited (client.secret-key.replayed). After 10 minutes the kept answer, which holds a secret key, is deleted and the retry is refused (422); the request is not run again. Scoped to the credential. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
+        clientId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateClientKeyDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedClientKeyResponseDto'];
+        };
+      };
+      /** @description Invalid request; the message names the failing fields (10 at most, then how many more) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No such client */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description a client has at most 20 scoped keys; or: A request with this Idempotency-Key is in progress */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Idempotency-Key was used with a different request; or: Idempotency-Key has expired for an answer holding a secret key */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Unexpected error (generic message) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Database or broker unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  ClientKeyAdminController_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
+        clientId: number;
+        /** @description A positive integer up to 2147483647, in plain decimal digits (no sign, exponent, leading zero or spaces) */
+        keyId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeletedClientKeyResponseDto'];
+        };
+      };
+      /** @description Invalid path id, query or body; the message names the problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description x-api-key is missing or not valid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No such client, or no such scoped key of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body over 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description Body that is not application/json */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2187,7 +3042,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description clientId is not the id of the secretKey's client */
+      /** @description clientId is not the id of the secretKey's client; or the key is a scoped key without sms-config:write (secretKey does not have the scope sms-config:write), or used from outside its allowedSources */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2301,7 +3156,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description clientId is not the id of the secretKey's client */
+      /** @description clientId is not the id of the secretKey's client; or the key is a scoped key without client:read (secretKey does not have the scope client:read), or used from outside its allowedSources */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2509,7 +3364,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Client is disabled */
+      /** @description Client is disabled; or the key is a scoped key without client:read (secretKey does not have the scope client:read), or used from outside its allowedSources */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2612,7 +3467,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Client is disabled */
+      /** @description Client is disabled; or the key is a scoped key without sms-config:write (secretKey does not have the scope sms-config:write), or used from outside its allowedSources */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2719,7 +3574,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Client is disabled */
+      /** @description Client is disabled; or the key is a scoped key without sms-config:write (secretKey does not have the scope sms-config:write), or used from outside its allowedSources */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2831,7 +3686,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Client is disabled */
+      /** @description Client is disabled; or the key is a scoped key without sms-config:write (secretKey does not have the scope sms-config:write), or used from outside its allowedSources */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3572,6 +4427,8 @@ export interface operations {
           | 'client.deleted'
           | 'client.secret-key.rotated'
           | 'client.secret-key.replayed'
+          | 'client.key-created'
+          | 'client.key-deleted'
           | 'client.daily-limit-reached'
           | 'client.pumping-suspected'
           | 'client.pumping-blocked'

@@ -11,7 +11,7 @@ import 'reflect-metadata';
 import { resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { stringify } from 'yaml';
-import type { AuditAction } from '../src/audit/audit-entry';
+import type { AuditAction, AuditDetails } from '../src/audit/audit-entry';
 import { UNPUBLISHED_FIELDS } from '../src/audit/dto/audit-event.dto';
 import { EVENT_CONTENT_TYPE, EVENTS_EXCHANGE, PUBLISHED_ACTIONS } from '../src/events/domain-events';
 import { runScript, withApplication, writeOrCheck } from './script-io';
@@ -30,7 +30,7 @@ interface EventDescription {
   smsConfigId: number | null;
   changed: string[];
   /** The example's details, when the action has some. */
-  details?: Record<string, string>;
+  details?: AuditDetails;
 }
 
 const ADMIN = 'admin:3f9a1c5e';
@@ -95,6 +95,26 @@ const EVENTS: Partial<Record<AuditAction, EventDescription>> = {
     actor: DISPATCHER,
     smsConfigId: 12,
     changed: ['dailySpendLimit'],
+  },
+  'client.key-created': {
+    title: 'Client scoped key made',
+    summary:
+      "The client's current root key or an admin made a scoped key (POST /api/v1/client/keys, POST /api/v1/clients/{clientId}/keys): " +
+      '`details` names it (`keyId`, `name`, `scopes`), never the key. `changed` is empty.',
+    actor: CLIENT,
+    smsConfigId: null,
+    changed: [],
+    details: { keyId: 3, name: 'billing-service', scopes: ['client:read'] },
+  },
+  'client.key-deleted': {
+    title: 'Client scoped key deleted',
+    summary:
+      'A scoped key was deleted, by the root key, an admin, or a rotation with deleteScopedKeys: it is unknown on every instance ' +
+      'within 1 s. `details` names it as client.key-created did. Deleting the client publishes client.deleted only.',
+    actor: CLIENT,
+    smsConfigId: null,
+    changed: [],
+    details: { keyId: 3, name: 'billing-service', scopes: ['client:read'] },
   },
   'client.pumping-suspected': {
     title: 'Client range suspected of SMS pumping',
@@ -250,6 +270,9 @@ function toJsonSchema(schema: Schema): Schema {
       case 'items':
       case 'additionalProperties':
         translated[keyword] = toJsonSchema(value as Schema);
+        break;
+      case 'oneOf':
+        translated.oneOf = (value as Schema[]).map(toJsonSchema);
         break;
       case 'properties':
         translated.properties = Object.fromEntries(

@@ -4,6 +4,7 @@ import { AuditEvent } from './audit/audit-event.entity';
 import { ChangeSequenceEntry } from './client-cache/change-sequence.entity';
 import { Deployment } from './client-cache/deployment.entity';
 import { Client } from './client/client.entity';
+import { ClientKey } from './client/keys/client-key.entity';
 import { OutboxRelayLock } from './events/outbox-relay-lock.entity';
 import { IdempotentRequest } from './idempotency/idempotent-request.entity';
 import { ProviderHost } from './provider-host/provider-host.entity';
@@ -17,6 +18,7 @@ import { SmsConfig } from './sms-config/sms-config.entity';
 // For DataSources built outside Nest (the TypeORM CLI, the schema scripts); a test holds it to the modules' own lists.
 export const ENTITIES = [
   Client,
+  ClientKey,
   SmsConfig,
   DestinationPrice,
   AuditEvent,

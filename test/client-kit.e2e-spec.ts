@@ -205,6 +205,29 @@ describe('The typed client kit (kit/), against the service on a port', () => {
     }
   });
 
+  it('should make, list and delete scoped keys with the root key and with the admin key', async () => {
+    const { secretKey, clientId } = await addClient();
+    const path = { clientId };
+    const own = resultsOf(await kit({ secretKey }).POST('/api/v1/client/keys', { body: { name: 'reader', scopes: ['client:read'] } }));
+    expect(own).toMatchObject({ name: 'reader', scopes: ['client:read'], secretKey: expect.stringMatching(/^rk_[0-9A-Za-z]{46}$/) });
+    expect(resultsOf(await kit({ secretKey: own.secretKey }).POST('/api/client/get/secretKey', { body: {} })).secretKey).toBe(
+      own.secretKey,
+    );
+    const made = resultsOf(
+      await admin().POST('/api/v1/clients/{clientId}/keys', { params: { path }, body: { name: 'writer', scopes: ['sms-config:write'] } }),
+    );
+    const listed = resultsOf(await kit({ secretKey }).GET('/api/v1/client/keys', {}));
+    expect(listed.items.map((key) => key.keyId)).toEqual([own.keyId, made.keyId]);
+    expect(resultsOf(await admin().GET('/api/v1/clients/{clientId}/keys', { params: { path } })).items).toHaveLength(2);
+    expect(resultsOf(await kit({ secretKey }).DELETE('/api/v1/client/keys/{keyId}', { params: { path: { keyId: own.keyId } } }))).toEqual({
+      keyId: own.keyId,
+      deleted: true,
+    });
+    expect(
+      resultsOf(await admin().DELETE('/api/v1/clients/{clientId}/keys/{keyId}', { params: { path: { clientId, keyId: made.keyId } } })),
+    ).toEqual({ keyId: made.keyId, deleted: true });
+  });
+
   it('should run an SMS configuration through add, list, read, update, a new token, resolution and deletion', async () => {
     const { secretKey, clientId } = await addClient();
     const owner = kit({ secretKey });
@@ -388,6 +411,8 @@ describe('The typed client kit (kit/), against the service on a port', () => {
       'client.disabled': true,
       'client.enabled': true,
       'client.deleted': true,
+      'client.key-created': true,
+      'client.key-deleted': true,
       'client.secret-key.rotated': true,
       'client.daily-limit-reached': true,
       'client.pumping-suspected': true,

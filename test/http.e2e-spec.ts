@@ -316,13 +316,15 @@ describe('HTTP behaviour shared by every route', () => {
       expect(security('/api/v1/sms-configs/resolve')).toEqual([{ dispatcherApiKey: [] }]);
     });
 
-    it('should document Idempotency-Key, its 409 and 422 (and the 10-minute window of a secret key), on add client, add SMS configuration, both rotations and outcome reports only', async () => {
+    it('should document Idempotency-Key, its 409 and 422 (and the 10-minute window of a secret key), on add client, add SMS configuration, both rotations, both makings of a scoped key and outcome reports only', async () => {
       const document = (await t.get('/docs-json')).body;
       const idempotent = new Set([
         'post /api/client/add',
         'post /api/sms-config/add',
         'post /api/v1/client/secret-key/rotate',
         'post /api/v1/clients/{clientId}/secret-key/rotate',
+        'post /api/v1/client/keys',
+        'post /api/v1/clients/{clientId}/keys',
         'post /api/v1/dispatch/outcomes',
       ]);
       // Their answers hold a new secret key: replayed for 10 minutes, then 422.
@@ -330,6 +332,8 @@ describe('HTTP behaviour shared by every route', () => {
         'post /api/client/add',
         'post /api/v1/client/secret-key/rotate',
         'post /api/v1/clients/{clientId}/secret-key/rotate',
+        'post /api/v1/client/keys',
+        'post /api/v1/clients/{clientId}/keys',
       ]);
       for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
         for (const [method, operation] of Object.entries(operations)) {

@@ -30,6 +30,7 @@ const TABLES = [
   'audit_event',
   'change_sequence',
   'client',
+  'client_key',
   'delivery_count',
   'deployment',
   'destination_price',

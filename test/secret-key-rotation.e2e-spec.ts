@@ -71,7 +71,7 @@ describe('Secret key rotation', () => {
   it('should refuse a rotation with the previous key (403), and end the earlier previous key when rotating again', async () => {
     const first = await t.addClient();
     const second = (await rotate(first)).body.results.secretKey;
-    expect((await rotate(first)).body).toEqual({ status: 403, error: 'Only the current secretKey may rotate; this is the previous one' });
+    expect((await rotate(first)).body).toEqual({ status: 403, error: 'secretKey does not have the scope root' });
     const third = (await rotate(second)).body.results.secretKey;
     expect((await getClient(first)).status).toBe(404);
     expect((await getClient(second)).status).toBe(200);

@@ -8,6 +8,8 @@ export const AUDIT_ACTIONS = [
   'client.deleted',
   'client.secret-key.rotated',
   'client.secret-key.replayed',
+  'client.key-created',
+  'client.key-deleted',
   'client.daily-limit-reached',
   'client.pumping-suspected',
   'client.pumping-blocked',
@@ -46,5 +48,5 @@ export interface AuditEntry {
   details?: AuditDetails | null;
 }
 
-// Values only the service writes (a host, a range), never caller text it did not check nor a secret.
-export type AuditDetails = Record<string, string>;
+// Values only the service writes or checked (a host, a range, a scoped key's id, name and scopes), never a secret.
+export type AuditDetails = Record<string, string | number | readonly string[]>;

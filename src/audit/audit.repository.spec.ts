@@ -40,6 +40,8 @@ describe('AuditLog as the outbox', () => {
       'client.updated': 1,
       'client.disabled': 1,
       'client.enabled': 1,
+      'client.key-created': 1,
+      'client.key-deleted': 1,
       'client.deleted': 1,
       'client.secret-key.rotated': 1,
       'client.secret-key.replayed': 0,

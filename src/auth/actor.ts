@@ -21,6 +21,7 @@ export function dispatcherActor(keyDigestHex: string): string {
   return `dispatcher:${keyDigestHex.slice(0, 8)}`;
 }
 
-export function clientActor(clientId: number): string {
-  return `client:${clientId}`;
+// A change made with a scoped key names it; the root key's stay the client's.
+export function clientActor(clientId: number, scopedKeyId?: number): string {
+  return scopedKeyId === undefined ? `client:${clientId}` : `client:${clientId}/key:${scopedKeyId}`;
 }

@@ -54,3 +54,8 @@ function networkAddressOf(address: ipaddr.IPv4 | ipaddr.IPv6, bits: number): ipa
 function answeredAddress(address: ipaddr.IPv4 | ipaddr.IPv6): string {
   return address.kind() === 'ipv6' ? (address as ipaddr.IPv6).toRFC5952String() : address.toString();
 }
+
+/** The networks of sources stored as readAllowedSources answered them. */
+export function networksOf(sources: readonly string[]): Network[] {
+  return sources.map((source) => readNetwork(source)!.network);
+}

@@ -27,3 +27,25 @@ export const DISPATCH_ONLY_WITH_SOURCES =
 export function isDispatchOnly(scopes: readonly KeyScope[]): boolean {
   return scopes.length === 1 && scopes[0] === 'dispatch';
 }
+
+// What a route needs of a client's key: a scope, or the current root key (rotation and key management).
+export type RequiredScope = KeyScope | 'root';
+
+export const REQUIRED_SCOPE = 'requiredKeyScope';
+
+// Rotation: a retry with its Idempotency-Key is replayed to the key that sent it, now the previous one; the handler
+// refuses the previous key anything else.
+export const RETRIED_BY_PREVIOUS_KEY = 'retriedByPreviousKey';
+
+/** A root key reaches every scope, only the current one reaches `root`; a scoped key reaches its own scopes. */
+export function reaches(
+  key: { isPreviousKey: boolean; scopedKey: { scopes: readonly KeyScope[] } | null },
+  required: RequiredScope,
+): boolean {
+  if (key.scopedKey !== null) return required !== 'root' && key.scopedKey.scopes.includes(required);
+  return required !== 'root' || !key.isPreviousKey;
+}
+
+export function missingScopeMessage(required: RequiredScope): string {
+  return `secretKey does not have the scope ${required}`;
+}

@@ -1,3 +1,5 @@
+import { Reflector } from '@nestjs/core';
+import { REQUIRED_SCOPE } from './key-scopes';
 import { KeyUsageNotes } from '../key-usage/key-usage-notes';
 import { ExecutionContext, HttpException, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
@@ -31,15 +33,19 @@ function guardOf(
   perCredential = 1000,
 ): SecretKeyGuard {
   const rateLimit = new CredentialRateLimit(new FixedWindowThrottlerStorage(), configOf({ perCredential }));
-  return new Guard(lookup, new SecretKeyAdmission(addresses, rateLimit, keyUsage), addresses);
+  return new Guard(lookup, new SecretKeyAdmission(addresses, rateLimit, keyUsage), addresses, new Reflector());
 }
 
 function requestWith(headers: Record<string, string | string[] | undefined>, ip = '192.0.2.1'): RequestWithClient {
   return { headers, ip } as unknown as RequestWithClient;
 }
 
+// A route a root key reaches, current or previous.
+const handler = () => undefined;
+Reflect.defineMetadata(REQUIRED_SCOPE, 'client:read', handler);
+
 function contextFor(request: RequestWithClient): ExecutionContext {
-  return { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
+  return { switchToHttp: () => ({ getRequest: () => request }), getHandler: () => handler } as unknown as ExecutionContext;
 }
 
 async function refusalOf(guard: SecretKeyGuard, request: RequestWithClient): Promise<HttpException> {
@@ -57,6 +63,7 @@ const known = (id: number, secretKeyDigest: string): AuthenticatedClient => ({
   secretKeyDigest,
   isActive: true,
   isPreviousKey: false,
+  scopedKey: null,
   keyDigests: [secretKeyDigest],
 });
 

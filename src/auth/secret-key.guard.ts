@@ -1,21 +1,30 @@
-import { CanActivate, ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, ForbiddenException, HttpException, Inject, Injectable, Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { isInNetworks } from '../common/networks';
 import { RetryLaterException } from '../common/errors/retry-later.exception';
 import { DATABASE_TIMEOUT_MS, withTimeout } from '../common/errors/unavailable';
 import { AddressAllowance } from '../rate-limit/address-allowance';
 import { RequestWithCredential } from '../rate-limit/credential';
 import { TOO_MANY_REQUESTS_MESSAGE } from '../rate-limit/credential-throttler.guard';
 import { RequestWithActor, clientActor } from './actor';
-import { CLIENT_LOOKUP, ClientLookup, RequestWithClient } from './client-lookup';
+import { AuthenticatedClient, CLIENT_LOOKUP, ClientLookup, RequestWithClient } from './client-lookup';
 import { SECRET_KEY_HEADER } from './credential-headers';
 import { ClientDisabledException, UnknownSecretKeyException, invalidCredential, missingCredential } from './credential-refusals';
+import { KeyRefusal, countKeyRefusal } from './key-refusals.metrics';
+import { REQUIRED_SCOPE, RETRIED_BY_PREVIOUS_KEY, RequiredScope, missingScopeMessage, reaches } from './key-scopes';
 import { KeyNotAdmitted, SecretKeyAdmission } from './secret-key-admission';
+
+export const NOT_FROM_THIS_ADDRESS = 'secretKey is not allowed from this address';
 
 @Injectable()
 export class SecretKeyGuard implements CanActivate {
+  private readonly logger = new Logger('SecretKey');
+
   constructor(
     @Inject(CLIENT_LOOKUP) private readonly clients: ClientLookup,
     protected readonly admission: SecretKeyAdmission,
     private readonly addresses: AddressAllowance,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -28,14 +37,37 @@ export class SecretKeyGuard implements CanActivate {
     const client = await withTimeout(this.clients.authenticate(secretKey), DATABASE_TIMEOUT_MS, 'database');
     if (client === null) throw this.counted(request.ip, this.unknownKeyRefusal());
     if (!client.isActive) throw new ClientDisabledException();
+    if (!this.isAllowedSource(client, request.ip)) {
+      throw this.counted(request.ip, this.keyRefused(client, 'key-source', new ForbiddenException(NOT_FROM_THIS_ADDRESS)));
+    }
+    const required = this.reflector.get<RequiredScope>(REQUIRED_SCOPE, context.getHandler());
+    if (!reaches(client, required) && !this.mayRetryRotation(context, client, request)) {
+      throw this.keyRefused(client, 'key-scope', new ForbiddenException(missingScopeMessage(required)));
+    }
     request.client = client;
-    request.actor = clientActor(client.id);
+    request.actor = clientActor(client.id, client.scopedKey?.keyId);
     request.credentialDigest = client.secretKeyDigest;
-    request.writer = request.actor;
+    request.writer = clientActor(client.id);
     const retryAfter = this.admitted(client.secretKeyDigest, request.ip);
     if (retryAfter > 0) throw new RetryLaterException(TOO_MANY_REQUESTS_MESSAGE, retryAfter);
     request.credentialCounted = true;
     return true;
+  }
+
+  protected isAllowedSource({ scopedKey }: AuthenticatedClient, ip: string): boolean {
+    return scopedKey?.allowedSources == null || isInNetworks(ip, scopedKey.allowedSources);
+  }
+
+  // Named, not imported: idempotency/ sits above auth/.
+  private mayRetryRotation(context: ExecutionContext, client: AuthenticatedClient, request: RequestWithClient): boolean {
+    const retried = this.reflector.get<boolean | undefined>(RETRIED_BY_PREVIOUS_KEY, context.getHandler()) === true;
+    return retried && client.isPreviousKey && client.scopedKey === null && request.headers['idempotency-key'] !== undefined;
+  }
+
+  private keyRefused(client: AuthenticatedClient, reason: KeyRefusal, refusal: ForbiddenException): ForbiddenException {
+    countKeyRefusal(reason);
+    this.logger.warn(`Key ${client.scopedKey?.keyId ?? 'root'} of client ${client.id} refused: ${refusal.message}`);
+    return refusal;
   }
 
   // The seconds to wait once the key is past its limit, else 0.
@@ -59,7 +91,11 @@ export class RelayedSecretKeyGuard extends SecretKeyGuard {
     return refusal;
   }
 
-  // The address is the dispatcher's: the key's last address stays where the key itself was last used from.
+  // The address is the dispatcher's: neither checked against the key's sources nor noted as its last.
+  protected override isAllowedSource(): boolean {
+    return true;
+  }
+
   protected override admitted(secretKeyDigest: string): number {
     return this.admission.admitRelayed(secretKeyDigest);
   }

@@ -6,6 +6,7 @@ const client = (id: number, key: Partial<CachedClient> = {}): CachedClient => ({
   clientId: id,
   isActive: true,
   isPreviousKey: false,
+  scopedKey: null,
   keyExpiresAt: null,
   keyDigests: [`digest-${id}`],
   prefix: `{"id":${id},"secretKey":"`,

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { ScopedKeyGrant } from '../auth/client-lookup';
 import type { InvalidationListener } from './cache-invalidation.bus';
 import { clientCacheHits, clientCacheMisses } from './client-cache.metrics';
 import { WeightedTinyLfuCache } from './weighted-cache';
@@ -6,9 +7,10 @@ import { WeightedTinyLfuCache } from './weighted-cache';
 export interface KeyOwner {
   clientId: number;
   isActive: boolean;
-  // A previous key may not rotate, and stops working at keyExpiresAt (wall-clock ms).
+  // A previous key may not rotate; it and a scoped key stop working at keyExpiresAt (wall-clock ms).
   isPreviousKey: boolean;
   keyExpiresAt: number | null;
+  scopedKey: ScopedKeyGrant | null;
   keyDigests: string[];
 }
 
@@ -262,6 +264,6 @@ export class ClientCache implements InvalidationListener {
   }
 }
 
-function ownerOf({ clientId, isActive, isPreviousKey, keyExpiresAt, keyDigests }: KeyOwner): KeyOwner {
-  return { clientId, isActive, isPreviousKey, keyExpiresAt, keyDigests };
+function ownerOf({ clientId, isActive, isPreviousKey, keyExpiresAt, scopedKey, keyDigests }: KeyOwner): KeyOwner {
+  return { clientId, isActive, isPreviousKey, keyExpiresAt, scopedKey, keyDigests };
 }

@@ -72,6 +72,6 @@ export class ClientAdminController {
     @Origin() origin: ChangeOrigin,
     @IdempotencyOf() idempotency: Idempotency,
   ) {
-    return this.clients.rotateOnce(idempotency, clientId, origin, () => this.clients.rotateAsAdmin(clientId, request.graceSeconds, origin));
+    return this.clients.rotateOnce(idempotency, clientId, origin, () => this.clients.rotateAsAdmin(clientId, request, origin));
   }
 }

@@ -13,6 +13,7 @@ import { ClientKeys, ClientRepository } from './client.repository';
 import { AddClientDto } from './dto/add-client.dto';
 import { AdminClientDto, UpdateClientDto } from './dto/admin-client.dto';
 import { GetClientRepository } from './get-client.repository';
+import { ClientKeyRepository } from './keys/client-key.repository';
 
 const ORIGIN = { actor: 'admin:12345678', requestId: 'r1', callerRequestId: null, sourceAddress: '203.0.113.7', userAgent: 'curl/8.5.0' };
 const KEYS: ClientKeys = {
@@ -22,13 +23,16 @@ const KEYS: ClientKeys = {
   previousSecretKeyDigest: 'p'.repeat(64),
   secretKeyLastUsedAt: null,
   secretKeyLastUsedFrom: null,
+  scopedKeyDigests: ['s'.repeat(64)],
 };
+const EVERY_KEY = [KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest, ...KEYS.scopedKeyDigests];
 // The fields these tests change; the view's others are the repository's to read.
 const STORED = { clientId: 7, appName: 'Billing', appDescription: 'old', isHost: false, isActive: true } as AdminClientDto;
 
 describe('ClientAdminService', () => {
   let clients: jest.Mocked<Pick<ClientRepository, 'insert' | 'lockKeys' | 'findById' | 'update' | 'delete' | 'rotateKey'>>;
   let cache: jest.Mocked<ClientCacheInvalidation>;
+  let scopedKeys: jest.Mocked<Pick<ClientKeyRepository, 'deleteAll'>>;
   let service: ClientAdminService;
   let columns: GetClientColumns;
 
@@ -59,7 +63,14 @@ describe('ClientAdminService', () => {
     cache = { changed: jest.fn(), changeStatements: jest.fn(), keyIssued: jest.fn() };
     const transactions = { run: (work: () => Promise<unknown>) => work() } as unknown as Transactions;
     const config = { get: () => 30_000 } as unknown as ConfigService<AppConfig, true>;
-    service = new ClientAdminService(clients as unknown as ClientRepository, transactions, cache, config);
+    scopedKeys = { deleteAll: jest.fn().mockResolvedValue(undefined) };
+    service = new ClientAdminService(
+      clients as unknown as ClientRepository,
+      transactions,
+      cache,
+      scopedKeys as unknown as ClientKeyRepository,
+      config,
+    );
   });
 
   it('should add a client under the digest of a new key and answer the key, nowhere stored', async () => {
@@ -73,18 +84,18 @@ describe('ClientAdminService', () => {
     expect(cache.keyIssued).toHaveBeenCalledWith(sha256Hex(answer.secretKey));
   });
 
-  it('should write only the fields that differ, audit them, and drop the answer under both keys', async () => {
+  it('should write only the fields that differ, audit them, and drop the answer under every key of the client, scoped ones too', async () => {
     await service.update(7, { appName: 'Billing', appDescription: null }, ORIGIN);
     expect(clients.update).toHaveBeenCalledWith(7, { appDescription: null }, [
       { action: 'client.updated', origin: ORIGIN, clientId: 7, changed: ['appDescription'] },
     ]);
-    expect(dropped()).toEqual({ scope: 'answer', keys: [KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest] });
+    expect(dropped()).toEqual({ scope: 'answer', keys: EVERY_KEY });
   });
 
   it('should drop nothing for a change of fields neither get-client nor the guards read', async () => {
     await service.update(7, { appName: 'Renamed', dailySmsLimit: 500, pumpingGuard: 'block', allowPremiumNumbers: true }, ORIGIN);
     expect(clients.update).toHaveBeenCalled();
-    expect(dropped()).toEqual({ scope: null, keys: [KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest] });
+    expect(dropped()).toEqual({ scope: null, keys: EVERY_KEY });
   });
 
   it('should write nothing, audit nothing and invalidate nothing when nothing differs', async () => {
@@ -93,14 +104,14 @@ describe('ClientAdminService', () => {
     expect(cache.changed).not.toHaveBeenCalled();
   });
 
-  it('should record disabling apart from other changes, and drop everything about both keys', async () => {
+  it('should record disabling apart from other changes, and drop everything about every key', async () => {
     await service.update(7, { isActive: false, isHost: true }, ORIGIN);
     const [, , audit] = clients.update.mock.calls[0];
     expect(audit.map((entry) => [entry.action, entry.changed])).toEqual([
       ['client.updated', ['isHost']],
       ['client.disabled', ['isActive']],
     ]);
-    expect(dropped()).toEqual({ scope: 'key', keys: [KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest] });
+    expect(dropped()).toEqual({ scope: 'key', keys: EVERY_KEY });
   });
 
   it('should refuse an empty change with 400 and a missing client with 404', async () => {
@@ -112,17 +123,23 @@ describe('ClientAdminService', () => {
   });
 
   it('should let only the current key rotate, keep the previous one for the grace period, and revoke it at once with 0', async () => {
-    await expect(service.rotateOwnKey(7, KEYS.previousSecretKeyDigest!, undefined, ORIGIN)).rejects.toBeInstanceOf(ForbiddenException);
+    await expect(service.rotateOwnKey(7, KEYS.previousSecretKeyDigest!, {}, ORIGIN)).rejects.toBeInstanceOf(ForbiddenException);
     expect(clients.rotateKey).not.toHaveBeenCalled();
 
     const before = Date.now();
-    const rotated = await service.rotateOwnKey(7, KEYS.secretKeyDigest, undefined, ORIGIN);
+    const rotated = await service.rotateOwnKey(7, KEYS.secretKeyDigest, {}, ORIGIN);
     expect(rotated.secretKey).toMatch(/^sk_/);
     expect(Date.parse(rotated.previousKeyExpiresAt!) - before).toBeGreaterThanOrEqual(86_400_000);
     const [, newDigest] = clients.rotateKey.mock.calls[0];
-    expect(dropped()).toEqual({ scope: 'key', keys: [KEYS.secretKeyDigest, KEYS.previousSecretKeyDigest, newDigest] });
+    expect(dropped()).toEqual({ scope: 'key', keys: [...EVERY_KEY, newDigest] });
 
-    await expect(service.rotateAsAdmin(7, 0, ORIGIN)).resolves.toMatchObject({ previousKeyExpiresAt: null });
+    expect(scopedKeys.deleteAll).not.toHaveBeenCalled();
+    await expect(service.rotateAsAdmin(7, { graceSeconds: 0 }, ORIGIN)).resolves.toMatchObject({ previousKeyExpiresAt: null });
     expect(clients.rotateKey.mock.calls[1][2]).toBeNull();
+  });
+
+  it('should delete every scoped key in the rotation when asked, with the rotation’s origin', async () => {
+    await service.rotateOwnKey(7, KEYS.secretKeyDigest, { graceSeconds: 0, deleteScopedKeys: true }, ORIGIN);
+    expect(scopedKeys.deleteAll).toHaveBeenCalledWith(7, ORIGIN);
   });
 });

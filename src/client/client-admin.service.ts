@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { AuditEntry } from '../audit/audit-entry';
 import { ChangeOrigin } from '../auth/actor';
 import { sha256Hex } from '../auth/digest';
+import { missingScopeMessage } from '../auth/key-scopes';
 import { generateSecretKey } from '../auth/secret-key';
 import { ClientCacheInvalidation } from '../client-cache/client-cache-invalidator';
 import { inFieldOrder } from '../common/answer-fields';
@@ -16,7 +17,8 @@ import { ClientKeys, ClientRepository } from './client.repository';
 import { AddClientDto } from './dto/add-client.dto';
 import { AdminClientDto, ClientListQueryDto, DeletedClientDto, UpdateClientDto } from './dto/admin-client.dto';
 import { CLIENT_FIELDS, ClientDto, ClientResponseDto } from './dto/client-response.dto';
-import { DEFAULT_GRACE_SECONDS, RotatedSecretKeyDto, RotatedSecretKeyResponseDto } from './dto/secret-key-rotation.dto';
+import { DEFAULT_GRACE_SECONDS, RotateSecretKeyDto, RotatedSecretKeyDto, RotatedSecretKeyResponseDto } from './dto/secret-key-rotation.dto';
+import { ClientKeyRepository } from './keys/client-key.repository';
 
 export class ClientNotFoundException extends NotFoundException {
   constructor() {
@@ -30,6 +32,7 @@ export class ClientAdminService {
     private readonly clients: ClientRepository,
     private readonly transactions: Transactions,
     private readonly cache: ClientCacheInvalidation,
+    private readonly scopedKeys: ClientKeyRepository,
     config: ConfigService<AppConfig, true>,
   ) {
     this.keyUsageFlushMs = config.get('keyUsageFlushMs', { infer: true });
@@ -101,34 +104,36 @@ export class ClientAdminService {
     });
   }
 
-  async rotateAsAdmin(clientId: number, graceSeconds: number | undefined, origin: ChangeOrigin): Promise<RotatedSecretKeyDto> {
+  async rotateAsAdmin(clientId: number, request: RotateSecretKeyDto, origin: ChangeOrigin): Promise<RotatedSecretKeyDto> {
     return this.transactions.run(async () => {
       const keys = (await this.clients.lockKeys(clientId)) ?? throwNotFound();
-      return this.rotate(keys, graceSeconds, origin);
+      return this.rotate(keys, request, origin);
     });
   }
 
   async rotateOwnKey(
     clientId: number,
     presentedDigest: string,
-    graceSeconds: number | undefined,
+    request: RotateSecretKeyDto,
     origin: ChangeOrigin,
   ): Promise<RotatedSecretKeyDto> {
     return this.transactions.run(async () => {
       // Locked, so of two rotations with one key, the second sees the first's result and is refused.
       const keys = await this.clients.lockKeys(clientId);
       if (keys === null || keys.secretKeyDigest !== presentedDigest) {
-        throw new ForbiddenException('Only the current secretKey may rotate; this is the previous one');
+        throw new ForbiddenException(missingScopeMessage('root'));
       }
-      return this.rotate(keys, graceSeconds, origin);
+      return this.rotate(keys, request, origin);
     });
   }
 
-  private async rotate(keys: ClientKeys, graceSeconds = DEFAULT_GRACE_SECONDS, origin: ChangeOrigin): Promise<RotatedSecretKeyDto> {
+  private async rotate(keys: ClientKeys, request: RotateSecretKeyDto, origin: ChangeOrigin): Promise<RotatedSecretKeyDto> {
+    const { graceSeconds = DEFAULT_GRACE_SECONDS, deleteScopedKeys = false } = request;
     const secretKey = generateSecretKey();
     const newDigest = sha256Hex(secretKey);
     const previousKeyExpiresAt = graceSeconds === 0 ? null : new Date(Date.now() + graceSeconds * 1000);
     const written = await this.clients.rotateKey(keys, newDigest, previousKeyExpiresAt, origin);
+    if (deleteScopedKeys) await this.scopedKeys.deleteAll(keys.clientId, origin);
     await this.cache.changed({ keys: [...digestsOf(keys), newDigest], client: written });
     return { secretKey, previousKeyExpiresAt: previousKeyExpiresAt?.toISOString() ?? null };
   }
@@ -138,8 +143,10 @@ function throwNotFound(): never {
   throw new ClientNotFoundException();
 }
 
-function digestsOf(keys: ClientKeys): string[] {
-  return keys.previousSecretKeyDigest === null ? [keys.secretKeyDigest] : [keys.secretKeyDigest, keys.previousSecretKeyDigest];
+// Every key the client's answer is cached under.
+export function digestsOf(keys: ClientKeys): string[] {
+  const rootKeys = keys.previousSecretKeyDigest === null ? [keys.secretKeyDigest] : [keys.secretKeyDigest, keys.previousSecretKeyDigest];
+  return [...rootKeys, ...keys.scopedKeyDigests];
 }
 
 function sentChanges(request: UpdateClientDto): UpdateClientDto {

@@ -21,6 +21,7 @@ export function toCachedClient(client: ClientWithSmsConfigs): CachedClient {
     isActive: client.isActive,
     isPreviousKey: client.isPreviousKey,
     keyExpiresAt: client.keyExpiresAt,
+    scopedKey: client.scopedKey,
     keyDigests: client.keyDigests,
     prefix: `{"status":200,"results":{${before}${before === '' ? '' : ','}"secretKey":"`,
     suffix: `"${after === '' ? '' : ','}${after}}}`,

@@ -34,7 +34,7 @@ export class ClientController {
   /** Answered here only for what the edge leaves (get-client-at-edge.ts): unknown keys, disabled clients, bodies with fields. */
   @Post('get/secretKey')
   @HttpCode(HttpStatus.OK)
-  @ClientRoute({ keyLookup: true, badRequest: 'A body other than none or {}' })
+  @ClientRoute({ scope: 'client:read', keyLookup: true, badRequest: 'A body other than none or {}' })
   // The answer comes serialized from the cache (see ClientService.getAnswer), so it is sent as it is.
   @Header('content-type', 'application/json; charset=utf-8')
   @ApiOperation({ summary: 'Get client by secret key', description: 'The client owning the key, with its SMS configurations.' })

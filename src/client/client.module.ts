@@ -14,17 +14,23 @@ import { GetClientAtEdge } from './get-client-at-edge';
 import { GetClientRepository } from './get-client.repository';
 import { SecretKeyController } from './secret-key.controller';
 import { Client } from './client.entity';
+import { ClientKeyAdminController, ClientKeyController } from './keys/client-key.controller';
+import { ClientKey } from './keys/client-key.entity';
+import { ClientKeyRepository } from './keys/client-key.repository';
+import { ClientKeyService } from './keys/client-key.service';
 
 // Global: every feature's SecretKeyGuard finds clients through CLIENT_LOOKUP, the edge registers EdgeAnswer, and the
 // cache's invalidation decides what a write drops by GetClientColumns.
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Client]), DatabaseModule, ClientCacheModule],
-  controllers: [ClientController, ClientAdminController, SecretKeyController],
+  imports: [TypeOrmModule.forFeature([Client, ClientKey]), DatabaseModule, ClientCacheModule],
+  controllers: [ClientController, ClientAdminController, SecretKeyController, ClientKeyController, ClientKeyAdminController],
   providers: [
     ClientService,
     ClientAdminService,
     ClientRepository,
+    ClientKeyService,
+    ClientKeyRepository,
     GetClientRepository,
     { provide: CLIENT_LOOKUP, useExisting: ClientService },
     { provide: GetClientColumns, useExisting: GetClientRepository },

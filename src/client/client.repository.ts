@@ -14,6 +14,7 @@ import { ADMIN_CLIENT_FIELDS, ClientFields, NewClient } from './client-fields';
 import { Client } from './client.entity';
 import { AddClientDto } from './dto/add-client.dto';
 import { AdminClientDto, UpdateClientDto } from './dto/admin-client.dto';
+import { ClientKey } from './keys/client-key.entity';
 
 export interface ClientKeys {
   clientId: number;
@@ -22,6 +23,8 @@ export interface ClientKeys {
   previousSecretKeyDigest: string | null;
   secretKeyLastUsedAt: Date | null;
   secretKeyLastUsedFrom: string | null;
+  // get-client's answer is cached under these too.
+  scopedKeyDigests: string[];
 }
 
 const ADMIN_VIEW_INTEGERS = ['dailySpendLimitMicros', 'spentTodayMicros', 'sentToday'] as const satisfies ReadonlyArray<keyof Client>;
@@ -116,6 +119,7 @@ export class ClientRepository {
     if (this.transactions.dialect === 'mysql') query.setLock('pessimistic_write');
     const client = await query.getOne();
     if (client === null) return null;
+    const scopedKeys = await this.manager.getRepository(ClientKey).find({ select: { keyDigest: true }, where: { clientId } });
     return {
       clientId: client.id,
       isActive: client.isActive,
@@ -123,6 +127,7 @@ export class ClientRepository {
       previousSecretKeyDigest: client.previousSecretKeyDigest,
       secretKeyLastUsedAt: client.secretKeyLastUsedAt,
       secretKeyLastUsedFrom: client.secretKeyLastUsedFrom,
+      scopedKeyDigests: scopedKeys.map(({ keyDigest }) => keyDigest),
     };
   }
 

@@ -8,6 +8,7 @@ const STORED: ClientWithSmsConfigs = {
   clientId: 9,
   isActive: true,
   isPreviousKey: false,
+  scopedKey: null,
   keyExpiresAt: null,
   keyDigests: ['d'.repeat(64)],
   appDescription: null,
@@ -68,6 +69,7 @@ describe('ClientService', () => {
       secretKeyDigest: sha256Hex(secretKey),
       isActive: true,
       isPreviousKey: false,
+      scopedKey: null,
       keyDigests: ['d'.repeat(64)],
     });
   });
@@ -83,19 +85,19 @@ describe('ClientService', () => {
     it('should answer a cached, enabled client at once, and leave everything else to the full way', async () => {
       const secretKey = generateSecretKey();
       const digest = sha256Hex(secretKey);
-      expect(service.cachedAnswer(secretKey, digest)).toBeUndefined();
-      const loaded = await service.loadAnswer(secretKey, digest);
+      expect(service.cachedAnswer(secretKey, digest, '192.0.2.1')).toBeUndefined();
+      const loaded = await service.loadAnswer(secretKey, digest, '192.0.2.1');
       expect(JSON.parse(loaded!).results.secretKey).toBe(secretKey);
-      expect(service.cachedAnswer(secretKey, digest)).toBe(loaded);
+      expect(service.cachedAnswer(secretKey, digest, '192.0.2.1')).toBe(loaded);
 
       find.mockResolvedValue({ ...STORED, isActive: false });
       const disabledKey = generateSecretKey();
-      await expect(service.loadAnswer(disabledKey, sha256Hex(disabledKey))).resolves.toBeNull();
-      expect(service.cachedAnswer(disabledKey, sha256Hex(disabledKey))).toBeNull();
+      await expect(service.loadAnswer(disabledKey, sha256Hex(disabledKey), '192.0.2.1')).resolves.toBeNull();
+      expect(service.cachedAnswer(disabledKey, sha256Hex(disabledKey), '192.0.2.1')).toBeNull();
       find.mockResolvedValue(null);
       const unknownKey = generateSecretKey();
-      await expect(service.loadAnswer(unknownKey, sha256Hex(unknownKey))).resolves.toBeNull();
-      expect(service.cachedAnswer(unknownKey, sha256Hex(unknownKey))).toBeNull();
+      await expect(service.loadAnswer(unknownKey, sha256Hex(unknownKey), '192.0.2.1')).resolves.toBeNull();
+      expect(service.cachedAnswer(unknownKey, sha256Hex(unknownKey), '192.0.2.1')).toBeNull();
     });
 
     it("should read the database once for concurrent misses of one key, the guards' included", async () => {
@@ -103,8 +105,8 @@ describe('ClientService', () => {
       const digest = sha256Hex(secretKey);
       const answer = deferredRead();
       const answers = Promise.all([
-        service.loadAnswer(secretKey, digest),
-        service.loadAnswer(secretKey, digest),
+        service.loadAnswer(secretKey, digest, '192.0.2.1'),
+        service.loadAnswer(secretKey, digest, '192.0.2.1'),
         service.getAnswer(secretKey),
       ]);
       const owner = service.authenticate(secretKey);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuthenticatedClient, ClientLookup } from '../auth/client-lookup';
 import { sha256Hex } from '../auth/digest';
 import { isWellFormedSecretKey } from '../auth/secret-key';
+import { isInNetworks } from '../common/networks';
 import { CachedClient, ClientCache, KeyOwner, answerOf } from '../client-cache/client-cache';
 import { toCachedClient } from './client-answer';
 import { GetClientRepository } from './get-client.repository';
@@ -26,14 +27,15 @@ export class ClientService implements ClientLookup {
   }
 
   // null: the cache knows the key, but ClientController must refuse it; undefined: the cache does not know it.
-  cachedAnswer(secretKey: string, secretKeyDigest: string): string | null | undefined {
+  cachedAnswer(secretKey: string, secretKeyDigest: string, ip: string): string | null | undefined {
     const client = this.cache.lookupEnabled(secretKeyDigest);
-    return client ? answerOf(client, secretKey) : client;
+    if (!client) return client;
+    return isServedAtEdge(client, ip) ? answerOf(client, secretKey) : null;
   }
 
-  async loadAnswer(secretKey: string, secretKeyDigest: string): Promise<string | null> {
+  async loadAnswer(secretKey: string, secretKeyDigest: string, ip: string): Promise<string | null> {
     const client = await this.cache.load(secretKeyDigest, this.read);
-    return client?.isActive ? answerOf(client, secretKey) : null;
+    return client?.isActive && isServedAtEdge(client, ip) ? answerOf(client, secretKey) : null;
   }
 
   async authenticate(secretKey: string): Promise<AuthenticatedClient | null> {
@@ -45,12 +47,19 @@ export class ClientService implements ClientLookup {
   }
 }
 
+// A scoped key without client:read, or used from outside its sources, is refused by Nest's route in the envelope.
+function isServedAtEdge({ scopedKey }: KeyOwner, ip: string): boolean {
+  if (scopedKey === null) return true;
+  return scopedKey.scopes.includes('client:read') && (scopedKey.allowedSources === null || isInNetworks(ip, scopedKey.allowedSources));
+}
+
 function authenticatedClient(owner: KeyOwner, secretKeyDigest: string): AuthenticatedClient {
   return {
     id: owner.clientId,
     secretKeyDigest,
     isActive: owner.isActive,
     isPreviousKey: owner.isPreviousKey,
+    scopedKey: owner.scopedKey,
     keyDigests: owner.keyDigests,
   };
 }

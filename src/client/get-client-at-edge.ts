@@ -18,9 +18,9 @@ export function answerGetClientAtEdge(clients: ClientService, admission: SecretK
       if (answer !== null && admission.admit(secretKeyDigest, request.ip) === 0) void sendAnswer(reply, answer);
       else done();
     };
-    const cached = clients.cachedAnswer(secretKey, secretKeyDigest);
+    const cached = clients.cachedAnswer(secretKey, secretKeyDigest, request.ip);
     if (cached !== undefined) return send(cached);
-    clients.loadAnswer(secretKey, secretKeyDigest).then(
+    clients.loadAnswer(secretKey, secretKeyDigest, request.ip).then(
       // Past the request deadline the caller already has its 503: nothing more is sent.
       (answer) => {
         if (!reply.sent) send(answer);

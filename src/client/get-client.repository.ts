@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import DataLoader from 'dataloader';
 import { DataSource } from 'typeorm';
+import { networksOf } from '../auth/allowed-sources';
+import { ScopedKeyGrant } from '../auth/client-lookup';
+import { KeyScope } from '../auth/key-scopes';
 import { GetClientColumns } from '../client-cache/client-cache-invalidator';
 import { clientReadBatchKeys } from '../client-cache/client-cache.metrics';
 import { SqlNames } from '../database/sql-names';
@@ -12,6 +15,7 @@ import { SmsConfigFields, SmsConfigRow } from '../sms-config/sms-config-fields';
 import { GET_CLIENT_SMS_CONFIG_FIELDS, SmsConfigSummaryDto } from '../sms-config/dto/sms-config-response.dto';
 import { Client } from './client.entity';
 import { CLIENT_FIELDS, ClientDto } from './dto/client-response.dto';
+import { ClientKey } from './keys/client-key.entity';
 
 const CLIENT_STORED_FIELDS = CLIENT_FIELDS.filter(
   (field): field is Exclude<(typeof CLIENT_FIELDS)[number], 'secretKey' | 'smsConfig'> => field !== 'secretKey' && field !== 'smsConfig',
@@ -26,18 +30,32 @@ export interface ClientWithSmsConfigs extends Pick<ClientDto, ClientStoredField>
   isActive: boolean;
   isPreviousKey: boolean;
   keyExpiresAt: number | null;
+  scopedKey: ScopedKeyGrant | null;
   keyDigests: string[];
   smsConfigs: SmsConfigSummaryDto[];
+}
+
+// Which key of the client the digest is, as each branch of the read says.
+enum KeyKind {
+  Previous = 0,
+  Current = 1,
+  Scoped = 2,
 }
 
 type ClientWithSmsConfigRow = Record<ClientStoredField, unknown> &
   SmsConfigRow & {
     clientId: number | string;
     clientIsActive: number | boolean;
-    isCurrentKey: number | boolean;
+    keyKind: number | string;
     currentKeyDigest: string;
     previousKeyDigest: string | null;
     previousKeyExpiresAt: Date | string | null;
+    scopedKeyDigests: string | string[] | null;
+    scopedKeyId: number | string | null;
+    scopedKeyDigest: string | null;
+    scopedKeyScopes: string | null;
+    scopedKeySources: string | null;
+    scopedKeyExpiresAt: Date | string | null;
     smsConfigId: number | null;
   };
 
@@ -57,19 +75,39 @@ const CLIENT_SELECTION: Array<ClientStoredField | 'previousKeyExpiresAt' | [keyo
 
 type ShownSmsConfigColumns = ReturnType<SmsConfigFields['columnsOf']>;
 
-// Two lookups by a unique index, not one with OR, which cost a miss 60% more on MySQL (docs/architecture.md).
+// One lookup by a unique index per kind of key, not one with OR, which cost a miss 60% more on MySQL
+// (docs/architecture.md); each row also lists the digests of the client's scoped keys, under which its answer is cached too.
 function clientWithSmsConfigsSql(dataSource: DataSource, shown: ShownSmsConfigColumns, digests: number): string {
   const client = new SqlNames(dataSource, Client);
   const smsConfig = new SqlNames(dataSource, SmsConfig);
-  const columns = `${client.selectList('c', CLIENT_SELECTION)}, ${smsConfig.selectList('s', [
+  const key = new SqlNames(dataSource, ClientKey);
+  const arrayOf = dataSource.options.type === 'better-sqlite3' ? 'json_group_array' : 'JSON_ARRAYAGG';
+  const scopedKeyDigests = `(SELECT ${arrayOf}(${key.column('keyDigest', 'd')}) FROM ${key.table} d
+    WHERE ${key.column('clientId', 'd')} = ${client.column('id', 'c')}) AS scopedKeyDigests`;
+  const columns = `${client.selectList('c', CLIENT_SELECTION)}, ${scopedKeyDigests}, ${smsConfig.selectList('s', [
     ['id', 'smsConfigId'],
     ...shown.columns,
-  ])}, ${smsConfig.integerTextList('s', shown.twins)}
-  FROM ${client.table} c LEFT JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}`;
+  ])}, ${smsConfig.integerTextList('s', shown.twins)}`;
+  const withSmsConfigs = `LEFT JOIN ${smsConfig.table} s ON ${smsConfig.column('clientId', 's')} = ${client.column('id', 'c')}`;
+  const rootKey =
+    'NULL AS scopedKeyId, NULL AS scopedKeyDigest, NULL AS scopedKeyScopes, NULL AS scopedKeySources, NULL AS scopedKeyExpiresAt';
+  const scopedKey = key.selectList('k', [
+    ['id', 'scopedKeyId'],
+    ['keyDigest', 'scopedKeyDigest'],
+    ['scopes', 'scopedKeyScopes'],
+    ['allowedSources', 'scopedKeySources'],
+    ['expiresAt', 'scopedKeyExpiresAt'],
+  ]);
   const marks = Array.from({ length: digests }, () => '?').join(', ');
-  return `SELECT 1 AS isCurrentKey, ${columns} WHERE ${client.column('secretKeyDigest', 'c')} IN (${marks})
+  return `SELECT ${KeyKind.Current} AS keyKind, ${rootKey}, ${columns} FROM ${client.table} c ${withSmsConfigs}
+  WHERE ${client.column('secretKeyDigest', 'c')} IN (${marks})
   UNION ALL
-  SELECT 0 AS isCurrentKey, ${columns} WHERE ${client.column('previousSecretKeyDigest', 'c')} IN (${marks})`;
+  SELECT ${KeyKind.Previous} AS keyKind, ${rootKey}, ${columns} FROM ${client.table} c ${withSmsConfigs}
+  WHERE ${client.column('previousSecretKeyDigest', 'c')} IN (${marks})
+  UNION ALL
+  SELECT ${KeyKind.Scoped} AS keyKind, ${scopedKey}, ${columns} FROM ${key.table} k
+  JOIN ${client.table} c ON ${client.column('id', 'c')} = ${key.column('clientId', 'k')} ${withSmsConfigs}
+  WHERE ${key.column('keyDigest', 'k')} IN (${marks})`;
 }
 
 function clientOf(
@@ -79,19 +117,39 @@ function clientOf(
   if (rows === undefined) return null;
   const [client] = rows;
   if (rows.length > 1) rows.sort((a, b) => Number(a.smsConfigId) - Number(b.smsConfigId));
-  const isPreviousKey = !Number(client.isCurrentKey);
-  const keyExpiresAt = isPreviousKey ? epochMsOf(client.previousKeyExpiresAt) : null;
+  const kind = Number(client.keyKind) as KeyKind;
+  const keyExpiresAt = epochMsOf(
+    kind === KeyKind.Previous ? client.previousKeyExpiresAt : kind === KeyKind.Scoped ? client.scopedKeyExpiresAt : null,
+  );
   if (keyExpiresAt !== null && keyExpiresAt <= Date.now()) return null;
+  const rootKeyDigests =
+    client.previousKeyDigest === null ? [client.currentKeyDigest] : [client.currentKeyDigest, client.previousKeyDigest];
   return {
     clientId: Number(client.clientId),
     isActive: Boolean(Number(client.clientIsActive)),
-    isPreviousKey,
+    isPreviousKey: kind === KeyKind.Previous,
     keyExpiresAt,
-    keyDigests: client.previousKeyDigest === null ? [client.currentKeyDigest] : [client.currentKeyDigest, client.previousKeyDigest],
+    scopedKey: kind === KeyKind.Scoped ? scopedKeyGrantOf(client) : null,
+    keyDigests: [...rootKeyDigests, ...digestListOf(client.scopedKeyDigests)],
     ...readClientFields(client),
     // A client without configurations is one row whose sms_config columns are all null.
     smsConfigs: client.smsConfigId === null ? [] : rows.map(readSmsConfig),
   };
+}
+
+function scopedKeyGrantOf(row: ClientWithSmsConfigRow): ScopedKeyGrant {
+  const sources = row.scopedKeySources === null ? null : (JSON.parse(row.scopedKeySources) as string[] | null);
+  return {
+    keyId: Number(row.scopedKeyId),
+    scopes: JSON.parse(row.scopedKeyScopes!) as KeyScope[],
+    allowedSources: sources === null ? null : networksOf(sources),
+  };
+}
+
+// MySQL's driver parses a JSON column, MariaDB's JSON is text; an empty aggregate is NULL on MySQL.
+function digestListOf(digests: string | string[] | null): string[] {
+  if (digests === null) return [];
+  return typeof digests === 'string' ? (JSON.parse(digests) as string[]) : digests;
 }
 
 // The read the get-client cache fills from: a client with its configurations, by the digest of one of its keys. The
@@ -134,10 +192,12 @@ export class GetClientRepository implements GetClientColumns {
     const size = READ_SIZES.find((readSize) => readSize >= digests.length)!;
     const padded = [...digests, ...Array<string>(size - digests.length).fill(digests[0])];
     clientReadBatchKeys.observe(digests.length);
-    const rows = await this.transactions.sql<ClientWithSmsConfigRow>(this.withSmsConfigsSql.get(size)!, [...padded, ...padded]);
+    const rows = await this.transactions.sql<ClientWithSmsConfigRow>(this.withSmsConfigsSql.get(size)!, [...padded, ...padded, ...padded]);
     const rowsByDigest = new Map<string, ClientWithSmsConfigRow[]>();
     for (const row of rows) {
-      const digest = Number(row.isCurrentKey) ? row.currentKeyDigest : row.previousKeyDigest!;
+      const kind = Number(row.keyKind) as KeyKind;
+      const digest =
+        kind === KeyKind.Current ? row.currentKeyDigest : kind === KeyKind.Previous ? row.previousKeyDigest! : row.scopedKeyDigest!;
       const found = rowsByDigest.get(digest);
       if (found === undefined) rowsByDigest.set(digest, [row]);
       else found.push(row);

@@ -17,10 +17,12 @@ export class SecretKeyController {
   @Post('rotate')
   @HttpCode(HttpStatus.OK)
   @ClientRoute({
+    scope: 'root',
+    retriedByPreviousKey: true,
     write: true,
     idempotent: 'holding a secret key',
-    badRequest: 'graceSeconds is not an integer from 0 to 604800',
-    forbidden: 'The key presented is the previous one, or the client is disabled',
+    badRequest: 'graceSeconds is not an integer from 0 to 604800, or deleteScopedKeys is not a boolean',
+    forbidden: 'The client is disabled',
   })
   @ApiOperation({
     summary: 'Rotate my secret key',
@@ -35,7 +37,7 @@ export class SecretKeyController {
     @Origin() origin: ChangeOrigin,
     @IdempotencyOf() idempotency: Idempotency,
   ) {
-    const rotation = () => this.clients.rotateOwnKey(client.id, client.secretKeyDigest, request.graceSeconds, origin);
+    const rotation = () => this.clients.rotateOwnKey(client.id, client.secretKeyDigest, request, origin);
     return this.clients.rotateOnce(idempotency, client.id, origin, rotation);
   }
 }

@@ -33,9 +33,10 @@ export function idempotentCallOf(context: ExecutionContext): IdempotentCall | un
   };
 }
 
-// An admin or a dispatcher by its actor name (8 hex digits of the key's digest), never a digest a copy could test keys on.
+// Each by its actor name: a client's root key or one of its scoped keys, an admin or a dispatcher (8 hex digits of the
+// key's digest), never a digest a copy could test keys on.
 function scopesOf(request: KeyedRequest & RequestWithActor): Pick<IdempotentCall, 'scope' | 'legacyScope'> {
-  if (request.client) return { scope: `client:${request.client.id}` };
+  if (request.client) return { scope: request.actor! };
   const role = request.actor!.startsWith('dispatcher:') ? 'dispatcher' : 'admin';
   return { scope: request.actor!, legacyScope: `${role}:${request.credentialDigest}` };
 }

@@ -17,12 +17,17 @@ interface ClientKeyUsage {
   previousSecretKeyLastUsedFrom: string | null;
 }
 
+interface ScopedKeyUsage {
+  keyDigest: string;
+  lastUsedAt: Date | null;
+  lastUsedFrom: string | null;
+}
+
 // SQLite allows 500 SELECTs in one UNION ALL; on MariaDB 1,000 keys a statement was fastest (BENCHMARKS.md, key usage).
 const KEYS_PER_STATEMENT = { mysql: 1000, sqlite: 400 } as const;
 
-type KeyColumns =
-  | ['secretKeyDigest', 'secretKeyLastUsedAt', 'secretKeyLastUsedFrom']
-  | ['previousSecretKeyDigest', 'previousSecretKeyLastUsedAt', 'previousSecretKeyLastUsedFrom'];
+// A key's digest, its last use and the address of that use, as columns of its table.
+type KeyColumns<T> = [digest: keyof T & string, lastUsedAt: keyof T & string, lastUsedFrom: keyof T & string];
 
 // A time only moves forward: instances write the same clients in any order, so a row is written only by a use not older
 // than the one it holds, the use's address with it (one condition for both: nothing to keep in step).
@@ -36,6 +41,7 @@ export class KeyUsageRepository {
     @InjectDataSource() dataSource: DataSource,
   ) {
     const client = new SqlNames<ClientKeyUsage>(dataSource, 'Client');
+    const scopedKey = new SqlNames<ScopedKeyUsage>(dataSource, 'ClientKey');
     const mysql = transactions.dialect === 'mysql';
     this.keysPerStatement = KEYS_PER_STATEMENT[transactions.dialect];
     const uses = (count: number) =>
@@ -47,22 +53,23 @@ export class KeyUsageRepository {
           : `SELECT ?${digest}, ?${usedAt}, ?${usedFrom}, ?${relayed}`;
       }).join(' UNION ALL ');
     // A relayed use (route) moves the time only: the address stays the last direct use's.
-    const forKey = ([digest, lastUsedAt, lastUsedFrom]: KeyColumns) => {
-      const [at, from] = [client.column(lastUsedAt), client.column(lastUsedFrom)];
+    const forKey = <T extends object>(keys: SqlNames<T>, [digest, lastUsedAt, lastUsedFrom]: KeyColumns<T>) => {
+      const [table, at, from] = [keys.table, keys.column(lastUsedAt), keys.column(lastUsedFrom)];
       return mysql
         ? (count: number) =>
-            `UPDATE ${client.table} c JOIN (${uses(count)}) u ON ${client.column(digest, 'c')} = u.digest
+            `UPDATE ${table} c JOIN (${uses(count)}) u ON ${keys.column(digest, 'c')} = u.digest
              SET c.${from} = CASE WHEN u.relayed = 1 THEN c.${from} ELSE u.used_from END, c.${at} = u.used_at
              WHERE c.${at} IS NULL OR c.${at} <= u.used_at`
         : (count: number) =>
-            `UPDATE ${client.table} SET ${at} = u.used_at,
-             ${from} = CASE WHEN u.relayed = 1 THEN ${client.table}.${from} ELSE u.used_from END
-             FROM (${uses(count)}) AS u WHERE ${client.table}.${client.column(digest)} = u.digest
-             AND (${client.table}.${at} IS NULL OR ${client.table}.${at} <= u.used_at)`;
+            `UPDATE ${table} SET ${at} = u.used_at,
+             ${from} = CASE WHEN u.relayed = 1 THEN ${table}.${from} ELSE u.used_from END
+             FROM (${uses(count)}) AS u WHERE ${table}.${keys.column(digest)} = u.digest
+             AND (${table}.${at} IS NULL OR ${table}.${at} <= u.used_at)`;
     };
     this.statements = [
-      forKey(['secretKeyDigest', 'secretKeyLastUsedAt', 'secretKeyLastUsedFrom']),
-      forKey(['previousSecretKeyDigest', 'previousSecretKeyLastUsedAt', 'previousSecretKeyLastUsedFrom']),
+      forKey(client, ['secretKeyDigest', 'secretKeyLastUsedAt', 'secretKeyLastUsedFrom']),
+      forKey(client, ['previousSecretKeyDigest', 'previousSecretKeyLastUsedAt', 'previousSecretKeyLastUsedFrom']),
+      forKey(scopedKey, ['keyDigest', 'lastUsedAt', 'lastUsedFrom']),
     ];
   }
 

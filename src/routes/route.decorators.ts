@@ -1,4 +1,4 @@
-import { CanActivate, Type, UseGuards, applyDecorators } from '@nestjs/common';
+import { CanActivate, SetMetadata, Type, UseGuards, applyDecorators } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -10,6 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyGuard, DispatchKeyGuard, DispatcherKeyGuard } from '../auth/api-key.guard';
 import { ADMIN_API_KEY_SCHEME, DISPATCHER_API_KEY_SCHEME, SECRET_KEY_SCHEME } from '../auth/auth.decorators';
+import { REQUIRED_SCOPE, RETRIED_BY_PREVIOUS_KEY, RequiredScope } from '../auth/key-scopes';
 import { GetClientKeyGuard, RelayedSecretKeyGuard, SecretKeyGuard } from '../auth/secret-key.guard';
 import { ApiCommonErrors } from '../common/errors/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
@@ -36,10 +37,14 @@ export interface RouteOptions {
 }
 
 export interface ClientRouteOptions extends RouteOptions {
+  /** What the client's key must reach: a scope of a scoped key, or `root` (the current root key only). */
+  scope: RequiredScope;
   /** Counted against the client's writes limit (only when it runs, if a kept answer may be replayed). */
   write?: true;
   /** get-client: an unknown key is 404, as the edge answers it. */
   keyLookup?: true;
+  /** Rotation: the previous root key passes with an Idempotency-Key, for its retry's replay; the handler refuses it the rest. */
+  retriedByPreviousKey?: true;
 }
 
 export interface DispatcherRouteOptions extends RouteOptions {
@@ -59,15 +64,30 @@ export function AdminRoute(options: RouteOptions = {}): MethodDecorator {
   return route({ guards: [ApiKeyGuard], scheme: ADMIN_API_KEY_SCHEME, missing: 'x-api-key is missing or not valid' }, options);
 }
 
-export function ClientRoute({ write, keyLookup, ...options }: ClientRouteOptions): MethodDecorator {
+export function ClientRoute({ scope, write, keyLookup, retriedByPreviousKey, ...options }: ClientRouteOptions): MethodDecorator {
+  const requires = applyDecorators(SetMetadata(REQUIRED_SCOPE, scope), SetMetadata(RETRIED_BY_PREVIOUS_KEY, retriedByPreviousKey === true));
   if (keyLookup) {
-    return route(
+    const lookup = route(
       { guards: [GetClientKeyGuard], scheme: SECRET_KEY_SCHEME, missing: 'secretKey header is missing' },
-      { notFound: 'No client has this secretKey', forbidden: 'Client is disabled', ...options },
+      { notFound: 'No client has this secretKey', forbidden: forbiddenForKey('Client is disabled', scope), ...options },
     );
+    return applyDecorators(requires, lookup);
   }
-  const client = route({ guards: [SecretKeyGuard], scheme: SECRET_KEY_SCHEME, missing: 'secretKey is missing or not valid' }, options);
-  return write ? applyDecorators(client, ClientWrite()) : client;
+  const forbidden = forbiddenForKey(options.forbidden ?? 'The client is disabled', scope);
+  const client = route(
+    { guards: [SecretKeyGuard], scheme: SECRET_KEY_SCHEME, missing: 'secretKey is missing or not valid' },
+    { ...options, forbidden },
+  );
+  return write ? applyDecorators(requires, client, ClientWrite()) : applyDecorators(requires, client);
+}
+
+// A scoped key's refusals come before the route's own.
+function forbiddenForKey(forbidden: string, scope: RequiredScope): string {
+  const keys =
+    scope === 'root'
+      ? 'the key is not the current root key (secretKey does not have the scope root)'
+      : `the key is a scoped key without ${scope} (secretKey does not have the scope ${scope}), or used from outside its allowedSources`;
+  return `${forbidden}; or ${keys}`;
 }
 
 export function DispatcherRoute({ task, forClient, ...options }: DispatcherRouteOptions): MethodDecorator {
@@ -75,10 +95,11 @@ export function DispatcherRoute({ task, forClient, ...options }: DispatcherRoute
     // The client's key is the one rate-limited and noted as used; its refusals are not counted against the dispatcher's address.
     const guards = [DispatchKeyGuard, RelayedSecretKeyGuard];
     const scheme = { [DISPATCHER_API_KEY_SCHEME]: [], [SECRET_KEY_SCHEME]: [] };
-    return route(
+    const relayed = route(
       { guards, scheme, missing: 'x-api-key is missing or not a dispatcher key, or secretKey is missing or not valid' },
       options,
     );
+    return applyDecorators(SetMetadata(REQUIRED_SCOPE, 'dispatch' satisfies RequiredScope), relayed);
   }
   const guards = [task === 'dispatch' ? DispatchKeyGuard : DispatcherKeyGuard];
   return route({ guards, scheme: DISPATCHER_API_KEY_SCHEME, missing: 'x-api-key is missing or not a dispatcher key' }, options);

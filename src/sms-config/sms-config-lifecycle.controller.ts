@@ -28,7 +28,7 @@ export class SmsConfigLifecycleController {
   constructor(private readonly smsConfigs: SmsConfigService) {}
 
   @Get(':smsConfigId')
-  @ClientRoute(OWN_SMS_CONFIG)
+  @ClientRoute({ ...OWN_SMS_CONFIG, scope: 'client:read' })
   @ApiOperation({ summary: 'Get an SMS configuration', description: 'The fields of the list answer; never the password or apiKey.' })
   @ApiOkResponse({ type: SmsConfigResponseDto })
   async get(@CurrentClient() client: AuthenticatedClient, @IdParam('smsConfigId') smsConfigId: number) {
@@ -36,7 +36,7 @@ export class SmsConfigLifecycleController {
   }
 
   @Patch(':smsConfigId')
-  @ClientRoute({ ...OWN_SMS_CONFIG, write: true, conflict: CHANGE_BEYOND_LIMITS })
+  @ClientRoute({ ...OWN_SMS_CONFIG, scope: 'sms-config:write', write: true, conflict: CHANGE_BEYOND_LIMITS })
   @ApiOperation({
     summary: 'Change an SMS configuration',
     description:
@@ -56,7 +56,7 @@ export class SmsConfigLifecycleController {
   }
 
   @Delete(':smsConfigId')
-  @ClientRoute({ ...OWN_SMS_CONFIG, write: true })
+  @ClientRoute({ ...OWN_SMS_CONFIG, scope: 'sms-config:write', write: true })
   @ApiOperation({ summary: 'Delete an SMS configuration' })
   @ApiOkResponse({ type: DeletedSmsConfigResponseDto })
   async delete(@CurrentClient() client: AuthenticatedClient, @IdParam('smsConfigId') smsConfigId: number, @Origin() origin: ChangeOrigin) {
@@ -65,7 +65,7 @@ export class SmsConfigLifecycleController {
 
   @Post(':smsConfigId/verify-api-key')
   @HttpCode(HttpStatus.OK)
-  @ClientRoute({ ...OWN_SMS_CONFIG, write: true })
+  @ClientRoute({ ...OWN_SMS_CONFIG, scope: 'sms-config:write', write: true })
   @ApiOperation({
     summary: 'Issue a fresh verifyApiKey',
     description:

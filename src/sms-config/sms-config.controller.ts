@@ -21,7 +21,14 @@ export class SmsConfigController {
 
   @Post('add')
   @HttpCode(HttpStatus.OK)
-  @ClientRoute({ write: true, idempotent: true, conflict: ADD_BEYOND_LIMITS, badRequest: FIELDS_REFUSED, forbidden: NOT_OWN_CLIENT_ID })
+  @ClientRoute({
+    scope: 'sms-config:write',
+    write: true,
+    idempotent: true,
+    conflict: ADD_BEYOND_LIMITS,
+    badRequest: FIELDS_REFUSED,
+    forbidden: NOT_OWN_CLIENT_ID,
+  })
   @ApiOperation({ summary: 'Add SMS configuration', description: 'Stores an SMS provider configuration for the client of the secretKey.' })
   @ApiOkResponse({ type: AddSmsConfigResponseDto })
   add(
@@ -35,7 +42,7 @@ export class SmsConfigController {
 
   @Post('get-all-by-client-id')
   @HttpCode(HttpStatus.OK)
-  @ClientRoute({ badRequest: 'Invalid request', forbidden: NOT_OWN_CLIENT_ID })
+  @ClientRoute({ scope: 'client:read', badRequest: 'Invalid request', forbidden: NOT_OWN_CLIENT_ID })
   @ApiOperation({
     summary: 'Get SMS configurations by client',
     description: 'The SMS configurations of the client of the secretKey, ordered by smsConfigId. Body: none, {} or {"clientId": n}.',

@@ -14,7 +14,7 @@ import { SmsConfigBudgetRepository } from './sms-config-budget.repository';
 import { SmsConfigLimitReachedException, answerBytesOf } from './sms-config-limit';
 import { SmsConfig } from './sms-config.entity';
 import { AmountTwin, NewSmsConfig, SmsConfigChanges, SmsConfigFields, SmsConfigRow } from './sms-config-fields';
-import { TokenStanding } from './verify-api-key-validity';
+import { ISSUING_KEY_TAG_LENGTH, TokenStanding } from './verify-api-key-validity';
 
 export interface SealedSecrets {
   smsConfigId: number;
@@ -47,6 +47,13 @@ interface ClientStanding {
   secretKeyRotatedAt: Date | null;
 }
 
+interface ScopedKeyStanding {
+  id: number;
+  clientId: number;
+  keyDigest: string;
+  expiresAt: Date | null;
+}
+
 @Injectable()
 export class SmsConfigRepository {
   // Plain SQL: on the dispatcher's hot path the query builder's join cost 5x the CPU.
@@ -67,6 +74,7 @@ export class SmsConfigRepository {
     const fields = new SmsConfigFields(dataSource);
     this.fields = fields;
     const client = new SqlNames<ClientStanding>(dataSource, 'Client');
+    const scopedKey = new SqlNames<ScopedKeyStanding>(dataSource, 'ClientKey');
     const smsConfig = new SqlNames(dataSource, SmsConfig);
     this.names = smsConfig;
     this.listed = selectionOf(fields, SMS_CONFIG_LIST_FIELDS);
@@ -82,8 +90,13 @@ export class SmsConfigRepository {
       ['previousSecretKeyDigest', 'previousKeyDigest'],
       'previousKeyExpiresAt',
       'secretKeyRotatedAt',
+    ])}, ${scopedKey.selectList('k', [
+      ['id', 'scopedKeyId'],
+      ['expiresAt', 'scopedKeyExpiresAt'],
     ])}
       FROM ${smsConfig.table} s JOIN ${client.table} c ON ${client.column('id', 'c')} = ${smsConfig.column('clientId', 's')}
+      LEFT JOIN ${scopedKey.table} k ON ${scopedKey.column('clientId', 'k')} = ${client.column('id', 'c')}
+        AND SUBSTR(${scopedKey.column('keyDigest', 'k')}, 1, ${ISSUING_KEY_TAG_LENGTH}) = ?
       WHERE ${smsConfig.column('id', 's')} = ? AND ${smsConfig.column('clientId', 's')} = ?`;
   }
 
@@ -145,7 +158,8 @@ export class SmsConfigRepository {
     return found === null ? null : toSealedSecrets(found);
   }
 
-  async findToResolve(smsConfigId: number, clientId: number): Promise<SmsConfigToResolve | null> {
+  // issuingKeyTag: the token's, to find the scoped key it was issued under, if it still exists.
+  async findToResolve(smsConfigId: number, clientId: number, issuingKeyTag: string | null): Promise<SmsConfigToResolve | null> {
     type Row = SmsConfigRow & {
       passwordSealed: string | null;
       apiKeySealed: string | null;
@@ -155,8 +169,10 @@ export class SmsConfigRepository {
       previousKeyDigest: string | null;
       previousKeyExpiresAt: Date | string | null;
       secretKeyRotatedAt: Date | string | null;
+      scopedKeyId: number | string | null;
+      scopedKeyExpiresAt: Date | string | null;
     };
-    const [row] = await this.transactions.sql<Row>(this.toResolveSql, [smsConfigId, clientId]);
+    const [row] = await this.transactions.sql<Row>(this.toResolveSql, [issuingKeyTag ?? '', smsConfigId, clientId]);
     if (row === undefined) return null;
     return {
       ...this.readToResolve(row),
@@ -168,6 +184,7 @@ export class SmsConfigRepository {
       previousKeyDigest: row.previousKeyDigest,
       previousKeyExpiresAt: epochMsOf(row.previousKeyExpiresAt),
       secretKeyRotatedAt: epochMsOf(row.secretKeyRotatedAt),
+      issuingScopedKey: row.scopedKeyId === null ? null : { expiresAt: epochMsOf(row.scopedKeyExpiresAt) },
     };
   }
 

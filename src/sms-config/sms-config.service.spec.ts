@@ -16,6 +16,7 @@ const OWNER = {
   secretKeyDigest: 'd'.repeat(64),
   isActive: true,
   isPreviousKey: false,
+  scopedKey: null,
   keyDigests: ['d'.repeat(64), 'e'.repeat(64)],
 };
 const ORIGIN = { actor: 'client:42', requestId: 'req-1', callerRequestId: null, sourceAddress: null, userAgent: null };

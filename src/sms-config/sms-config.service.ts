@@ -122,7 +122,8 @@ export class SmsConfigService {
 
   async resolve(verifyApiKey: string, origin: ChangeOrigin): Promise<ResolvedSmsConfigDto> {
     const token = this.openToken(verifyApiKey);
-    const found = (await this.smsConfigs.findToResolve(token.smsConfigId, token.clientId)) ?? throwNotFound();
+    const found =
+      (await this.smsConfigs.findToResolve(token.smsConfigId, token.clientId, token.issue?.issuingKeyTag ?? null)) ?? throwNotFound();
     if (!found.clientIsActive) throw new ClientDisabledException();
     const apiKey = this.tokens.openApiKey(found.apiKeySealed, found.clientId);
     const fingerprintMatches = this.sealer.fingerprint(apiKey ?? '', token.keyId) === token.apiKeyFingerprint;

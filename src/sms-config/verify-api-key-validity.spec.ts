@@ -20,6 +20,7 @@ const standing = (overrides: Partial<TokenStanding> = {}): TokenStanding => ({
   previousKeyDigest: PREVIOUS,
   previousKeyExpiresAt: NOW + 1000,
   secretKeyRotatedAt: NOW - 1000,
+  issuingScopedKey: null,
   ...overrides,
 });
 
@@ -45,6 +46,17 @@ describe('tokenRefusal', () => {
     expect(tokenRefusal(underPrevious, standing({ previousKeyDigest: null, previousKeyExpiresAt: null }), true, true, NOW)).toBeInstanceOf(
       RevokedVerifyApiKeyException,
     );
+  });
+
+  it('should let a token obtained with a scoped key resolve while the key exists and before its end, and not after', () => {
+    const underScoped = token({ issuingKeyTag: issuingKeyTag('s'.repeat(64)) });
+    expect(tokenRefusal(underScoped, standing({ issuingScopedKey: { expiresAt: null } }), true, true, NOW)).toBeNull();
+    expect(tokenRefusal(underScoped, standing({ issuingScopedKey: { expiresAt: NOW + 1 } }), true, true, NOW)).toBeNull();
+    expect(tokenRefusal(underScoped, standing({ issuingScopedKey: { expiresAt: NOW } }), true, true, NOW)).toBeInstanceOf(
+      RevokedVerifyApiKeyException,
+    );
+    // Deleted: the read finds no scoped key of the client under the token's tag.
+    expect(tokenRefusal(underScoped, standing({ issuingScopedKey: null }), true, true, NOW)).toBeInstanceOf(RevokedVerifyApiKeyException);
   });
 
   it('should refuse a token obtained with a key the client no longer has, whatever else holds', () => {

@@ -11,8 +11,10 @@ export const CREDENTIAL_BOUND_FIELDS = [...DESTINATION_FIELDS, 'password', 'apiK
 export const KEYLESS_TOKENS_END_WITH_ROTATIONS_AFTER = Date.parse('2026-11-25T00:00:00Z');
 
 // Half of the key's SHA-256 is enough to tell a client's keys apart.
+export const ISSUING_KEY_TAG_LENGTH = 32;
+
 export function issuingKeyTag(secretKeyDigest: string): string {
-  return secretKeyDigest.slice(0, 32);
+  return secretKeyDigest.slice(0, ISSUING_KEY_TAG_LENGTH);
 }
 
 export interface TokenStanding {
@@ -22,6 +24,8 @@ export interface TokenStanding {
   previousKeyDigest: string | null;
   previousKeyExpiresAt: number | null;
   secretKeyRotatedAt: number | null;
+  // The scoped key of the client whose tag the token names, while it exists; its end, null when it has none.
+  issuingScopedKey: { expiresAt: number | null } | null;
 }
 
 export class StaleVerifyApiKeyException extends ConflictException {
@@ -65,6 +69,8 @@ function issuingKeyAuthenticates(token: OpenedVerifyApiKey, standing: TokenStand
   }
   const tag = token.issue.issuingKeyTag;
   if (tag === issuingKeyTag(standing.currentKeyDigest)) return true;
+  const scoped = standing.issuingScopedKey;
+  if (scoped !== null) return scoped.expiresAt === null || scoped.expiresAt > now;
   return (
     standing.previousKeyDigest !== null &&
     tag === issuingKeyTag(standing.previousKeyDigest) &&

@@ -85,6 +85,21 @@ const DESCRIBED_RULES: DescribedRule[] = [
     refusal: /^destination must be a possible E\.164 number /,
     statement: /destination must be a possible E\.164 number: a known calling code, a length possible for its country/,
   },
+  {
+    rule: "a scoped key's end",
+    refusal: /^expiresAt must (be null or an RFC 3339 instant|be at least 60 s and at most 366 days ahead)/,
+    statement: /an RFC 3339 instant with Z or an offset and at most 3 fraction digits, 60 s to 366 days ahead/,
+  },
+  {
+    rule: "a scoped key's sources as networks",
+    refusal: /^allowedSources\[[0-9]+\] (must be an IPv4 address|covers too many addresses|has bits set below|is an IPv4-mapped|repeats)/,
+    statement: /\(\/8 to \/32, \/7 to \/128\) and no bits set below it; no IPv4-mapped IPv6 address; each network once/,
+  },
+  {
+    rule: 'no sources for a dispatch key',
+    refusal: /^allowedSources must be null for a key whose only scope is dispatch/,
+    statement: /Not for a key whose only scope is dispatch/,
+  },
 ];
 
 interface SentRequest {

@@ -140,6 +140,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     },
     async reset() {
       await dataSource.query('DELETE FROM sms_config');
+      await dataSource.query('DELETE FROM client_key');
       await dataSource.query('DELETE FROM client');
       await dataSource.query('DELETE FROM audit_event');
       await dataSource.query('DELETE FROM idempotent_request');

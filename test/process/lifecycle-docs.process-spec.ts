@@ -154,7 +154,7 @@ describe('The lifecycle walkthrough (scripts/lifecycle-walkthrough.sh)', () => {
     expect(rotated.results.secretKey).not.toBe(firstKey);
     expect(Date.parse(rotated.results.previousKeyExpiresAt) - Date.now()).toBeGreaterThan(3_500_000);
     expect(previousServed).toMatchObject({ status: 200, results: { secretKey: firstKey } });
-    expect(previousRotating).toEqual({ status: 403, error: 'Only the current secretKey may rotate; this is the previous one' });
+    expect(previousRotating).toEqual({ status: 403, error: 'secretKey does not have the scope root' });
 
     expect(deletedConfig).toEqual({ status: 200, results: { smsConfigId, deleted: true } });
     expect(resolvingDeleted).toEqual({ status: 404, error: 'SMS configuration not found' });

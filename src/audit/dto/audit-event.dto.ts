@@ -49,12 +49,13 @@ export class AuditEventDto {
 
   @ApiProperty({
     type: 'object',
-    additionalProperties: { type: 'string' },
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'array', items: { type: 'string' } }] },
     nullable: true,
     example: null,
     description:
       'What the action says beyond the names in changed: `{"host": "<host>"}` for provider-host.approved and provider-host.removed; ' +
       '`{"range": "<range>"}` (such as +44740012xxxx) for client.pumping-suspected, client.pumping-blocked and client.pumping-lifted; ' +
+      '`{"keyId": <keyId>, "name": "<name>", "scopes": [...]}` for client.key-created and client.key-deleted; ' +
       'null for the others, for `system` and for entries made before the service kept it',
   })
   details: AuditDetails | null;

@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsIntegerFrom } from '../../common/validation/decorators';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, ValidateIf } from 'class-validator';
+import { IsIntegerFrom, isSent } from '../../common/validation/decorators';
 import { AnswerOf } from '../../common/answer';
 
 export const DEFAULT_GRACE_SECONDS = 86_400;
@@ -13,6 +14,16 @@ export class RotateSecretKeyDto {
     description: 'How long the previous key keeps working; 0 revokes it at once',
   })
   graceSeconds?: number;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'true deletes every scoped key of the client in the same change, each audited and published as client.key-deleted: ' +
+      'after a leak, with graceSeconds 0, it ends every key a thief may have made',
+  })
+  @IsBoolean({ message: 'deleteScopedKeys must be true or false' })
+  @ValidateIf(isSent)
+  deleteScopedKeys?: boolean;
 }
 
 export class RotatedSecretKeyDto {

@@ -19,6 +19,7 @@ import { RequestTrace1798000000011 } from './1798000000011-RequestTrace';
 import { RemoveNeverPublicHosts1798000000012 } from './1798000000012-RemoveNeverPublicHosts';
 import { DeliverySignals1798000000013 } from './1798000000013-DeliverySignals';
 import { RemoveAddedNeverPublicHosts1798000000014 } from './1798000000014-RemoveAddedNeverPublicHosts';
+import { ScopedKeys1798000000015 } from './1798000000015-ScopedKeys';
 
 /** In timestamp order. Each may run again after failing at any statement, and none needs privileges beyond its own database. */
 export const MYSQL_MIGRATIONS = [
@@ -42,4 +43,5 @@ export const MYSQL_MIGRATIONS = [
   RemoveNeverPublicHosts1798000000012,
   DeliverySignals1798000000013,
   RemoveAddedNeverPublicHosts1798000000014,
+  ScopedKeys1798000000015,
 ];
