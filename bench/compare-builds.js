@@ -23,6 +23,7 @@ const eventDelay = require('./lib/event-delay');
 const fleet = require('./lib/fleet');
 const { seedFleet } = require('./lib/fleet-seed');
 const { KeyPool } = require('./lib/key-pool');
+const keyShapes = require('./lib/key-shapes');
 const { SCENARIOS, requestOptions, runLoad } = require('./lib/load');
 const { markdownTable, median } = require('./lib/report');
 const seed = require('./lib/seed');
@@ -44,7 +45,9 @@ const params = {
   rounds: Number(process.env.ROUNDS || 4),
   seconds: Number(process.env.BENCH_DURATION || 10),
   warmupSeconds: Number(process.env.BENCH_WARMUP || 2),
-  scenarioNames: process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',') : SCENARIOS.map(({ name }) => name),
+  scenarioNames: process.env.BENCH_SCENARIOS
+    ? process.env.BENCH_SCENARIOS.split(',')
+    : [...SCENARIOS, ...keyShapes.SCENARIOS].map(({ name }) => name),
   fleet: readFleetParams(),
 };
 const progress = (message) => process.stderr.write(`[compare] ${message}\n`);
@@ -69,7 +72,7 @@ function sideEnv(name) {
 
 async function startBuild(name, entry, port, encryptionKey) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compare-data-'));
-  const env = serviceEnv({ port, encryptionKey, dataDir, DATABASE_URL, ...sideEnv(name) });
+  const env = serviceEnv({ port, encryptionKey, dataDir, DATABASE_URL, ...keyShapes.KEY_SHAPE_ENV, ...sideEnv(name) });
   const handle = children.startNodeChild(name, [entry], { cwd: ROOT, env });
   await children.waitForHttp200(handle, `http://127.0.0.1:${port}/health`);
   return { name, handle, url: `http://127.0.0.1:${port}` };
@@ -80,7 +83,7 @@ async function startBuild(name, entry, port, encryptionKey) {
  * optionsFor(seconds) gives each run's autocannon options. Answers req/s per build; appends each build's RSS after each
  * of its measured runs to rss.
  */
-async function runRounds(autocannon, targets, name, { path: requestPath, warmupSeconds, optionsFor }, rss) {
+async function runRounds(autocannon, targets, name, { path: requestPath, warmupSeconds, optionsFor, status }, rss) {
   const rps = Object.fromEntries(targets.map((target) => [target.name, []]));
   for (let round = 0; round <= params.rounds; round++) {
     const order = round % 2 === 0 ? targets : [...targets].reverse();
@@ -90,9 +93,10 @@ async function runRounds(autocannon, targets, name, { path: requestPath, warmupS
         url: target.url + requestPath,
         connections: 50,
         seconds,
-        options: await optionsFor(seconds),
+        options: await optionsFor(seconds, target),
       });
-      if (result.failed > 0) throw new Error(`${name} on ${target.name}: ${result.failed} failed answers`);
+      const unexpected = status === undefined ? result.failed : result.completed - (result.statusCodes[status] ?? 0) + result.errors;
+      if (unexpected > 0) throw new Error(`${name} on ${target.name}: ${unexpected} failed or unexpected answers`);
       if (round === 0) continue;
       rps[target.name].push(result.rps);
       rss[target.name].push(children.residentMemory(target.handle.child.pid));
@@ -125,6 +129,18 @@ async function runSingleKeyScenarios(autocannon, targets, clientNumbers, results
       return requestOptions(scenario.name, { getClientKey, keyPool, resolveTokens });
     };
     const load = { path: scenario.path, warmupSeconds: params.warmupSeconds, optionsFor };
+    results[scenario.name] = await runRounds(autocannon, targets, scenario.name, load, rss);
+  }
+  await runKeyShapeScenarios(autocannon, targets, getClientKey, results, rss);
+}
+
+/** get-client by the shape of the key presented (lib/key-shapes.js), with a key of the single-key scenarios' client. */
+async function runKeyShapeScenarios(autocannon, targets, getClientKey, results, rss) {
+  const keys = {};
+  for (const target of targets) keys[target.name] = await keyShapes.scopedKeyOf(target.url, getClientKey);
+  for (const scenario of keyShapes.SCENARIOS.filter(({ name }) => params.scenarioNames.includes(name))) {
+    const optionsFor = (_seconds, target) => keyShapes.requestOptions(scenario.name, keys[target.name]);
+    const load = { path: scenario.path, warmupSeconds: params.warmupSeconds, optionsFor, status: scenario.status };
     results[scenario.name] = await runRounds(autocannon, targets, scenario.name, load, rss);
   }
 }

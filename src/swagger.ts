@@ -27,7 +27,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       ADMIN_API_KEY_SCHEME,
     )
     .addApiKey(
-      { type: 'apiKey', in: 'header', name: SECRET_KEY_HEADER, description: 'A client secret key, from Add client' },
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: SECRET_KEY_HEADER,
+        description:
+          "A client's root key (sk_…, from Add client) or one of its scoped keys (rk_…). Each operation's x-required-scope " +
+          'names what the key must hold: a scope (client:read, sms-config:write, dispatch) a root key always holds, or root, ' +
+          'which only the current root key holds',
+      },
       SECRET_KEY_SCHEME,
     )
     .addApiKey(

@@ -381,5 +381,25 @@ describe('cache invalidation across instances', () => {
       report('writer without broker', ms);
       expectRefusedWithinBound(ms);
     });
+
+    it('should refuse a scoped key at its end on both instances, whichever made it', async () => {
+      const rootKey = await a.addClient();
+      const made = await call(b, 'POST', '/api/v1/client/keys', { secretKey: rootKey }, { name: 'short-lived', scopes: ['client:read'] });
+      const scoped = made.body.results.secretKey as string;
+      // An end a test can wait for (the service takes none under 60 s), set before either instance has read the key.
+      const endsAt = Date.now() + 2000;
+      const storedEnd = new Date(endsAt).toISOString().slice(0, 23).replace('T', ' ');
+      await a.dataSource.query('UPDATE client_key SET expires_at = ? WHERE id = ?', [storedEnd, made.body.results.keyId]);
+      for (const instance of [a, b, a, b]) expect(await getClientStatus(instance, scoped)).toBe(200);
+      await sleep(endsAt - Date.now());
+      // From the end itself, not from each poll's start.
+      const msAfterEnd = async (instance: Instance) => {
+        await msUntilSeen(async () => (await getClientStatus(instance, scoped)) === 404);
+        return Date.now() - endsAt;
+      };
+      const ms = { a: await msAfterEnd(a), b: await msAfterEnd(b) };
+      report('scoped key past its end', ms);
+      expect(Object.entries(ms).filter(([, elapsed]) => elapsed >= VISIBLE_WITHIN_MS)).toEqual([]);
+    });
   });
 });

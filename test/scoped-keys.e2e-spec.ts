@@ -206,28 +206,32 @@ describe('Scoped keys', () => {
   });
 
   describe('what each scope reaches', () => {
-    /** Every route a client's key opens, with the scope it needs; ids are the client's own configuration. */
+    /** Every operation a client's key opens (as the document names it), with the scope it needs; ids are the client's own. */
     const routes: Array<[string, Scope | 'root', (secretKey: string, smsConfigId: number) => Promise<{ status: number; body: any }>]> = [
-      ['get-client', 'client:read', (secretKey) => getClient(secretKey)],
-      ['get-all-by-client-id', 'client:read', (secretKey) => t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } })],
-      ['GET sms-config', 'client:read', (secretKey, id) => t.get(`/api/v1/sms-configs/${id}`, { secretKey })],
+      ['post /api/client/get/secretKey', 'client:read', (secretKey) => getClient(secretKey)],
       [
-        'add sms-config',
+        'post /api/sms-config/get-all-by-client-id',
+        'client:read',
+        (secretKey) => t.post('/api/sms-config/get-all-by-client-id', { headers: { secretKey } }),
+      ],
+      ['get /api/v1/sms-configs/{smsConfigId}', 'client:read', (secretKey, id) => t.get(`/api/v1/sms-configs/${id}`, { secretKey })],
+      [
+        'post /api/sms-config/add',
         'sms-config:write',
         (secretKey) => t.post('/api/sms-config/add', { headers: { secretKey }, body: validSmsConfig() }),
       ],
       [
-        'PATCH sms-config',
+        'patch /api/v1/sms-configs/{smsConfigId}',
         'sms-config:write',
         (secretKey, id) => t.send('PATCH', `/api/v1/sms-configs/${id}`, { headers: { secretKey }, body: { senderId: 'NEWSENDER' } }),
       ],
       [
-        'verify-api-key',
+        'post /api/v1/sms-configs/{smsConfigId}/verify-api-key',
         'sms-config:write',
         (secretKey, id) => t.post(`/api/v1/sms-configs/${id}/verify-api-key`, { headers: { secretKey } }),
       ],
       [
-        'route',
+        'post /api/v1/dispatch/route',
         'dispatch',
         (secretKey) =>
           t.post('/api/v1/dispatch/route', {
@@ -235,15 +239,30 @@ describe('Scoped keys', () => {
             body: { destination: '+447400123456' },
           }),
       ],
-      ['rotate', 'root', (secretKey) => t.post('/api/v1/client/secret-key/rotate', { headers: { secretKey }, body: { graceSeconds: 60 } })],
-      ['make a key', 'root', (secretKey) => makeKey(secretKey, { name: 'k', scopes: ['client:read'] })],
-      ['list keys', 'root', (secretKey) => listKeys(secretKey)],
       [
-        'DELETE sms-config',
+        'post /api/v1/client/secret-key/rotate',
+        'root',
+        (secretKey) => t.post('/api/v1/client/secret-key/rotate', { headers: { secretKey }, body: { graceSeconds: 60 } }),
+      ],
+      ['post /api/v1/client/keys', 'root', (secretKey) => makeKey(secretKey, { name: 'k', scopes: ['client:read'] })],
+      ['get /api/v1/client/keys', 'root', (secretKey) => listKeys(secretKey)],
+      ['delete /api/v1/client/keys/{keyId}', 'root', (secretKey) => t.send('DELETE', '/api/v1/client/keys/1', { headers: { secretKey } })],
+      [
+        'delete /api/v1/sms-configs/{smsConfigId}',
         'sms-config:write',
         (secretKey, id) => t.send('DELETE', `/api/v1/sms-configs/${id}`, { headers: { secretKey } }),
       ],
     ];
+
+    it('should list in the document every operation a client key opens, each with the scope it needs', async () => {
+      const document = (await t.get('/docs-json')).body as { paths: Record<string, Record<string, any>> };
+      const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+        Object.entries(operations)
+          .filter(([, operation]) => (operation.security ?? []).some((scheme: object) => 'secretKey' in scheme))
+          .map(([method, operation]) => [`${method} ${path}`, operation['x-required-scope']]),
+      );
+      expect(Object.fromEntries(documented)).toEqual(Object.fromEntries(routes.map(([operation, needed]) => [operation, needed])));
+    });
 
     it.each<[Scope]>([['client:read'], ['sms-config:write'], ['dispatch']])(
       'should open to a %s key exactly the routes of its scope, refusing the others with 403 naming the scope',

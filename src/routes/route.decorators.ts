@@ -2,6 +2,7 @@ import { CanActivate, SetMetadata, Type, UseGuards, applyDecorators } from '@nes
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
+  ApiExtension,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiResponseOptions,
@@ -18,6 +19,9 @@ import { MAX_NAMED_FIELDS } from '../common/validation/request-validation.pipe';
 import { Idempotent, IdempotentHoldingSecretKey } from '../idempotency/idempotency.decorator';
 import { CredentialThrottlerGuard } from '../rate-limit/credential-throttler.guard';
 import { ClientWrite } from '../rate-limit/write-limit';
+
+/** The document's name for what a client's key must hold on an operation. */
+export const REQUIRED_SCOPE_EXTENSION = 'x-required-scope';
 
 /** The validation pipe's refusal of a body, as the document describes it. */
 export const FIELDS_REFUSED = `Invalid request; the message names the failing fields (${MAX_NAMED_FIELDS} at most, then how many more)`;
@@ -65,7 +69,11 @@ export function AdminRoute(options: RouteOptions = {}): MethodDecorator {
 }
 
 export function ClientRoute({ scope, write, keyLookup, retriedByPreviousKey, ...options }: ClientRouteOptions): MethodDecorator {
-  const requires = applyDecorators(SetMetadata(REQUIRED_SCOPE, scope), SetMetadata(RETRIED_BY_PREVIOUS_KEY, retriedByPreviousKey === true));
+  const requires = applyDecorators(
+    SetMetadata(REQUIRED_SCOPE, scope),
+    SetMetadata(RETRIED_BY_PREVIOUS_KEY, retriedByPreviousKey === true),
+    ApiExtension(REQUIRED_SCOPE_EXTENSION, scope),
+  );
   if (keyLookup) {
     const lookup = route(
       { guards: [GetClientKeyGuard], scheme: SECRET_KEY_SCHEME, missing: 'secretKey header is missing' },
@@ -99,7 +107,8 @@ export function DispatcherRoute({ task, forClient, ...options }: DispatcherRoute
       { guards, scheme, missing: 'x-api-key is missing or not a dispatcher key, or secretKey is missing or not valid' },
       options,
     );
-    return applyDecorators(SetMetadata(REQUIRED_SCOPE, 'dispatch' satisfies RequiredScope), relayed);
+    const scope: RequiredScope = 'dispatch';
+    return applyDecorators(SetMetadata(REQUIRED_SCOPE, scope), ApiExtension(REQUIRED_SCOPE_EXTENSION, scope), relayed);
   }
   const guards = [task === 'dispatch' ? DispatchKeyGuard : DispatcherKeyGuard];
   return route({ guards, scheme: DISPATCHER_API_KEY_SCHEME, missing: 'x-api-key is missing or not a dispatcher key' }, options);

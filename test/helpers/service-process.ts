@@ -27,6 +27,8 @@ export type ServiceEnvironment = Record<string, string | undefined>;
 export interface SpawnOptions {
   /** The child's working directory, where it reads `.env`; by default an empty one, so a developer's own `.env` never reaches a test. */
   cwd?: string;
+  /** The build to run: another release's dist/ (previousRelease()); by default this checkout's. */
+  dist?: string;
 }
 
 /**
@@ -63,7 +65,7 @@ export class ServiceProcess {
 
   /** Starts the service (or another entry point of dist/) without waiting for anything: for starts meant to fail. */
   static spawn(env: ServiceEnvironment, entry = 'main.js', options: SpawnOptions = {}): ServiceProcess {
-    const child = spawn(process.execPath, [join(DIST, entry)], {
+    const child = spawn(process.execPath, [join(options.dist ?? DIST, entry)], {
       cwd: options.cwd ?? mkdtempSync(join(tmpdir(), 'service-cwd-')),
       env: {
         PATH: process.env.PATH,

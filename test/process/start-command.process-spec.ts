@@ -53,7 +53,7 @@ describe('Starting with no configuration', () => {
     expect(created.status).toBe(200);
   });
 
-  it('should list the five operations, every action of the lifecycle, dispatch, provider hosts and the pumping lift at /docs', async () => {
+  it('should list the five operations, every action of the lifecycle, scoped keys, dispatch, provider hosts and the pumping lift at /docs', async () => {
     expect((await service.request('GET', '/docs')).status).toBe(200);
     const document = (await service.request('GET', '/docs-json')).body as { paths: Record<string, { post?: unknown }> };
     const operations = Object.entries(document.paths)
@@ -68,6 +68,8 @@ describe('Starting with no configuration', () => {
         '/api/v1/rabbitmq/exchanges',
         '/api/v1/client/secret-key/rotate',
         '/api/v1/clients/{clientId}/secret-key/rotate',
+        '/api/v1/client/keys',
+        '/api/v1/clients/{clientId}/keys',
         '/api/v1/sms-configs/resolve',
         '/api/v1/sms-configs/{smsConfigId}/verify-api-key',
         '/api/v1/dispatch/route',
