@@ -1430,7 +1430,7 @@ export interface components {
         | 'provider-host.approved'
         | 'provider-host.removed';
       /**
-       * @description `admin:<8 hex>` or `dispatcher:<8 hex>` (the start of the SHA-256 of the key, never the key), or `client:<clientId>`
+       * @description `admin:<8 hex>` or `dispatcher:<8 hex>` (the start of the SHA-256 of the key, never the key), `client:<clientId>` (its root key) or `client:<clientId>/key:<keyId>` (one of its scoped keys)
        * @example admin:3f9a1c5e
        */
       actor: string;

@@ -87,7 +87,18 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
     });
     expect(resolved.status).toBe(200);
     expect((await t.send('DELETE', `/api/v1/sms-configs/${smsConfigId}`, { headers: headers({ secretKey: secondKey }) })).status).toBe(200);
-    const adminRotated = await t.post(`/api/v1/clients/${clientId}/secret-key/rotate`, { headers: headers(ADMIN) });
+    const makeKey = (name: string) =>
+      t.post('/api/v1/client/keys', { headers: headers({ secretKey: secondKey }), body: { name, scopes: ['client:read'] } });
+    const madeKey = await makeKey('made and deleted');
+    const keyDeleted = await t.send('DELETE', `/api/v1/client/keys/${madeKey.body.results.keyId}`, {
+      headers: headers({ secretKey: secondKey }),
+    });
+    const keptKey = await makeKey('deleted by the rotation');
+    expect([madeKey.status, keyDeleted.status, keptKey.status]).toEqual([200, 200, 200]);
+    const adminRotated = await t.post(`/api/v1/clients/${clientId}/secret-key/rotate`, {
+      headers: headers(ADMIN),
+      body: { deleteScopedKeys: true },
+    });
     expect(adminRotated.status).toBe(200);
     expect((await t.send('DELETE', `/api/v1/clients/${clientId}`, { headers: headers(ADMIN) })).status).toBe(200);
     const exchange = uniqueExchangeName('events');
@@ -108,7 +119,11 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
       'sms-config.updated',
       'sms-config.credentials-resolved',
       'sms-config.deleted',
+      'client.key-created',
+      'client.key-deleted',
+      'client.key-created',
       'client.secret-key.rotated',
+      'client.key-deleted',
       'client.deleted',
       'exchange.declared',
     ]);
@@ -145,6 +160,8 @@ describe('Domain events (transactional outbox on RabbitMQ)', () => {
       'patched-api-key-9c2e',
       smsAdded.body.results.verifyApiKey,
       smsPatched.body.results.verifyApiKey,
+      madeKey.body.results.secretKey,
+      keptKey.body.results.secretKey,
     ];
     const everything = events.map((event) => event.raw).join('\n');
     for (const secret of [...secrets, ...secrets.map(sha256)]) expect(everything).not.toContain(secret);

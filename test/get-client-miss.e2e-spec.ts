@@ -141,8 +141,8 @@ describe('get-client on a cache miss', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const read = repository.findWithSmsConfigsByDigest.bind(repository);
-    const reads = jest.spyOn(repository, 'findWithSmsConfigsByDigest').mockImplementationOnce(async (digest) => {
-      const found = await read(digest);
+    const reads = jest.spyOn(repository, 'findWithSmsConfigsByDigest').mockImplementationOnce(async (digest, shape) => {
+      const found = await read(digest, shape);
       await gate;
       return found;
     });
@@ -206,9 +206,9 @@ describe('get-client on a cache miss', () => {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
       const readMany = repository.findManyWithSmsConfigs.bind(repository);
-      const reads = jest.spyOn(repository, 'findManyWithSmsConfigs').mockImplementationOnce(async (digests) => {
+      const reads = jest.spyOn(repository, 'findManyWithSmsConfigs').mockImplementationOnce(async (digests, shape) => {
         await gate;
-        return readMany(digests);
+        return readMany(digests, shape);
       });
       const gathered = Promise.all([getClient(key), getClient(other)]);
       while (reads.mock.calls.length === 0) await sleep(5);

@@ -446,7 +446,7 @@ describe('Scoped keys', () => {
       expect((await listKeys(rootKey)).body.results.items[0].expired).toBe(true);
     });
 
-    it('should give a client:read key its client’s changes at once, as the root key sees them', async () => {
+    it('should give a client:read key its client’s changes at once, as the root key sees them, down to the client’s deletion', async () => {
       const { rootKey, clientId } = await newClient();
       const key = await scopedKey(rootKey, ['client:read']);
       expect((await getClient(key.secretKey)).body.results.smsConfig).toBeNull();
@@ -454,6 +454,9 @@ describe('Scoped keys', () => {
       expect((await getClient(key.secretKey)).body.results.smsConfig).toHaveLength(1);
       expect((await t.send('PATCH', `/api/v1/clients/${clientId}`, { headers: ADMIN, body: { isActive: false } })).status).toBe(200);
       expect((await getClient(key.secretKey)).body).toEqual({ status: 403, error: 'Client is disabled' });
+      expect((await t.send('DELETE', `/api/v1/clients/${clientId}`, { headers: ADMIN })).status).toBe(200);
+      expect((await getClient(key.secretKey)).status).toBe(404);
+      expect(await t.dataSource.query('SELECT id FROM client_key')).toEqual([]);
     });
 
     it('should echo the scoped key in get-client’s answer and note its use on it, not on the root key', async () => {

@@ -7,7 +7,7 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const GET_CLIENT = '/api/client/get/secretKey';
 
 // Run with the failed-authentication limits raised (KEY_SHAPE_ENV), so that neither is answered by the lockout.
-const KEY_SHAPE_ENV = { RATE_LIMIT_FAILED_AUTH_PER_IP: '1000000000', RATE_LIMIT_PER_IP: '1000000000' };
+const KEY_SHAPE_ENV = { RATE_LIMIT_FAILED_AUTH_PER_IP: '1000000', RATE_LIMIT_PER_IP: '1000000000' };
 
 const SCENARIOS = [
   // A client:read key of the get-client client on a build that makes scoped keys; the root key on one that does not.

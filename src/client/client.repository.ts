@@ -50,6 +50,7 @@ const KEYS_SELECTION = [
   'c.previousSecretKeyDigest',
   'c.secretKeyLastUsedAt',
   'c.secretKeyLastUsedFrom',
+  'c.scopedKeyDigests',
 ];
 
 /** `!` escapes LIKE's wildcards in both dialects. */
@@ -119,7 +120,6 @@ export class ClientRepository {
     if (this.transactions.dialect === 'mysql') query.setLock('pessimistic_write');
     const client = await query.getOne();
     if (client === null) return null;
-    const scopedKeys = await this.manager.getRepository(ClientKey).find({ select: { keyDigest: true }, where: { clientId } });
     return {
       clientId: client.id,
       isActive: client.isActive,
@@ -127,7 +127,7 @@ export class ClientRepository {
       previousSecretKeyDigest: client.previousSecretKeyDigest,
       secretKeyLastUsedAt: client.secretKeyLastUsedAt,
       secretKeyLastUsedFrom: client.secretKeyLastUsedFrom,
-      scopedKeyDigests: scopedKeys.map(({ keyDigest }) => keyDigest),
+      scopedKeyDigests: client.scopedKeyDigests ?? [],
     };
   }
 
@@ -145,6 +145,7 @@ export class ClientRepository {
 
   async delete(clientId: number, origin: ChangeOrigin): Promise<void> {
     await this.manager.delete(SmsConfig, { clientId });
+    await this.manager.delete(ClientKey, { clientId });
     await this.manager.delete(Client, { id: clientId });
     await this.auditLog.record({ action: 'client.deleted', origin, clientId });
   }

@@ -1,4 +1,5 @@
 import { sha256Hex } from '../auth/digest';
+import { generateScopedKey } from '../auth/scoped-key';
 import { generateSecretKey } from '../auth/secret-key';
 import { ClientCache } from '../client-cache/client-cache';
 import { ClientService } from './client.service';
@@ -50,7 +51,16 @@ describe('ClientService', () => {
     });
     await expect(service.getAnswer(secretKey)).resolves.toBe(first);
     expect(find).toHaveBeenCalledTimes(1);
-    expect(find).toHaveBeenCalledWith(sha256Hex(secretKey));
+    expect(find).toHaveBeenCalledWith(sha256Hex(secretKey), 'root');
+  });
+
+  it('should look a scoped key up among the scoped keys only, and a root key among the root keys', async () => {
+    const scopedKey = generateScopedKey();
+    await service.getAnswer(scopedKey);
+    expect(find).toHaveBeenLastCalledWith(sha256Hex(scopedKey), 'scoped');
+    const rootKey = generateSecretKey();
+    await service.authenticate(rootKey);
+    expect(find).toHaveBeenLastCalledWith(sha256Hex(rootKey), 'root');
   });
 
   it('should remember a key no client has, and never look up a malformed one', async () => {

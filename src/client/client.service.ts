@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticatedClient, ClientLookup } from '../auth/client-lookup';
 import { sha256Hex } from '../auth/digest';
+import { SCOPED_KEY_PREFIX } from '../auth/scoped-key';
 import { isWellFormedSecretKey } from '../auth/secret-key';
 import { isInNetworks } from '../common/networks';
-import { CachedClient, ClientCache, KeyOwner, answerOf } from '../client-cache/client-cache';
+import { ClientCache, ClientRead, KeyOwner, answerOf } from '../client-cache/client-cache';
 import { toCachedClient } from './client-answer';
-import { GetClientRepository } from './get-client.repository';
+import { GetClientRepository, KeyShape } from './get-client.repository';
 
 // get-client's answer and the guards' lookup of a key, both through the cache; the admin's writes are ClientAdminService's.
 @Injectable()
@@ -15,14 +16,23 @@ export class ClientService implements ClientLookup {
     private readonly cache: ClientCache,
   ) {}
 
-  private readonly read = async (digest: string): Promise<CachedClient | null> => {
-    const found = await this.getClientReads.findWithSmsConfigsByDigest(digest);
-    return found === null ? null : toCachedClient(found);
-  };
+  // A key's shape says which keys its digest is looked up among.
+  private readonly reads: Record<KeyShape, ClientRead> = { root: this.readerOf('root'), scoped: this.readerOf('scoped') };
+
+  private readerOf(shape: KeyShape): ClientRead {
+    return async (digest) => {
+      const found = await this.getClientReads.findWithSmsConfigsByDigest(digest, shape);
+      return found === null ? null : toCachedClient(found);
+    };
+  }
+
+  private readOf(secretKey: string): ClientRead {
+    return secretKey.startsWith(SCOPED_KEY_PREFIX) ? this.reads.scoped : this.reads.root;
+  }
 
   async getAnswer(secretKey: string): Promise<string | null> {
     if (!isWellFormedSecretKey(secretKey)) return null;
-    const client = await this.cache.getOrLoad(sha256Hex(secretKey), this.read);
+    const client = await this.cache.getOrLoad(sha256Hex(secretKey), this.readOf(secretKey));
     return client === null ? null : answerOf(client, secretKey);
   }
 
@@ -34,7 +44,7 @@ export class ClientService implements ClientLookup {
   }
 
   async loadAnswer(secretKey: string, secretKeyDigest: string, ip: string): Promise<string | null> {
-    const client = await this.cache.load(secretKeyDigest, this.read);
+    const client = await this.cache.load(secretKeyDigest, this.readOf(secretKey));
     return client?.isActive && isServedAtEdge(client, ip) ? answerOf(client, secretKey) : null;
   }
 
@@ -42,7 +52,7 @@ export class ClientService implements ClientLookup {
     if (!isWellFormedSecretKey(secretKey)) return null;
     const secretKeyDigest = sha256Hex(secretKey);
     // Known even right after a configuration was added, which drops the client's answer but not who owns the key.
-    const owner = this.cache.lookupOwner(secretKeyDigest) ?? (await this.cache.getOrLoad(secretKeyDigest, this.read));
+    const owner = this.cache.lookupOwner(secretKeyDigest) ?? (await this.cache.getOrLoad(secretKeyDigest, this.readOf(secretKey)));
     return owner === null ? null : authenticatedClient(owner, secretKeyDigest);
   }
 }

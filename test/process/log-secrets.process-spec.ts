@@ -228,6 +228,41 @@ describe('Secrets and the log', () => {
     ]);
     expect(resolutions[5].body.results).toMatchObject({ password: secrets.redirectedPassword, apiKey: secrets.redirectedApiKey });
 
+    // Scoped keys: made (and made again by a retry), used, refused for their scope, their address and their checksum, deleted.
+    const rootKey = revoked.body.results.secretKey as string;
+    const makeKey = (body: unknown) =>
+      t.post('/api/v1/client/keys', { headers: { secretKey: rootKey, 'idempotency-key': JSON.stringify(body) }, body });
+    const reader = await makeKey({ name: 'reader', scopes: ['client:read'] });
+    const readerAgain = await makeKey({ name: 'reader', scopes: ['client:read'] });
+    const elsewhere = await makeKey({ name: 'elsewhere', scopes: ['client:read'], allowedSources: ['192.0.2.0/24'] });
+    const readerKey = reader.body.results.secretKey as string;
+    const elsewhereKey = elsewhere.body.results.secretKey as string;
+    const badChecksum = `${readerKey.slice(0, -6)}${readerKey.endsWith('000000') ? '111111' : '000000'}`;
+    Object.assign(secrets, {
+      scopedKey: readerKey,
+      scopedKeyDigest: sha256Hex(readerKey),
+      elsewhereScopedKey: elsewhereKey,
+      elsewhereScopedKeyDigest: sha256Hex(elsewhereKey),
+      badChecksumScopedKey: badChecksum,
+    });
+    const scopedUses = [
+      await t.post('/api/client/get/secretKey', { headers: { secretKey: readerKey } }),
+      await t.post('/api/sms-config/add', { headers: { secretKey: readerKey }, body: provider }),
+      await t.post('/api/client/get/secretKey', { headers: { secretKey: elsewhereKey } }),
+      await t.post('/api/client/get/secretKey', { headers: { secretKey: badChecksum } }),
+      await t.request('DELETE', `/api/v1/client/keys/${reader.body.results.keyId}`, { headers: { secretKey: rootKey } }),
+    ];
+    expect([reader.status, readerAgain.raw === reader.raw, elsewhere.status, ...scopedUses.map((answer) => answer.status)]).toEqual([
+      200,
+      true,
+      200,
+      200,
+      403,
+      403,
+      404,
+      200,
+    ]);
+
     // A turn's lines are written when it ends: the last request's line is out once the service answers another.
     await t.request('GET', '/health');
     const lines = t.logs().filter(Boolean);

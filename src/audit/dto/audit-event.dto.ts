@@ -18,7 +18,9 @@ export class AuditEventDto {
 
   @ApiProperty({
     example: 'admin:3f9a1c5e',
-    description: '`admin:<8 hex>` or `dispatcher:<8 hex>` (the start of the SHA-256 of the key, never the key), or `client:<clientId>`',
+    description:
+      '`admin:<8 hex>` or `dispatcher:<8 hex>` (the start of the SHA-256 of the key, never the key), `client:<clientId>` ' +
+      '(its root key) or `client:<clientId>/key:<keyId>` (one of its scoped keys)',
   })
   actor: string;
 

@@ -31,6 +31,7 @@ export class ClientKeyRepository {
   async insert(key: NewClientKey, origin: ChangeOrigin): Promise<ClientKey> {
     const { identifiers } = await this.manager.getRepository(ClientKey).insert(key);
     const stored: ClientKey = { ...key, id: Number(identifiers[0].id), lastUsedAt: null, lastUsedFrom: null };
+    await this.listDigestsOnClient(key.clientId);
     await this.auditLog.record(auditEntryOf('client.key-created', stored, origin));
     return stored;
   }
@@ -55,6 +56,7 @@ export class ClientKeyRepository {
 
   async delete(key: ClientKey, origin: ChangeOrigin): Promise<void> {
     await this.manager.getRepository(ClientKey).delete({ id: key.id });
+    await this.listDigestsOnClient(key.clientId);
     await this.auditLog.record(auditEntryOf('client.key-deleted', key, origin));
   }
 
@@ -63,7 +65,17 @@ export class ClientKeyRepository {
     const keys = await this.manager.getRepository(ClientKey).find({ where: { clientId }, order: { id: 'ASC' } });
     if (keys.length === 0) return;
     await this.manager.getRepository(ClientKey).delete({ clientId });
+    await this.listDigestsOnClient(clientId);
     for (const key of keys) await this.auditLog.record(auditEntryOf('client.key-deleted', key, origin));
+  }
+
+  // Under the client's lock (ClientRepository.lockKeys), in the key's transaction: get-client's read lists them there.
+  private async listDigestsOnClient(clientId: number): Promise<void> {
+    const keys = await this.manager
+      .getRepository(ClientKey)
+      .find({ select: { keyDigest: true }, where: { clientId }, order: { id: 'ASC' } });
+    const scopedKeyDigests = keys.length === 0 ? null : keys.map(({ keyDigest }) => keyDigest);
+    await this.manager.update(Client, { id: clientId }, { scopedKeyDigests });
   }
 }
 

@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { ChangeOrigin } from '../../auth/actor';
 import { readAllowedSources } from '../../auth/allowed-sources';
 import { sha256Hex } from '../../auth/digest';
@@ -12,7 +12,7 @@ import { Idempotency } from '../../idempotency/idempotency-of.decorator';
 import { ClientNotFoundException, digestsOf } from '../client-admin.service';
 import { ClientKeys, ClientRepository } from '../client.repository';
 import { ClientKey } from './client-key.entity';
-import { ClientKeyRepository } from './client-key.repository';
+import { ClientKeyRepository, NewClientKey } from './client-key.repository';
 import {
   ClientKeyDto,
   ClientKeyListQueryDto,
@@ -94,14 +94,14 @@ export class ClientKeyService {
   }
 }
 
-// The request was read by the same readers when it was validated: these readings hold.
-function newKeyOf(clientId: number, request: CreateClientKeyDto, keyDigest: string, secretKey: string) {
+// Read again by the readers that validated it; an end now under 60 s ahead (validated a moment ago) is refused as then.
+function newKeyOf(clientId: number, request: CreateClientKeyDto, keyDigest: string, secretKey: string): NewClientKey {
   const scopes = readScopes(request.scopes);
   const expiresAt = request.expiresAt == null ? null : readExpiresAt(request.expiresAt, Date.now());
   const sources = request.allowedSources == null ? null : readAllowedSources(request.allowedSources);
-  if ('refusal' in scopes || (expiresAt !== null && 'refusal' in expiresAt) || (sources !== null && 'refusal' in sources)) {
-    throw new Error('a scoped key request passed validation but not its readers');
-  }
+  if ('refusal' in scopes) throw new BadRequestException(scopes.refusal);
+  if (expiresAt !== null && 'refusal' in expiresAt) throw new BadRequestException(expiresAt.refusal);
+  if (sources !== null && 'refusal' in sources) throw new BadRequestException(sources.refusal);
   return {
     clientId,
     keyDigest,

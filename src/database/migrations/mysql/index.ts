@@ -20,6 +20,7 @@ import { RemoveNeverPublicHosts1798000000012 } from './1798000000012-RemoveNever
 import { DeliverySignals1798000000013 } from './1798000000013-DeliverySignals';
 import { RemoveAddedNeverPublicHosts1798000000014 } from './1798000000014-RemoveAddedNeverPublicHosts';
 import { ScopedKeys1798000000015 } from './1798000000015-ScopedKeys';
+import { ScopedKeyDigests1798000000016 } from './1798000000016-ScopedKeyDigests';
 
 /** In timestamp order. Each may run again after failing at any statement, and none needs privileges beyond its own database. */
 export const MYSQL_MIGRATIONS = [
@@ -44,4 +45,5 @@ export const MYSQL_MIGRATIONS = [
   DeliverySignals1798000000013,
   RemoveAddedNeverPublicHosts1798000000014,
   ScopedKeys1798000000015,
+  ScopedKeyDigests1798000000016,
 ];
