@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
-import { Network, PREFIX_BOUNDS, readNetwork } from '../common/networks';
+import { Network, PREFIX_BOUNDS, isInNetworks, readNetwork } from '../common/networks';
+import type { ScopedKeyGrant } from './client-lookup';
 
 export const MAX_ALLOWED_SOURCES = 20;
 
@@ -58,4 +59,9 @@ function answeredAddress(address: ipaddr.IPv4 | ipaddr.IPv6): string {
 /** The networks of sources stored as readAllowedSources answered them. */
 export function networksOf(sources: readonly string[]): Network[] {
   return sources.map((source) => readNetwork(source)!.network);
+}
+
+/** Whether a key may be used from this caller's address: a root key, or a scoped key without sources, from anywhere. */
+export function isAllowedSource(scopedKey: ScopedKeyGrant | null, ip: string): boolean {
+  return scopedKey?.allowedSources == null || isInNetworks(ip, scopedKey.allowedSources);
 }

@@ -1,12 +1,12 @@
 import { CanActivate, ExecutionContext, ForbiddenException, HttpException, Inject, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { isInNetworks } from '../common/networks';
 import { RetryLaterException } from '../common/errors/retry-later.exception';
 import { DATABASE_TIMEOUT_MS, withTimeout } from '../common/errors/unavailable';
 import { AddressAllowance } from '../rate-limit/address-allowance';
 import { RequestWithCredential } from '../rate-limit/credential';
 import { TOO_MANY_REQUESTS_MESSAGE } from '../rate-limit/credential-throttler.guard';
 import { RequestWithActor, clientActor } from './actor';
+import { isAllowedSource } from './allowed-sources';
 import { AuthenticatedClient, CLIENT_LOOKUP, ClientLookup, RequestWithClient } from './client-lookup';
 import { SECRET_KEY_HEADER } from './credential-headers';
 import { ClientDisabledException, UnknownSecretKeyException, invalidCredential, missingCredential } from './credential-refusals';
@@ -55,7 +55,7 @@ export class SecretKeyGuard implements CanActivate {
   }
 
   protected isAllowedSource({ scopedKey }: AuthenticatedClient, ip: string): boolean {
-    return scopedKey?.allowedSources == null || isInNetworks(ip, scopedKey.allowedSources);
+    return isAllowedSource(scopedKey, ip);
   }
 
   // Named, not imported: idempotency/ sits above auth/.

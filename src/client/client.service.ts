@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticatedClient, ClientLookup } from '../auth/client-lookup';
 import { sha256Hex } from '../auth/digest';
+import { isAllowedSource } from '../auth/allowed-sources';
+import { reaches } from '../auth/key-scopes';
 import { SCOPED_KEY_PREFIX } from '../auth/scoped-key';
 import { isWellFormedSecretKey } from '../auth/secret-key';
-import { isInNetworks } from '../common/networks';
 import { ClientCache, ClientRead, KeyOwner, answerOf } from '../client-cache/client-cache';
 import { toCachedClient } from './client-answer';
 import { GetClientRepository, KeyShape } from './get-client.repository';
@@ -58,9 +59,8 @@ export class ClientService implements ClientLookup {
 }
 
 // A scoped key without client:read, or used from outside its sources, is refused by Nest's route in the envelope.
-function isServedAtEdge({ scopedKey }: KeyOwner, ip: string): boolean {
-  if (scopedKey === null) return true;
-  return scopedKey.scopes.includes('client:read') && (scopedKey.allowedSources === null || isInNetworks(ip, scopedKey.allowedSources));
+function isServedAtEdge(owner: KeyOwner, ip: string): boolean {
+  return reaches(owner, 'client:read') && isAllowedSource(owner.scopedKey, ip);
 }
 
 function authenticatedClient(owner: KeyOwner, secretKeyDigest: string): AuthenticatedClient {
