@@ -74,7 +74,7 @@ function withOperations(app, serviceDir = path.join(__dirname, '..', 'dist')) {
   app.addHook('onResponse', timeAnswer(new Histogram(REQUEST_DURATION)));
   return (secretKey) => {
     const digest = sha256Hex(secretKey);
-    keyUsage.note(digest);
+    keyUsage.note(digest, 'root');
     const key = FixedWindowThrottlerStorage.keyOf('default', credentialTracker(digest));
     return !rateLimit.hit(key, 60_000, 5_000_000, 60_000).isBlocked;
   };

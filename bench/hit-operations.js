@@ -54,7 +54,7 @@ function operationsOf(dir) {
     'access log line': () => logged(request, reply, done),
     'duration histogram': () => timed(request, reply, done),
     "key's SHA-256": (key) => sha256Hex(key),
-    'key usage noted': (_key, digest) => keyUsage.note(digest, '127.0.0.1'),
+    'key usage noted': (_key, digest) => keyUsage.note(digest, 'root', '127.0.0.1'),
     'rate limit counted': (_key, digest) =>
       rateLimit.hit(FixedWindowThrottlerStorage.keyOf(THROTTLER_NAME, credentialTracker(digest)), 60_000, 5_000_000, 60_000),
   };

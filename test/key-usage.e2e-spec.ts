@@ -177,8 +177,8 @@ describe('Key usage', () => {
     const digest = sha256Hex(secretKey);
     const older = Date.parse('2026-11-20T10:00:00.000Z');
     const newer = Date.parse('2026-11-20T10:00:05.000Z');
-    await a.app.get(KeyUsageRepository).recordLastUses(new Map([[digest, { usedAt: newer, ip: '203.0.113.5' }]]));
-    await b.app.get(KeyUsageRepository).recordLastUses(new Map([[digest, { usedAt: older, ip: '203.0.113.1' }]]));
+    await a.app.get(KeyUsageRepository).recordLastUses(new Map([[digest, { shape: 'root', usedAt: newer, ip: '203.0.113.5' }]]));
+    await b.app.get(KeyUsageRepository).recordLastUses(new Map([[digest, { shape: 'root', usedAt: older, ip: '203.0.113.1' }]]));
     expect(await viewOnB(clientId)).toMatchObject({
       secretKeyLastUsedAt: '2026-11-20T10:00:05.000Z',
       secretKeyLastUsedFrom: '203.0.113.5',
@@ -186,7 +186,7 @@ describe('Key usage', () => {
     // Interleaved, many at once: the address is the latest use's.
     const writes = Array.from({ length: 20 }, (_, index) => {
       const at = newer + 1000 * (index % 2 === 0 ? index : -index);
-      const use = { usedAt: at, ip: `198.51.100.${index}` };
+      const use: KeyUse = { shape: 'root', usedAt: at, ip: `198.51.100.${index}` };
       return (index % 2 === 0 ? a : b).app.get(KeyUsageRepository).recordLastUses(new Map([[digest, use]]));
     });
     await Promise.all(writes);
@@ -198,15 +198,31 @@ describe('Key usage', () => {
 
   it('should write many keys in one flush, each where it belongs', async () => {
     const clients = await Promise.all(Array.from({ length: 5 }, () => newClient()));
+    const scopedKeys = await Promise.all(
+      clients.map(async ({ clientId }) => {
+        const made = await b.post(`/api/v1/clients/${clientId}/keys`, {
+          headers: ADMIN,
+          body: { name: 'sender', scopes: ['client:read'] },
+        });
+        return made.body.results.secretKey as string;
+      }),
+    );
     const at = Date.parse('2026-11-21T08:00:00.000Z');
     // Keys no client has are written nowhere; the clients' keys sit first and last in statements of 400 (SQLite) and
-    // of 1,000 (MySQL), and in the last one.
+    // of 1,000 (MySQL), and in the last one, root and scoped keys mixed, each written to its own table.
     const entries: Array<[string, KeyUse]> = Array.from({ length: 2100 }, (_, index) => [
       sha256Hex(`sk_nobody_${index}`),
-      { usedAt: at, ip: '192.0.2.1' },
+      { shape: index % 2 === 0 ? 'root' : 'scoped', usedAt: at, ip: '192.0.2.1' },
     ]);
     for (const [index, position] of [0, 399, 400, 999, 2104].entries()) {
-      entries.splice(position, 0, [sha256Hex(clients[index].secretKey), { usedAt: at + index, ip: `2001:db8::${index + 1}` }]);
+      entries.splice(position, 0, [
+        sha256Hex(clients[index].secretKey),
+        { shape: 'root', usedAt: at + index, ip: `2001:db8::${index + 1}` },
+      ]);
+      entries.splice(position + 1, 0, [
+        sha256Hex(scopedKeys[index]),
+        { shape: 'scoped', usedAt: at - index, ip: `198.51.100.${index + 1}` },
+      ]);
     }
     await a.app.get(KeyUsageRepository).recordLastUses(new Map(entries));
     for (const [index, { clientId }] of clients.entries()) {
@@ -214,6 +230,8 @@ describe('Key usage', () => {
         secretKeyLastUsedAt: new Date(at + index).toISOString(),
         secretKeyLastUsedFrom: `2001:db8::${index + 1}`,
       });
+      const [key] = (await b.get(`/api/v1/clients/${clientId}/keys`, ADMIN)).body.results.items;
+      expect(key).toMatchObject({ lastUsedAt: new Date(at - index).toISOString(), lastUsedFrom: `198.51.100.${index + 1}` });
     }
   });
 

@@ -4,6 +4,13 @@ import { pooledRandomBytes } from '../crypto/random-pool';
 export const SCOPED_KEY_PREFIX = 'rk_';
 export const SCOPED_KEY_FORMAT = /^rk_[0-9A-Za-z]{46}$/;
 
+/** Which keys a key is among: a client's root keys (current and previous), or its scoped keys. */
+export type KeyShape = 'root' | 'scoped';
+
+export function shapeOf(secretKey: string): KeyShape {
+  return secretKey.startsWith(SCOPED_KEY_PREFIX) ? 'scoped' : 'root';
+}
+
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_CHARACTERS = 40;
 const CHECKSUM_CHARACTERS = 6;

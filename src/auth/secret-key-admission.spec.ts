@@ -47,11 +47,11 @@ describe('SecretKeyAdmission', () => {
   });
 
   it('should note the use of an admitted key before counting it, and say how long to wait once it is past its limit', () => {
-    expect(admission.admit('d1', '203.0.113.7')).toBe(0);
-    expect(admission.admit('d1', '203.0.113.7')).toBe(0);
-    expect(admission.admit('d2', '203.0.113.7')).toBe(0);
+    expect(admission.admit('d1', 'root', '203.0.113.7')).toBe(0);
+    expect(admission.admit('d1', 'root', '203.0.113.7')).toBe(0);
+    expect(admission.admit('d2', 'root', '203.0.113.7')).toBe(0);
     keyUsage.take();
-    expect(admission.admit('d1', '198.51.100.23')).toBe(60);
-    expect([...keyUsage.take()]).toEqual([['d1', { usedAt: expect.any(Number), ip: '198.51.100.23' }]]);
+    expect(admission.admit('d1', 'root', '198.51.100.23')).toBe(60);
+    expect([...keyUsage.take()]).toEqual([['d1', { shape: 'root', usedAt: expect.any(Number), ip: '198.51.100.23' }]]);
   });
 });

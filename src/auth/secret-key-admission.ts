@@ -4,6 +4,7 @@ import { KeyUsageNotes } from '../key-usage/key-usage-notes';
 import { AddressAllowance } from '../rate-limit/address-allowance';
 import { CredentialRateLimit } from '../rate-limit/credential-rate-limit';
 import { SECRET_KEY_FIELD, singleHeader } from './credential-headers';
+import { KeyShape } from './scoped-key';
 import { isWellFormedSecretKey } from './secret-key';
 
 export enum KeyNotAdmitted {
@@ -30,14 +31,14 @@ export class SecretKeyAdmission {
   }
 
   // The seconds to wait once over its limit, else 0. `ip`: where it was used from, noted with the use.
-  admit(secretKeyDigest: string, ip: string | undefined): number {
-    this.keyUsage.note(secretKeyDigest, ip);
+  admit(secretKeyDigest: string, shape: KeyShape, ip: string | undefined): number {
+    this.keyUsage.note(secretKeyDigest, shape, ip);
     return this.rateLimit.acquire(secretKeyDigest);
   }
 
   // A key the dispatcher relays (route): when it was used, not from where (the address is the dispatcher's).
-  admitRelayed(secretKeyDigest: string): number {
-    this.keyUsage.noteRelayed(secretKeyDigest);
+  admitRelayed(secretKeyDigest: string, shape: KeyShape): number {
+    this.keyUsage.noteRelayed(secretKeyDigest, shape);
     return this.rateLimit.acquire(secretKeyDigest);
   }
 }

@@ -242,7 +242,7 @@ describe('RelayedSecretKeyGuard', () => {
         contextFor(requestWith({ secretkey: SECRET_KEY }, '203.0.113.8')),
       ),
     ).resolves.toBe(true);
-    expect(keyUsage.take()).toEqual(new Map([['d1', { usedAt: expect.any(Number), ip: undefined, relayed: true }]]));
+    expect(keyUsage.take()).toEqual(new Map([['d1', { shape: 'root', usedAt: expect.any(Number), ip: undefined, relayed: true }]]));
   });
 });
 

@@ -12,6 +12,7 @@ import { SECRET_KEY_HEADER } from './credential-headers';
 import { ClientDisabledException, UnknownSecretKeyException, invalidCredential, missingCredential } from './credential-refusals';
 import { KeyRefusal, countKeyRefusal } from './key-refusals.metrics';
 import { REQUIRED_SCOPE, RETRIED_BY_PREVIOUS_KEY, RequiredScope, missingScopeMessage, reaches } from './key-scopes';
+import { KeyShape, shapeOf } from './scoped-key';
 import { KeyNotAdmitted, SecretKeyAdmission } from './secret-key-admission';
 
 export const NOT_FROM_THIS_ADDRESS = 'secretKey is not allowed from this address';
@@ -48,7 +49,7 @@ export class SecretKeyGuard implements CanActivate {
     request.actor = clientActor(client.id, client.scopedKey?.keyId);
     request.credentialDigest = client.secretKeyDigest;
     request.writer = clientActor(client.id);
-    const retryAfter = this.admitted(client.secretKeyDigest, request.ip);
+    const retryAfter = this.admitted(client.secretKeyDigest, shapeOf(secretKey), request.ip);
     if (retryAfter > 0) throw new RetryLaterException(TOO_MANY_REQUESTS_MESSAGE, retryAfter);
     request.credentialCounted = true;
     return true;
@@ -71,8 +72,8 @@ export class SecretKeyGuard implements CanActivate {
   }
 
   // The seconds to wait once the key is past its limit, else 0.
-  protected admitted(secretKeyDigest: string, ip: string): number {
-    return this.admission.admit(secretKeyDigest, ip);
+  protected admitted(secretKeyDigest: string, shape: KeyShape, ip: string): number {
+    return this.admission.admit(secretKeyDigest, shape, ip);
   }
 
   protected unknownKeyRefusal(): HttpException {
@@ -96,8 +97,8 @@ export class RelayedSecretKeyGuard extends SecretKeyGuard {
     return true;
   }
 
-  protected override admitted(secretKeyDigest: string): number {
-    return this.admission.admitRelayed(secretKeyDigest);
+  protected override admitted(secretKeyDigest: string, shape: KeyShape): number {
+    return this.admission.admitRelayed(secretKeyDigest, shape);
   }
 }
 

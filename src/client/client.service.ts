@@ -3,11 +3,11 @@ import { AuthenticatedClient, ClientLookup } from '../auth/client-lookup';
 import { sha256Hex } from '../auth/digest';
 import { isAllowedSource } from '../auth/allowed-sources';
 import { reaches } from '../auth/key-scopes';
-import { SCOPED_KEY_PREFIX } from '../auth/scoped-key';
+import { KeyShape, shapeOf } from '../auth/scoped-key';
 import { isWellFormedSecretKey } from '../auth/secret-key';
 import { ClientCache, ClientRead, KeyOwner, answerOf } from '../client-cache/client-cache';
 import { toCachedClient } from './client-answer';
-import { GetClientRepository, KeyShape } from './get-client.repository';
+import { GetClientRepository } from './get-client.repository';
 
 // get-client's answer and the guards' lookup of a key, both through the cache; the admin's writes are ClientAdminService's.
 @Injectable()
@@ -28,7 +28,7 @@ export class ClientService implements ClientLookup {
   }
 
   private readOf(secretKey: string): ClientRead {
-    return secretKey.startsWith(SCOPED_KEY_PREFIX) ? this.reads.scoped : this.reads.root;
+    return this.reads[shapeOf(secretKey)];
   }
 
   async getAnswer(secretKey: string): Promise<string | null> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, preHandlerHookHandler } from 'fastify';
 import { sha256Hex } from '../auth/digest';
+import { shapeOf } from '../auth/scoped-key';
 import { SecretKeyAdmission } from '../auth/secret-key-admission';
 import { EdgeAnswer } from '../http/edge-answer';
 import { ClientService } from './client.service';
@@ -15,7 +16,7 @@ export function answerGetClientAtEdge(clients: ClientService, admission: SecretK
     if (typeof secretKey !== 'string') return done();
     const secretKeyDigest = sha256Hex(secretKey);
     const send = (answer: string | null): void => {
-      if (answer !== null && admission.admit(secretKeyDigest, request.ip) === 0) void sendAnswer(reply, answer);
+      if (answer !== null && admission.admit(secretKeyDigest, shapeOf(secretKey), request.ip) === 0) void sendAnswer(reply, answer);
       else done();
     };
     const cached = clients.cachedAnswer(secretKey, secretKeyDigest, request.ip);

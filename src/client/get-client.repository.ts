@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { networksOf } from '../auth/allowed-sources';
 import { ScopedKeyGrant } from '../auth/client-lookup';
 import { KeyScope } from '../auth/key-scopes';
+import { KeyShape } from '../auth/scoped-key';
 import { GetClientColumns } from '../client-cache/client-cache-invalidator';
 import { clientReadBatchKeys } from '../client-cache/client-cache.metrics';
 import { SqlNames } from '../database/sql-names';
@@ -62,9 +63,6 @@ interface ScopedKeyColumns {
   scopedKeySources: string | null;
   scopedKeyExpiresAt: Date | string | null;
 }
-
-/** Which keys a digest is looked up among: the root keys' (current and previous), or the scoped keys'. */
-export type KeyShape = 'root' | 'scoped';
 
 // A batch is padded to the next of these sizes, so each connection prepares at most six statements.
 const READ_SIZES = [1, 2, 4, 8, 16, 32];

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 
 // The caller's address as Fastify gives it (request.ip), written out only when flushed: nothing more per request.
 export interface KeyUse {
+  // auth's KeyShape, named not imported (auth/ notes here): a root key's use goes to client, a scoped key's to client_key.
+  shape: 'root' | 'scoped';
   usedAt: number;
   ip: string | undefined;
   // Only relayed uses since the last flush (route: the address is the dispatcher's), so the stored address stays.
@@ -14,9 +16,9 @@ export class KeyUsageNotes {
 
   // The latest use wins: at most one address per key per flush interval.
   // In place when the key was noted already: get-client notes every answer, and an object each is garbage each.
-  note(secretKeyDigest: string, ip: string | undefined, usedAt = Date.now()): void {
+  note(secretKeyDigest: string, shape: KeyUse['shape'], ip: string | undefined, usedAt = Date.now()): void {
     const use = this.notes.get(secretKeyDigest);
-    if (use === undefined) this.notes.set(secretKeyDigest, { usedAt, ip });
+    if (use === undefined) this.notes.set(secretKeyDigest, { shape, usedAt, ip });
     else {
       use.usedAt = usedAt;
       use.ip = ip;
@@ -25,9 +27,9 @@ export class KeyUsageNotes {
   }
 
   // A key the dispatcher relays: its time moves, its address stays that of the last direct use.
-  noteRelayed(secretKeyDigest: string, usedAt = Date.now()): void {
+  noteRelayed(secretKeyDigest: string, shape: KeyUse['shape'], usedAt = Date.now()): void {
     const use = this.notes.get(secretKeyDigest);
-    if (use === undefined) this.notes.set(secretKeyDigest, { usedAt, ip: undefined, relayed: true });
+    if (use === undefined) this.notes.set(secretKeyDigest, { shape, usedAt, ip: undefined, relayed: true });
     else use.usedAt = usedAt;
   }
 
@@ -52,5 +54,5 @@ export class KeyUsageNotes {
 // The later use, with the other's address when only the later was relayed.
 function latestOf(noted: KeyUse, putBack: KeyUse): KeyUse {
   const [later, earlier] = noted.usedAt < putBack.usedAt ? [putBack, noted] : [noted, putBack];
-  return later.relayed && !earlier.relayed ? { usedAt: later.usedAt, ip: earlier.ip } : later;
+  return later.relayed && !earlier.relayed ? { shape: later.shape, usedAt: later.usedAt, ip: earlier.ip } : later;
 }

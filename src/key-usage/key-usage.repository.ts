@@ -33,7 +33,7 @@ type KeyColumns<T> = [digest: keyof T & string, lastUsedAt: keyof T & string, la
 // than the one it holds, the use's address with it (one condition for both: nothing to keep in step).
 @Injectable()
 export class KeyUsageRepository {
-  private readonly statements: Array<(count: number) => string>;
+  private readonly statements: Record<KeyUse['shape'], Array<(count: number) => string>>;
   private readonly keysPerStatement: number;
 
   constructor(
@@ -66,24 +66,29 @@ export class KeyUsageRepository {
              FROM (${uses(count)}) AS u WHERE ${table}.${keys.column(digest)} = u.digest
              AND (${table}.${at} IS NULL OR ${table}.${at} <= u.used_at)`;
     };
-    this.statements = [
-      forKey(client, ['secretKeyDigest', 'secretKeyLastUsedAt', 'secretKeyLastUsedFrom']),
-      forKey(client, ['previousSecretKeyDigest', 'previousSecretKeyLastUsedAt', 'previousSecretKeyLastUsedFrom']),
-      forKey(scopedKey, ['keyDigest', 'lastUsedAt', 'lastUsedFrom']),
-    ];
+    this.statements = {
+      root: [
+        forKey(client, ['secretKeyDigest', 'secretKeyLastUsedAt', 'secretKeyLastUsedFrom']),
+        forKey(client, ['previousSecretKeyDigest', 'previousSecretKeyLastUsedAt', 'previousSecretKeyLastUsedFrom']),
+      ],
+      scoped: [forKey(scopedKey, ['keyDigest', 'lastUsedAt', 'lastUsedFrom'])],
+    };
   }
 
   async recordLastUses(lastUses: Map<string, KeyUse>): Promise<void> {
     const entries = [...lastUses];
-    for (let start = 0; start < entries.length; start += this.keysPerStatement) {
-      const chunk = entries.slice(start, start + this.keysPerStatement);
-      const values = chunk.flatMap(([digest, { usedAt, ip, relayed }]) => [
-        digest,
-        sqlTimestamp(new Date(usedAt)),
-        sourceAddressOf(ip),
-        relayed ? 1 : 0,
-      ]);
-      for (const statement of this.statements) await this.transactions.manager.query(statement(chunk.length), values);
+    for (const shape of ['root', 'scoped'] as const) {
+      const ofShape = entries.filter(([, use]) => use.shape === shape);
+      for (let start = 0; start < ofShape.length; start += this.keysPerStatement) {
+        const chunk = ofShape.slice(start, start + this.keysPerStatement);
+        const values = chunk.flatMap(([digest, { usedAt, ip, relayed }]) => [
+          digest,
+          sqlTimestamp(new Date(usedAt)),
+          sourceAddressOf(ip),
+          relayed ? 1 : 0,
+        ]);
+        for (const statement of this.statements[shape]) await this.transactions.manager.query(statement(chunk.length), values);
+      }
     }
   }
 }
