@@ -18,6 +18,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const children = require('./lib/children');
+const cpu = require('./lib/cpu');
 const { recreateDatabase } = require('./lib/database');
 const eventDelay = require('./lib/event-delay');
 const fleet = require('./lib/fleet');
@@ -41,6 +42,7 @@ const RESOLVE_CLIENTS = 250; // resolve: 2 configurations each, requested in tur
 const LARGE_FLEET_CLIENTS = 40000;
 // The seeding's audit events are published in the background; the rounds should not pay for that backlog.
 const OUTBOX_DRAIN_TIMEOUT_MS = 300000;
+const MARIADB_PID = cpu.findPid('mariadbd', 'mysqld');
 const params = {
   rounds: Number(process.env.ROUNDS || 4),
   seconds: Number(process.env.BENCH_DURATION || 10),
@@ -70,25 +72,32 @@ function sideEnv(name) {
   );
 }
 
-async function startBuild(name, entry, port, encryptionKey) {
+// On Node 20 a process's first transaction (the first AsyncLocalStorage.run()) turns async hooks on for good, and every
+// later request pays for them (get-client about 0.8x here): a build whose setup made one (a scoped key, a token) read
+// slower than one whose setup did not. Each build makes one at start, as an instance that has served any change has.
+async function startBuild(name, entry, port, encryptionKey, clientNumbers) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compare-data-'));
   const env = serviceEnv({ port, encryptionKey, dataDir, DATABASE_URL, ...keyShapes.KEY_SHAPE_ENV, ...sideEnv(name) });
   const handle = children.startNodeChild(name, [entry], { cwd: ROOT, env });
-  await children.waitForHttp200(handle, `http://127.0.0.1:${port}/health`);
-  return { name, handle, url: `http://127.0.0.1:${port}` };
+  const url = `http://127.0.0.1:${port}`;
+  await children.waitForHttp200(handle, `${url}/health`);
+  await seed.addClientInATransaction(url, clientNumbers.take(1));
+  return { name, handle, url };
 }
 
 /**
  * One scenario on both builds: a warm-up of warmupSeconds, then params.rounds rounds, in alternating order.
  * optionsFor(seconds) gives each run's autocannon options. Answers req/s per build; appends each build's RSS after each
- * of its measured runs to rss.
+ * of its measured runs to samples.rss, and its CPU per answer (and MariaDB's) to samples.cpu[name].
  */
-async function runRounds(autocannon, targets, name, { path: requestPath, warmupSeconds, optionsFor, status }, rss) {
+async function runRounds(autocannon, targets, name, { path: requestPath, warmupSeconds, optionsFor, status }, samples) {
   const rps = Object.fromEntries(targets.map((target) => [target.name, []]));
+  const cpuSamples = (samples.cpu[name] = Object.fromEntries(targets.map((target) => [target.name, []])));
   for (let round = 0; round <= params.rounds; round++) {
     const order = round % 2 === 0 ? targets : [...targets].reverse();
     for (const target of order) {
       const seconds = round === 0 ? warmupSeconds : params.seconds;
+      const countCpu = cpu.startCounting({ service: target.handle.child.pid, mariadb: MARIADB_PID });
       const result = await runLoad(autocannon, {
         url: target.url + requestPath,
         connections: 50,
@@ -99,7 +108,8 @@ async function runRounds(autocannon, targets, name, { path: requestPath, warmupS
       if (unexpected > 0) throw new Error(`${name} on ${target.name}: ${unexpected} failed or unexpected answers`);
       if (round === 0) continue;
       rps[target.name].push(result.rps);
-      rss[target.name].push(children.residentMemory(target.handle.child.pid));
+      samples.rss[target.name].push(children.residentMemory(target.handle.child.pid));
+      cpuSamples[target.name].push(countCpu(result.completed));
     }
     if (round > 0)
       progress(`${name} round ${round}: ${targets.map((target) => `${target.name} ${Math.round(rps[target.name].at(-1))}`).join(', ')}`);
@@ -108,7 +118,7 @@ async function runRounds(autocannon, targets, name, { path: requestPath, warmupS
 }
 
 /** The single-key scenarios of lib/load.js, seeded through the first build. */
-async function runSingleKeyScenarios(autocannon, targets, clientNumbers, results, rss) {
+async function runSingleKeyScenarios(autocannon, targets, clientNumbers, results, samples) {
   const [getClientKey] = await seed.addClients(targets[0].url, clientNumbers.take(1), 1);
   await seed.addSmsConfig(targets[0].url, getClientKey);
   await seed.addSmsConfig(targets[0].url, getClientKey);
@@ -129,19 +139,19 @@ async function runSingleKeyScenarios(autocannon, targets, clientNumbers, results
       return requestOptions(scenario.name, { getClientKey, keyPool, resolveTokens });
     };
     const load = { path: scenario.path, warmupSeconds: params.warmupSeconds, optionsFor };
-    results[scenario.name] = await runRounds(autocannon, targets, scenario.name, load, rss);
+    results[scenario.name] = await runRounds(autocannon, targets, scenario.name, load, samples);
   }
-  await runKeyShapeScenarios(autocannon, targets, getClientKey, results, rss);
+  await runKeyShapeScenarios(autocannon, targets, getClientKey, results, samples);
 }
 
 /** get-client by the shape of the key presented (lib/key-shapes.js), with a key of the single-key scenarios' client. */
-async function runKeyShapeScenarios(autocannon, targets, getClientKey, results, rss) {
+async function runKeyShapeScenarios(autocannon, targets, getClientKey, results, samples) {
   const keys = {};
   for (const target of targets) keys[target.name] = await keyShapes.scopedKeyOf(target.url, getClientKey);
   for (const scenario of keyShapes.SCENARIOS.filter(({ name }) => params.scenarioNames.includes(name))) {
     const optionsFor = (_seconds, target) => keyShapes.requestOptions(scenario.name, keys[target.name]);
     const load = { path: scenario.path, warmupSeconds: params.warmupSeconds, optionsFor, status: scenario.status };
-    results[scenario.name] = await runRounds(autocannon, targets, scenario.name, load, rss);
+    results[scenario.name] = await runRounds(autocannon, targets, scenario.name, load, samples);
   }
 }
 
@@ -155,7 +165,7 @@ async function drainOutbox(backlog) {
  * through the first build, then grown for fleet-large-uniform. Both builds read the same draws in turn, as A and B do in
  * npm run bench; req/s counts every answer (in fleet-mix, the writes too).
  */
-async function runFleetScenarios(autocannon, targets, clientNumbers, results, rss) {
+async function runFleetScenarios(autocannon, targets, clientNumbers, results, samples) {
   const { fleet: fleetParams } = params;
   const backlog = eventDelay.outboxBacklog(DATABASE_URL);
   const keys = [];
@@ -174,7 +184,7 @@ async function runFleetScenarios(autocannon, targets, clientNumbers, results, rs
     const draws = fleet.newDraws(definition, size);
     const optionsFor = () => fleet.requestOptions(scenarioKeys, draws, definition.writeEvery);
     const load = { path: fleet.GET_PATH, warmupSeconds: fleetParams.warmupSeconds, optionsFor };
-    results[definition.name] = await runRounds(autocannon, targets, definition.name, load, rss);
+    results[definition.name] = await runRounds(autocannon, targets, definition.name, load, samples);
   }
 }
 
@@ -182,15 +192,15 @@ async function runFleetScenarios(autocannon, targets, clientNumbers, results, rs
 async function compareOnce(autocannon, [first, second]) {
   await recreateDatabase({ serverUrl: 'mysql://root@127.0.0.1:3306', database: DATABASE });
   const encryptionKey = crypto.randomBytes(32).toString('base64');
-  const targets = [await startBuild(first.name, first.entry, BASE_PORT, encryptionKey)];
-  targets.push(await startBuild(second.name, second.entry, BASE_PORT + 1, encryptionKey));
+  const clientNumbers = seed.clientNumbering(0);
+  const targets = [await startBuild(first.name, first.entry, BASE_PORT, encryptionKey, clientNumbers)];
+  targets.push(await startBuild(second.name, second.entry, BASE_PORT + 1, encryptionKey, clientNumbers));
   try {
-    const clientNumbers = seed.clientNumbering(0);
     const scenarios = {};
-    const rss = Object.fromEntries(targets.map(({ name }) => [name, []]));
-    await runSingleKeyScenarios(autocannon, targets, clientNumbers, scenarios, rss);
-    if (params.fleet.enabled) await runFleetScenarios(autocannon, targets, clientNumbers, scenarios, rss);
-    return { scenarios, rss };
+    const samples = { rss: Object.fromEntries(targets.map(({ name }) => [name, []])), cpu: {} };
+    await runSingleKeyScenarios(autocannon, targets, clientNumbers, scenarios, samples);
+    if (params.fleet.enabled) await runFleetScenarios(autocannon, targets, clientNumbers, scenarios, samples);
+    return { scenarios, ...samples };
   } finally {
     for (const target of targets) await children.stopChild(target.handle);
   }
@@ -213,6 +223,17 @@ function scenarioRows(halves) {
       `${fixed((first + second) / 2, 3)}x`,
     ];
   });
+}
+
+function cpuRows(halves) {
+  const of = (name, build, process) => median(halves.flatMap(({ cpu }) => cpu[name][build].map((sample) => sample[process])));
+  return Object.keys(halves[0].scenarios).map((name) => [
+    name,
+    fixed(of(name, 'before', 'service'), 1),
+    fixed(of(name, 'after', 'service'), 1),
+    fixed(of(name, 'before', 'mariadb'), 1),
+    fixed(of(name, 'after', 'mariadb'), 1),
+  ]);
 }
 
 /** Per build, VmRSS median and max over both halves, and VmHWM (the process's peak); then after - before. */
@@ -247,6 +268,9 @@ function printReport(halves) {
     `\nRSS, MB: VmRSS after each measured run of each build (${halves[0].rss.before.length * 2} per build), and VmHWM, its peak.\n`,
   );
   console.log(markdownTable(['build', 'RSS median', 'RSS max', 'peak (VmHWM)'], rssRows(halves), 1));
+  console.log('\nCPU per answer, µs: medians of the measured runs of both halves, the service and MariaDB.\n');
+  const cpuHeader = ['scenario', 'service before', 'service after', 'MariaDB before', 'MariaDB after'];
+  console.log(markdownTable(cpuHeader, cpuRows(halves), 1));
 }
 
 async function main() {

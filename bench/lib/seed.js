@@ -45,6 +45,15 @@ async function addClient(baseUrl, n) {
   return secretKey;
 }
 
+/** add-client under an Idempotency-Key, which the service answers inside a transaction of its own (Transactions.run). */
+async function addClientInATransaction(baseUrl, n) {
+  const answer = await post(`${baseUrl}/api/client/add`, {
+    headers: { 'x-api-key': ADMIN_API_KEY, 'idempotency-key': `bench-${n}` },
+    body: clientBody(n),
+  });
+  return expect2xx('POST /api/client/add with an Idempotency-Key', answer).results.secretKey;
+}
+
 /** task(0) .. task(count - 1), `concurrency` at a time; resolves with their results in order. */
 async function mapConcurrently(count, concurrency, task) {
   const results = new Array(count);
@@ -122,6 +131,7 @@ module.exports = {
   post,
   expect2xx,
   clientNumbering,
+  addClientInATransaction,
   ADMIN_API_KEY,
   DISPATCHER_API_KEY,
   SMS_CONFIG_BODY,
