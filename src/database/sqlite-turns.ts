@@ -1,11 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { RunScopedStorage } from './run-scoped-storage';
 import { StatementTally } from './statement-tally';
 
 // A statement sent while another caller's transaction is open on the one connection would be rolled back with it.
 export class SqliteTurns {
   private last: Promise<unknown> = Promise.resolve();
-  private readonly holder = new AsyncLocalStorage<true>();
+  private readonly holder = new RunScopedStorage<true>();
 
   holding<T>(work: () => Promise<T>): Promise<T> {
     if (this.holder.getStore()) return work();

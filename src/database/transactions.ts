@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PoolConnection } from 'mysql2';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager } from 'typeorm';
 import { MonotonicClock } from '../common/clock';
 import { DATABASE_TIMEOUT_MS, ServiceUnavailableError } from '../common/errors/unavailable';
+import { RunScopedStorage } from './run-scoped-storage';
 import { SqliteTurns } from './sqlite-turns';
 import { StatementTally } from './statement-tally';
 
@@ -31,10 +31,10 @@ interface OpenTransaction {
 // handed out at insert): readers look for a missing id for 5 s of their reads (docs/operations.md).
 export const COMMIT_WITHIN_MS = 3000;
 
-// Entered only by transactions: on Node 20 its first run() turns async hooks on for the whole process (docs/architecture.md).
 @Injectable()
 export class Transactions {
-  private readonly open = new AsyncLocalStorage<OpenTransaction>();
+  // Entered only by transactions, and on Node 20 async hooks stay on only while one is open (docs/architecture.md).
+  private readonly open = new RunScopedStorage<OpenTransaction>();
   // SQLite has one connection: a statement waits while another caller's transaction holds it.
   private readonly sqliteTurns?: SqliteTurns;
   // Outside a transaction; on SQLite the manager whose statements take their turns, and whose transactions hold them.
