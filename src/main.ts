@@ -1,3 +1,4 @@
+import './runtime-flags';
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
