@@ -9,6 +9,8 @@
 //                           answer, done by the service's own code (see withOperations)
 //   CEILING_SERVICE_DIR     that code's build (the directory of the measured main.js; dist/ by default), so that D
 //                           runs the code of the build measured, and a rebuild of dist/ meanwhile cannot break it
+// The fleet's keys are answered too, once the bench has posted them to /bench/answers (lib/fleet.js): each key's
+// answer is the service's answer for a client of its shape with the key written in, as bytes made once.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -88,12 +90,24 @@ function buildCeilingServer({ secretKey = SAMPLE_SECRET_KEY, responseFile, opera
   const app = Fastify(operations ? { logger: false, genReqId: () => crypto.randomUUID() } : { logger: false });
   const withinRateLimit = operations ? withOperations(app, serviceDir) : () => true;
 
+  const answers = new Map([[secretKey, getClientBody]]);
+
   app.post('/api/client/get/secretKey', (request, reply) => {
-    const known = request.headers.secretkey === secretKey && withinRateLimit(request.headers.secretkey);
+    const presented = request.headers.secretkey;
+    const answer = answers.get(presented);
+    const known = answer !== undefined && withinRateLimit(presented);
     reply
       .code(known ? 200 : 404)
       .type(JSON_TYPE)
-      .send(known ? getClientBody : notFoundBody);
+      .send(known ? answer : notFoundBody);
+  });
+
+  // { template: an answer of the service, templateKey: the key it carries, keys: more keys answered alike }
+  app.post('/bench/answers', { bodyLimit: 64 * 2 ** 20 }, (request, reply) => {
+    const { template, templateKey, keys } = request.body;
+    const [before, after] = template.split(templateKey);
+    for (const key of keys) answers.set(key, Buffer.from(before + key + after));
+    reply.send({ answers: answers.size });
   });
 
   app.post('/api/client/add', (_request, reply) => {

@@ -296,8 +296,10 @@ async function runScenario(context, scenario) {
     warmup[target] = await runOnce(context, scenario, target, params.warmupSeconds);
   }
   const rounds = Object.fromEntries(scenario.targets.map((target) => [target, []]));
+  const firstHalf = Math.ceil(params.rounds / 2);
   for (let round = 1; round <= params.rounds; round++) {
-    for (const target of scenario.targets) {
+    // The second half runs the targets in the reverse order, so that none always follows another.
+    for (const target of round <= firstHalf ? scenario.targets : [...scenario.targets].reverse()) {
       const result = await runOnce(context, scenario, target, params.durationSeconds);
       rounds[target].push(result);
       progress(
@@ -306,8 +308,11 @@ async function runScenario(context, scenario) {
       );
     }
   }
-  const medians = Object.fromEntries(Object.entries(rounds).map(([target, results]) => [target, report.summarizeRounds(results)]));
-  return { warmup, rounds, medians, ratios: report.ratios(medians) };
+  const mediansOf = (from, to) =>
+    Object.fromEntries(Object.entries(rounds).map(([target, results]) => [target, report.summarizeRounds(results.slice(from, to))]));
+  const medians = mediansOf(0, params.rounds);
+  const halves = params.rounds > 1 ? [mediansOf(0, firstHalf), mediansOf(firstHalf, params.rounds)] : [medians];
+  return { warmup, rounds, medians, ratios: report.ratios(medians), halves: halves.map((half) => report.ratios(half)) };
 }
 
 /**

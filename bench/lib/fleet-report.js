@@ -2,7 +2,15 @@
 // The fleet scenarios' markdown (lib/fleet.js): one line per scenario, A beside B, then the details per target.
 const { markdownTable } = require('./report');
 
-const LABELS = { service: 'A service', baseline: 'B baseline' };
+const LABELS = { service: 'A service', baseline: 'B baseline', ceiling: 'C ceiling' };
+
+// The fleet's targets: reads against the ceiling or the baseline, and no read's p99 above the baseline's.
+const RATIO_CHECKS = [
+  { scenario: 'fleet-zipf', ratio: 'ceilingRatio', against: 'ceiling', limit: 0.6 },
+  { scenario: 'fleet-uniform', ratio: 'ceilingRatio', against: 'ceiling', limit: 0.6 },
+  { scenario: 'fleet-mix', ratio: 'ratio', against: 'baseline', limit: 3 },
+  { scenario: 'fleet-large-uniform', ratio: 'ratio', against: 'baseline', limit: 3 },
+];
 
 const round = (value) => (Number.isFinite(value) ? String(Math.round(value)) : 'n/a');
 const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
@@ -34,7 +42,9 @@ function summaryRows(scenarios) {
       keysCell(s),
       round(a.get.rps),
       round(b.get.rps),
+      round(s.medians.ceiling?.get.rps),
       `${fixed(s.ratio, 2)}x`,
+      Number.isFinite(s.ceilingRatio) ? `${fixed(s.ceilingRatio, 2)}x` : 'n/a',
       fixed(a.get.p99),
       fixed(b.get.p99),
       s.p99NotWorse ? 'yes' : 'NO',
@@ -63,6 +73,36 @@ function detailRows(scenarios) {
       rows.push([name, LABELS[target], `add-sms-config (${m.writes.answers} sent)`, '', '', '', m.writes.non2xx, '', ...cpu.map(() => '')]);
       rows.push([name, LABELS[target], 'all', round(m.all.rps), fixed(m.all.p50), fixed(m.all.p99), '', m.errors, ...cpu]);
     }
+  }
+  return rows;
+}
+
+const halvesOf = (s, ratio) => s.halves.map((half) => `${fixed(half[ratio], 2)}x`).join(' / ');
+
+/** The checks of the scenarios that ran: each ratio as the median over rounds, with each half's beside it. */
+function checkRows(scenarios) {
+  const rows = [];
+  for (const { scenario, ratio, against, limit } of RATIO_CHECKS) {
+    const s = scenarios[scenario];
+    if (!s) continue;
+    const value = s[ratio];
+    rows.push([
+      `${scenario} req/s, service / ${against}`,
+      `${fixed(value, 2)}x`,
+      halvesOf(s, ratio),
+      `>= ${limit}x`,
+      value >= limit ? 'PASS' : 'FAIL',
+    ]);
+  }
+  for (const [name, s] of Object.entries(scenarios)) {
+    const { service: a, baseline: b } = s.medians;
+    rows.push([
+      `${name} get-client p99, service / baseline`,
+      `${fixed(a.get.p99)} / ${fixed(b.get.p99)} ms`,
+      '',
+      '<=',
+      s.p99NotWorse ? 'PASS' : 'FAIL',
+    ]);
   }
   return rows;
 }
@@ -128,7 +168,7 @@ function toMarkdown({ error, params, seeding = [], scenarios = {}, memory }, run
   const lines = [
     'Fleet scenarios: get-client for a fleet of clients, the key of each request drawn by the law shown (Zipf s = 1 ' +
       `over ranks given to clients in a random order, or uniform); ${runParams.rounds} x ${runParams.durationSeconds} s ` +
-      `per target, interleaved A B; ${runParams.connections} connections, pipelining 1; warm-up ` +
+      `per target, interleaved A B C (C, the ceiling, in the reads only; the second half of the rounds in the reverse order); ${runParams.connections} connections, pipelining 1; warm-up ` +
       `${params.warmupSeconds} s per target per scenario. req/s, latencies, hit ratio and CPU are medians over ` +
       'rounds; req/s and latencies are those of the get-client answers (latencies: nearest rank over all of them). ' +
       'Hit ratio: client_cache_hits_total{kind="found"} / (hits + client_cache_misses_total) over each round of A (in ' +
@@ -146,7 +186,9 @@ function toMarkdown({ error, params, seeding = [], scenarios = {}, memory }, run
         'keys',
         'A req/s',
         'B req/s',
+        'C req/s',
         'A/B',
+        'A/C',
         'A p99 ms',
         'B p99 ms',
         'A p99 ≤ B p99',
@@ -160,6 +202,11 @@ function toMarkdown({ error, params, seeding = [], scenarios = {}, memory }, run
       summaryRows(scenarios),
       3,
     ),
+    '',
+    `Checks (medians over all rounds; the halves: rounds 1–${Math.ceil(runParams.rounds / 2)} in the order A B C, the rest ` +
+      'in the order C B A):',
+    '',
+    markdownTable(['check', 'value', 'halves', 'limit', 'result'], checkRows(scenarios), 1),
     ...memoryLines(memory, runParams),
     '',
     'Per target (medians over rounds; non-2xx and connection errors summed over the measured rounds):',

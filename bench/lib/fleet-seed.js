@@ -149,4 +149,4 @@ async function checkAnswers(urls, keys, from) {
   return { checked: count, differing };
 }
 
-module.exports = { SEED_CONCURRENCY, seedFleet, checkAnswers };
+module.exports = { SEED_CONCURRENCY, configsOf, seedFleet, checkAnswers };

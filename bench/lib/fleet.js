@@ -16,7 +16,7 @@
 const children = require('./children');
 const cpu = require('./cpu');
 const eventDelay = require('./event-delay');
-const { SEED_CONCURRENCY, seedFleet, checkAnswers } = require('./fleet-seed');
+const { SEED_CONCURRENCY, configsOf, seedFleet, checkAnswers } = require('./fleet-seed');
 const { drawIndexes, describeDraws } = require('./key-draws');
 const { runLoad } = require('./load');
 const { monotonicMicros } = require('./profile');
@@ -28,6 +28,10 @@ const ADD_PATH = '/api/sms-config/add';
 const WRITE_BODY = Buffer.from(JSON.stringify(SMS_CONFIG_BODY));
 const WRITE_HEADERS = { 'content-type': 'application/json' };
 const TARGETS = ['service', 'baseline'];
+// Reads are measured against the ceiling too (bare Fastify answering each fleet key from memory); writes are not its.
+const READ_TARGETS = [...TARGETS, 'ceiling'];
+// Keys posted to the ceiling at a time.
+const CEILING_KEYS_PER_POST = 10000;
 // Draws per scenario, read in turn across its warm-ups and rounds (and again from the start past the end): more than
 // a scenario sends at the rates seen here, so that no round replays another's sequence.
 const DRAWS = 1 << 21;
@@ -266,6 +270,29 @@ function summarizeTarget(results) {
   };
 }
 
+function targetsOf(definition) {
+  return definition.writeEvery ? TARGETS : READ_TARGETS;
+}
+
+/**
+ * Teaches the ceiling the answers of keys[from..]: the service's answer for the first key of each shape (one
+ * configuration, two), with each other key of that shape written in its place.
+ */
+async function teachCeiling(urls, keys, from) {
+  for (let shape = 0; shape < 2; shape++) {
+    const templateKey = keys[from + shape];
+    const response = await fetch(urls.service + GET_PATH, { method: 'POST', headers: { secretKey: templateKey } });
+    if (response.status !== 200) throw new Error(`the ceiling's template: the service answered ${response.status}`);
+    const template = await response.text();
+    const shaped = keys.slice(from).filter((_, i) => configsOf(from + i) === configsOf(from + shape));
+    for (let at = 0; at < shaped.length; at += CEILING_KEYS_PER_POST) {
+      const body = JSON.stringify({ template, templateKey, keys: shaped.slice(at, at + CEILING_KEYS_PER_POST) });
+      const taught = await fetch(urls.ceiling + '/bench/answers', { method: 'POST', headers: WRITE_HEADERS, body });
+      if (!taught.ok) throw new Error(`the ceiling refused the fleet's answers: ${taught.status} ${await taught.text()}`);
+    }
+  }
+}
+
 /** A scenario's draws over n clients, from the start of its seeded sequence. */
 function newDraws(definition, n) {
   return {
@@ -287,21 +314,28 @@ async function runScenario(context, definition, keys) {
       `busiest ${(drawn.busiestShare * 100).toFixed(2)}%)${writes}`,
   );
   const scenario = { ...definition, keys, draws };
+  const targets = targetsOf(definition);
   const warmup = {};
-  for (const target of TARGETS) {
+  for (const target of targets) {
     warmup[target] = await runOnce(context, scenario, target, context.fleetParams.warmupSeconds);
     progress(roundProgress(definition.name, 'warm-up', target, warmup[target]));
   }
-  const rounds = Object.fromEntries(TARGETS.map((target) => [target, []]));
+  const rounds = Object.fromEntries(targets.map((target) => [target, []]));
+  const firstHalf = Math.ceil(params.rounds / 2);
   for (let round = 1; round <= params.rounds; round++) {
-    for (const target of TARGETS) {
+    // The second half runs the targets in the reverse order, so that neither always follows the other.
+    for (const target of round <= firstHalf ? targets : [...targets].reverse()) {
       const result = await runOnce(context, scenario, target, params.durationSeconds);
       rounds[target].push(result);
       progress(roundProgress(definition.name, `round ${round}`, target, result));
     }
   }
-  const medians = Object.fromEntries(TARGETS.map((target) => [target, summarizeTarget(rounds[target])]));
-  const { service, baseline } = medians;
+  const medians = Object.fromEntries(targets.map((target) => [target, summarizeTarget(rounds[target])]));
+  const halves = [0, firstHalf, params.rounds].slice(0, params.rounds > 1 ? 3 : 2);
+  const halfMedians = halves
+    .slice(1)
+    .map((end, i) => Object.fromEntries(targets.map((target) => [target, summarizeTarget(rounds[target].slice(halves[i], end))])));
+  const { service, baseline, ceiling } = medians;
   return {
     clients: n,
     law: definition.law,
@@ -311,6 +345,11 @@ async function runScenario(context, definition, keys) {
     rounds,
     medians,
     ratio: service.get.rps / baseline.get.rps,
+    ceilingRatio: ceiling ? service.get.rps / ceiling.get.rps : undefined,
+    halves: halfMedians.map((m) => ({
+      ratio: m.service.get.rps / m.baseline.get.rps,
+      ceilingRatio: m.ceiling ? m.service.get.rps / m.ceiling.get.rps : undefined,
+    })),
     p99NotWorse: service.get.p99 <= baseline.get.p99,
     // The cache's size read with the RSS: after fleet-large-uniform, what a full cache costs (measureMemory).
     memory: { ...children.residentMemory(context.pids.service), cache: cacheSize((await scrapeMetrics(context.metricsUrl)) ?? {}) },
@@ -402,6 +441,7 @@ async function runFleet(fleetContext) {
       clientNumbers,
     );
     seeded.answersChecked = await checkAnswers(urls, keys, from);
+    await teachCeiling(urls, keys, from);
     seeded.outbox = await drainOutbox(backlog);
     seeding.push(seeded);
   };
@@ -461,7 +501,7 @@ function problemsOf({ error, scenarios = {}, memory }) {
   if (memory?.emptyCache?.cache?.bytes > 0)
     warnings.push(`memory: CLIENT_CACHE_MB=0, yet client_cache_bytes ${memory.emptyCache.cache.bytes}`);
   for (const [name, { warmup, rounds }] of Object.entries(scenarios)) {
-    for (const target of TARGETS) {
+    for (const target of Object.keys(rounds)) {
       const runs = [warmup[target], ...rounds[target]];
       const notOk = (statusCodes = {}) => Object.entries(statusCodes).reduce((sum, [code, n]) => sum + (code === '200' ? 0 : n), 0);
       const get = runs.reduce((sum, run) => sum + notOk(run.kinds.get?.statusCodes), 0);

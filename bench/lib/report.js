@@ -40,8 +40,10 @@ function ratios(medians) {
   };
 }
 
-function check(name, value, limit, pass, format) {
-  return { name, value, limit, pass: Boolean(pass), shown: format(value) };
+// halves: the value in each half of the rounds, shown beside the median of all.
+function check(name, value, limit, pass, format, halves) {
+  const shown = halves ? `${format(value)} (halves ${halves.map(format).join(' / ')})` : format(value);
+  return { name, value, limit, pass: Boolean(pass), shown };
 }
 
 const times = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a');
@@ -50,13 +52,33 @@ const mb = (value) => (Number.isFinite(value) ? `${value.toFixed(1)} MB` : 'n/a'
 
 function evaluateTargets({ scenarios, memory, sqliteStartMs }) {
   const get = scenarios['get-client'];
+  const add = scenarios['add-client'];
   const ratioOf = (name) => scenarios[name]?.ratios.serviceToBaseline;
+  const halvesOf = (scenario, ratio) => scenario?.halves?.map((half) => half[ratio]);
+  const p99NotAbove = (scenario) => scenario?.medians.service.p99 <= scenario?.medians.baseline.p99;
+  const p99s = (scenario) => `${ms(scenario?.medians.service.p99)} / ${ms(scenario?.medians.baseline.p99)}`;
   return [
     check('get-client rps vs baseline', get?.ratios.serviceToBaseline, '>= 3x', get?.ratios.serviceToBaseline >= 3, times),
-    check('get-client rps vs ceiling', get?.ratios.serviceToCeiling, '>= 0.5x', get?.ratios.serviceToCeiling >= 0.5, times),
+    check(
+      'get-client rps vs ceiling',
+      get?.ratios.serviceToCeiling,
+      '>= 0.6x',
+      get?.ratios.serviceToCeiling >= 0.6,
+      times,
+      halvesOf(get, 'serviceToCeiling'),
+    ),
     check('get-client p99 (service)', get?.medians.service.p99, '<= 15 ms', get?.medians.service.p99 <= 15, ms),
+    check('get-client p99, service / baseline', get?.medians.service.p99, "<= baseline's", p99NotAbove(get), () => p99s(get)),
     check('get-client errors (service)', get?.medians.service.errors, '0', get?.medians.service.errors === 0, String),
-    check('add-client rps vs baseline', ratioOf('add-client'), '>= 0.8x', ratioOf('add-client') >= 0.8, times),
+    check(
+      'add-client rps vs baseline',
+      ratioOf('add-client'),
+      '>= 0.5x',
+      ratioOf('add-client') >= 0.5,
+      times,
+      halvesOf(add, 'serviceToBaseline'),
+    ),
+    check('add-client p99, service / baseline', add?.medians.service.p99, "<= baseline's", p99NotAbove(add), () => p99s(add)),
     check('add-sms-config rps vs baseline', ratioOf('add-sms-config'), '>= 0.8x', ratioOf('add-sms-config') >= 0.8, times),
     check('service RSS after bench', memory?.rssMB, '<= 150 MB', memory?.rssMB <= 150, mb),
     check('SQLite start to /health (median of 3)', sqliteStartMs, '<= 1500 ms', sqliteStartMs <= 1500, ms),
