@@ -169,7 +169,7 @@ function toMarkdown({ error, params, seeding = [], scenarios = {}, memory }, run
     'Fleet scenarios: get-client for a fleet of clients, the key of each request drawn by the law shown (Zipf s = 1 ' +
       `over ranks given to clients in a random order, or uniform); ${runParams.rounds} x ${runParams.durationSeconds} s ` +
       `per target, interleaved A B C (C, the ceiling, in the reads only; the second half of the rounds in the reverse order); ${runParams.connections} connections, pipelining 1; warm-up ` +
-      `${params.warmupSeconds} s per target per scenario. req/s, latencies, hit ratio and CPU are medians over ` +
+      `${params.warmupSeconds} s per target per scenario, and ${params.roundWarmupSeconds ?? 0} s before each of its rounds. req/s, latencies, hit ratio and CPU are medians over ` +
       'rounds; req/s and latencies are those of the get-client answers (latencies: nearest rank over all of them). ' +
       'Hit ratio: client_cache_hits_total{kind="found"} / (hits + client_cache_misses_total) over each round of A (in ' +
       'fleet-mix, the key lookups of the writes count too). A from cache: 1 - client_cache_misses_total / requests of ' +

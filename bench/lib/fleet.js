@@ -8,6 +8,7 @@
 //        BENCH_FLEET_SCENARIOS (comma-separated names, all by default; for quick looks),
 //        BENCH_FLEET_SEED_CONCURRENCY (seeding tasks at a time, lib/fleet-seed.js),
 //        BENCH_FLEET_WARMUP (s, 10: per target per scenario, unmeasured),
+//        BENCH_FLEET_ROUND_WARMUP (s, 3: per target before each of its rounds, unmeasured),
 //        BENCH_FLEET_MEMORY=0 (skips the memory measurement after the scenarios; the profiled run never makes it)
 // Memory, after the scenarios: the RSS of a second service whose cache holds nothing (CLIENT_CACHE_MB=0) under the
 // fleet-uniform load, beside the first's with its cache full after fleet-large-uniform: what the service costs
@@ -66,6 +67,7 @@ function readParams(env = process.env) {
     // first reads (92% from the cache against 99% in the next rounds), which a service that has been up for a minute
     // no longer does.
     warmupSeconds: Number(env.BENCH_FLEET_WARMUP || 10),
+    roundWarmupSeconds: Number(env.BENCH_FLEET_ROUND_WARMUP ?? 3),
     scenarioNames: env.BENCH_FLEET_SCENARIOS ? env.BENCH_FLEET_SCENARIOS.split(',') : SCENARIOS.map(({ name }) => name),
   };
   if (!(params.clients >= 1 && params.largeClients >= params.clients)) {
@@ -325,6 +327,9 @@ async function runScenario(context, definition, keys) {
   for (let round = 1; round <= params.rounds; round++) {
     // The second half runs the targets in the reverse order, so that neither always follows the other.
     for (const target of round <= firstHalf ? targets : [...targets].reverse()) {
+      // Idle while the others ran, a service finds a third of its entries past their 45–60 s: serving without a pause,
+      // as in production, it refreshes them as they come due, not all at once in the round.
+      if (context.fleetParams.roundWarmupSeconds > 0) await runOnce(context, scenario, target, context.fleetParams.roundWarmupSeconds);
       const result = await runOnce(context, scenario, target, params.durationSeconds);
       rounds[target].push(result);
       progress(roundProgress(definition.name, `round ${round}`, target, result));
