@@ -6,7 +6,7 @@ interface Window {
   hits: number;
   endsAt: number;
   blockedUntil: number;
-  // The key's other places in the queue are stale; 0 once the window left the map.
+  // The key's other places in the queue are stale.
   place: number;
 }
 
@@ -46,7 +46,6 @@ export class FixedWindowThrottlerStorage implements ThrottlerStorage {
     this.sweep(now);
     let window = this.windows.get(key);
     if (!window || (window.endsAt <= now && window.blockedUntil <= now)) {
-      if (window) window.place = 0;
       window = { hits: 0, endsAt: now + ttl, blockedUntil: 0, place: 0 };
       this.place(key, window);
     } else if (window.endsAt <= now) {
@@ -76,7 +75,7 @@ export class FixedWindowThrottlerStorage implements ThrottlerStorage {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
-    if (!this.windows.has(key) && this.windows.size >= this.maxWindows) this.forget(this.front()!);
+    if (!this.windows.has(key) && this.windows.size >= this.maxWindows) this.windows.delete(this.front()!.key);
     this.windows.set(key, window);
     window.place = ++this.places;
     this.queue.push({ key, window, place: window.place });
@@ -86,21 +85,15 @@ export class FixedWindowThrottlerStorage implements ThrottlerStorage {
     for (let looked = 0; looked < SWEEP_PER_HIT; looked++) {
       const front = this.front();
       if (front === undefined || front.window.endsAt > now || front.window.blockedUntil > now) return;
-      this.forget(front);
+      this.windows.delete(front.key);
       this.head++;
     }
   }
 
-  private forget({ key, window }: Place): void {
-    this.windows.delete(key);
-    window.place = 0;
-  }
-
-  // By the window's own mark, not a map lookup: with 20,000 keys that lookup missed the CPU's caches on every hit.
   private front(): Place | undefined {
     while (this.head < this.queue.length) {
       const place = this.queue[this.head];
-      if (place.window.place === place.place) return place;
+      if (this.windows.get(place.key) === place.window && place.window.place === place.place) return place;
       this.head++;
     }
     return undefined;
