@@ -125,6 +125,51 @@ function sourceLocator() {
   };
 }
 
+// The parts of a get-client hit, by where their code is: the innermost one in a sample's stack names the sample.
+const HIT_PARTS = [
+  [
+    'miss: database read (mysql2, the statement)',
+    ({ url, functionName }) => /node_modules\/mysql2|\/database\/|get-client\.repository/.test(url) || functionName === 'writeBuffer',
+  ],
+  ["miss: entry built (the answer's JSON)", ({ url }) => /client-answer|common\/(exact-amount|answer-fields)/.test(url)],
+  ["key's SHA-256 and shape", ({ url }) => /\/auth\/(digest|scoped-key|secret-key)\./.test(url)],
+  ['cache lookup (map, sketch, LRU, age)', ({ url }) => /\/client-cache\//.test(url)],
+  ['rate limit', ({ url }) => /\/rate-limit\//.test(url)],
+  ['key usage noted', ({ url }) => /\/key-usage\//.test(url)],
+  ['metrics (duration histogram)', ({ url }) => /prom-client|\/metrics\//.test(url)],
+  ['access log', ({ url }) => /\/http\/access-log|\/logging\/|node_modules\/pino/.test(url)],
+  [
+    "answer: Fastify's send, the socket write",
+    ({ url, functionName }) =>
+      /fastify\/lib\/reply|_http_outgoing|stream_base_commons|node:net/.test(url) ||
+      functionName === 'writev' ||
+      functionName === 'writeUtf8String',
+  ],
+  [
+    "request in: HTTP parse, Fastify's routing",
+    ({ url }) => /_http_server|_http_common|_http_incoming|node_modules\/(fastify|find-my-way)/.test(url),
+  ],
+  ['edge: request id, headers, deadline', ({ url }) => /\/(http|client|auth)\//.test(url)],
+];
+
+/** µs per request of each part of a hit (HIT_PARTS, the collector on its own, the rest as other) within the window. */
+function partsOf(profile, window, requests) {
+  const parentOf = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node);
+  const totals = {};
+  forEachSampleIn(profile, [window], (node, micros) => {
+    if (node.callFrame.functionName === IDLE) return;
+    let part = node.callFrame.functionName === GC ? 'garbage collector' : undefined;
+    for (let frame = node; !part && frame; frame = parentOf.get(frame.id)) {
+      part = HIT_PARTS.find(([, isIn]) => isIn(frame.callFrame))?.[0];
+    }
+    part ??= 'other (event loop, microtasks, Node internals)';
+    totals[part] = (totals[part] ?? 0) + micros / requests;
+  });
+  totals.busy = Object.values(totals).reduce((sum, micros) => sum + micros, 0);
+  return totals;
+}
+
 /** The functions with the most self time in the rounds' windows: [{ name, location, component, micros (per request) }]. */
 function topFunctions(profile, rounds, count = 15) {
   const totals = new Map();
@@ -194,4 +239,4 @@ function sumOf(components, map) {
   return components.reduce((sum, component) => sum + (map.get(component) ?? 0), 0);
 }
 
-module.exports = { monotonicMicros, nodeFlags, readProfile, groupOf, perRequest, topFunctions, toMarkdown, topFunctionsMarkdown };
+module.exports = { monotonicMicros, nodeFlags, readProfile, groupOf, perRequest, partsOf, topFunctions, toMarkdown, topFunctionsMarkdown };
