@@ -325,7 +325,7 @@ async function runScenario(context, definition, keys) {
   const rounds = Object.fromEntries(targets.map((target) => [target, []]));
   const firstHalf = Math.ceil(params.rounds / 2);
   for (let round = 1; round <= params.rounds; round++) {
-    // The second half runs the targets in the reverse order, so that neither always follows the other.
+    // The second half runs the targets in the reverse order, so that none always follows another.
     for (const target of round <= firstHalf ? targets : [...targets].reverse()) {
       // Idle while the others ran, a service finds a third of its entries past their 45–60 s: serving without a pause,
       // as in production, it refreshes them as they come due, not all at once in the round.
