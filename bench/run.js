@@ -32,7 +32,7 @@ const { SCENARIOS, requestOptions, runLoad } = require('./lib/load');
 const profile = require('./lib/profile');
 const report = require('./lib/report');
 const seed = require('./lib/seed');
-const { AMQP_URL, serviceEnv } = require('./lib/service');
+const { AMQP_URL, envListOf, serviceEnv } = require('./lib/service');
 
 const ROOT = path.resolve(__dirname, '..');
 const MYSQL_SERVER_URL = 'mysql://root@127.0.0.1:3306';
@@ -90,20 +90,9 @@ function readParams() {
     resultsFile: path.resolve(ROOT, process.env.BENCH_RESULTS_FILE || 'bench/results.json'),
     eventIdleWrites: Number(process.env.BENCH_EVENT_WRITES || 2000),
     serviceEntry: path.resolve(ROOT, process.env.BENCH_SERVICE_ENTRY || 'dist/main.js'),
-    serviceExtraEnv: parseEnvList(process.env.BENCH_SERVICE_ENV),
+    serviceExtraEnv: envListOf('BENCH_SERVICE_ENV'),
     scenarioNames: process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',') : SCENARIOS.map(({ name }) => name),
   };
-}
-
-/** 'A=1 B=2' (or comma-separated) as { A: '1', B: '2' }: settings a quick run gives the service, e.g. a smaller cache. */
-function parseEnvList(text = '') {
-  const env = {};
-  for (const item of text.split(/[\s,]+/).filter(Boolean)) {
-    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(item);
-    if (!match) throw new Error(`BENCH_SERVICE_ENV: expected NAME=value, got ${item}`);
-    env[match[1]] = match[2];
-  }
-  return env;
 }
 
 function loadAutocannon() {
@@ -296,10 +285,8 @@ async function runScenario(context, scenario) {
     warmup[target] = await runOnce(context, scenario, target, params.warmupSeconds);
   }
   const rounds = Object.fromEntries(scenario.targets.map((target) => [target, []]));
-  const firstHalf = Math.ceil(params.rounds / 2);
   for (let round = 1; round <= params.rounds; round++) {
-    // The second half runs the targets in the reverse order, so that none always follows another.
-    for (const target of round <= firstHalf ? scenario.targets : [...scenario.targets].reverse()) {
+    for (const target of report.targetsInRound(scenario.targets, round, params.rounds)) {
       const result = await runOnce(context, scenario, target, params.durationSeconds);
       rounds[target].push(result);
       progress(
@@ -311,8 +298,8 @@ async function runScenario(context, scenario) {
   const mediansOf = (from, to) =>
     Object.fromEntries(Object.entries(rounds).map(([target, results]) => [target, report.summarizeRounds(results.slice(from, to))]));
   const medians = mediansOf(0, params.rounds);
-  const halves = params.rounds > 1 ? [mediansOf(0, firstHalf), mediansOf(firstHalf, params.rounds)] : [medians];
-  return { warmup, rounds, medians, ratios: report.ratios(medians), halves: halves.map((half) => report.ratios(half)) };
+  const halves = report.halvesOf(params.rounds).map(([from, to]) => report.ratios(mediansOf(from, to)));
+  return { warmup, rounds, medians, ratios: report.ratios(medians), halves };
 }
 
 /**

@@ -21,7 +21,7 @@ const { SEED_CONCURRENCY, configsOf, seedFleet, checkAnswers } = require('./flee
 const { drawIndexes, describeDraws } = require('./key-draws');
 const { runLoad } = require('./load');
 const { monotonicMicros } = require('./profile');
-const { median } = require('./report');
+const { halvesOf, median, targetsInRound } = require('./report');
 const { SMS_CONFIG_BODY } = require('./seed');
 
 const GET_PATH = '/api/client/get/secretKey';
@@ -323,10 +323,8 @@ async function runScenario(context, definition, keys) {
     progress(roundProgress(definition.name, 'warm-up', target, warmup[target]));
   }
   const rounds = Object.fromEntries(targets.map((target) => [target, []]));
-  const firstHalf = Math.ceil(params.rounds / 2);
   for (let round = 1; round <= params.rounds; round++) {
-    // The second half runs the targets in the reverse order, so that none always follows another.
-    for (const target of round <= firstHalf ? targets : [...targets].reverse()) {
+    for (const target of targetsInRound(targets, round, params.rounds)) {
       // Idle while the others ran, a service finds a third of its entries past their 45–60 s: serving without a pause,
       // as in production, it refreshes them as they come due, not all at once in the round.
       if (context.fleetParams.roundWarmupSeconds > 0) await runOnce(context, scenario, target, context.fleetParams.roundWarmupSeconds);
@@ -336,10 +334,9 @@ async function runScenario(context, definition, keys) {
     }
   }
   const medians = Object.fromEntries(targets.map((target) => [target, summarizeTarget(rounds[target])]));
-  const halves = [0, firstHalf, params.rounds].slice(0, params.rounds > 1 ? 3 : 2);
-  const halfMedians = halves
-    .slice(1)
-    .map((end, i) => Object.fromEntries(targets.map((target) => [target, summarizeTarget(rounds[target].slice(halves[i], end))])));
+  const halfMedians = halvesOf(params.rounds).map(([from, to]) =>
+    Object.fromEntries(targets.map((target) => [target, summarizeTarget(rounds[target].slice(from, to))])),
+  );
   const { service, baseline, ceiling } = medians;
   return {
     clients: n,

@@ -40,6 +40,22 @@ function ratios(medians) {
   };
 }
 
+/** The targets' order in round `round` (from 1) of `rounds`: reversed in the second half, so none always follows another. */
+function targetsInRound(targets, round, rounds) {
+  return round <= Math.ceil(rounds / 2) ? targets : [...targets].reverse();
+}
+
+/** Each half's rounds as [from, to) indexes: the first half the rounds run in order, the second those run reversed. */
+function halvesOf(rounds) {
+  const firstHalf = Math.ceil(rounds / 2);
+  return rounds > 1
+    ? [
+        [0, firstHalf],
+        [firstHalf, rounds],
+      ]
+    : [[0, rounds]];
+}
+
 // halves: the value in each half of the rounds, shown beside the median of all.
 function check(name, value, limit, pass, format, halves) {
   const shown = halves ? `${format(value)} (halves ${halves.map(format).join(' / ')})` : format(value);
@@ -54,7 +70,7 @@ function evaluateTargets({ scenarios, memory, sqliteStartMs }) {
   const get = scenarios['get-client'];
   const add = scenarios['add-client'];
   const ratioOf = (name) => scenarios[name]?.ratios.serviceToBaseline;
-  const halvesOf = (scenario, ratio) => scenario?.halves?.map((half) => half[ratio]);
+  const halfRatios = (scenario, ratio) => scenario?.halves?.map((half) => half[ratio]);
   const p99NotAbove = (scenario) => scenario?.medians.service.p99 <= scenario?.medians.baseline.p99;
   const p99s = (scenario) => `${ms(scenario?.medians.service.p99)} / ${ms(scenario?.medians.baseline.p99)}`;
   return [
@@ -65,7 +81,7 @@ function evaluateTargets({ scenarios, memory, sqliteStartMs }) {
       '>= 0.6x',
       get?.ratios.serviceToCeiling >= 0.6,
       times,
-      halvesOf(get, 'serviceToCeiling'),
+      halfRatios(get, 'serviceToCeiling'),
     ),
     check('get-client p99 (service)', get?.medians.service.p99, '<= 15 ms', get?.medians.service.p99 <= 15, ms),
     check('get-client p99, service / baseline', get?.medians.service.p99, "<= baseline's", p99NotAbove(get), () => p99s(get)),
@@ -76,7 +92,7 @@ function evaluateTargets({ scenarios, memory, sqliteStartMs }) {
       '>= 0.5x',
       ratioOf('add-client') >= 0.5,
       times,
-      halvesOf(add, 'serviceToBaseline'),
+      halfRatios(add, 'serviceToBaseline'),
     ),
     check('add-client p99, service / baseline', add?.medians.service.p99, "<= baseline's", p99NotAbove(add), () => p99s(add)),
     check('add-sms-config rps vs baseline', ratioOf('add-sms-config'), '>= 0.8x', ratioOf('add-sms-config') >= 0.8, times),
@@ -162,4 +178,4 @@ function toMarkdown({ params, scenarios, targets, memory, startup }) {
   ].join('\n');
 }
 
-module.exports = { median, summarizeRounds, ratios, evaluateTargets, markdownTable, toMarkdown };
+module.exports = { median, summarizeRounds, ratios, evaluateTargets, markdownTable, toMarkdown, targetsInRound, halvesOf };
