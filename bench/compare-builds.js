@@ -28,7 +28,7 @@ const keyShapes = require('./lib/key-shapes');
 const { SCENARIOS, requestOptions, runLoad } = require('./lib/load');
 const { markdownTable, median } = require('./lib/report');
 const seed = require('./lib/seed');
-const { serviceEnv } = require('./lib/service');
+const { envListOf, serviceEnv } = require('./lib/service');
 
 const ROOT = path.resolve(__dirname, '..');
 const DATABASE = process.env.BENCH_DATABASE || 'registry_compare';
@@ -61,23 +61,20 @@ function readFleetParams(env = process.env) {
   return fleet.readParams({ ...env, BENCH_LARGE_FLEET_CLIENTS: largeClients });
 }
 
-/** COMPARE_BEFORE_ENV / COMPARE_AFTER_ENV as an object. */
-function sideEnv(name) {
-  const text = process.env[`COMPARE_${name.toUpperCase()}_ENV`] || '';
-  return Object.fromEntries(
-    text
-      .split(',')
-      .filter(Boolean)
-      .map((pair) => pair.split('=')),
-  );
-}
-
-// On Node 20 a process's first transaction (the first AsyncLocalStorage.run()) turns async hooks on for good, and every
-// later request pays for them (get-client about 0.8x here): a build whose setup made one (a scoped key, a token) read
-// slower than one whose setup did not. Each build makes one at start, as an instance that has served any change has.
+// On Node 20, in builds before fe6b1fa, a process's first transaction (the first AsyncLocalStorage.run()) turned async
+// hooks on for good, and every later request paid for them (get-client about 0.8x here): a build whose setup made one
+// (a scoped key, a token) read slower than one whose setup did not. Each build makes one at start, as an instance that
+// has served any change has.
 async function startBuild(name, entry, port, encryptionKey, clientNumbers) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compare-data-'));
-  const env = serviceEnv({ port, encryptionKey, dataDir, DATABASE_URL, ...keyShapes.KEY_SHAPE_ENV, ...sideEnv(name) });
+  const env = serviceEnv({
+    port,
+    encryptionKey,
+    dataDir,
+    DATABASE_URL,
+    ...keyShapes.KEY_SHAPE_ENV,
+    ...envListOf(`COMPARE_${name.toUpperCase()}_ENV`),
+  });
   const handle = children.startNodeChild(name, [entry], { cwd: ROOT, env });
   const url = `http://127.0.0.1:${port}`;
   await children.waitForHttp200(handle, `${url}/health`);

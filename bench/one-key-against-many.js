@@ -23,7 +23,7 @@ const { runLoad } = require('./lib/load');
 const { monotonicMicros, nodeFlags, partsOf, readProfile } = require('./lib/profile');
 const { markdownTable } = require('./lib/report');
 const seed = require('./lib/seed');
-const { serviceEnv } = require('./lib/service');
+const { envListOf, serviceEnv } = require('./lib/service');
 
 const ROOT = path.resolve(__dirname, '..');
 const CLIENTS = Number(process.env.KEYS_CLIENTS || 20000);
@@ -41,15 +41,6 @@ const CONNECTIONS = 50;
 const WARMUP_SECONDS = 10;
 
 const progress = (message) => process.stderr.write(`[keys] ${message}\n`);
-
-function extraEnv(text = '') {
-  return Object.fromEntries(
-    text
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map((item) => item.split(/=(.*)/s).slice(0, 2)),
-  );
-}
 
 /** Young and old collections in a slice of --trace-gc output: count and milliseconds of pause of each kind. */
 function collectionsIn(text) {
@@ -75,7 +66,7 @@ async function main() {
     dataDir,
     DATABASE_URL: `mysql://root@127.0.0.1:3306/${DATABASE}`,
     SHUTDOWN_DELAY_MS: '0',
-    ...extraEnv(process.env.BENCH_SERVICE_ENV),
+    ...envListOf('BENCH_SERVICE_ENV'),
   });
   const service = children.startNodeChild('keys-service', [...flags, ENTRY], { cwd: ROOT, env });
   try {

@@ -24,4 +24,15 @@ function serviceEnv({ port, encryptionKey, dataDir, ...extra }) {
   };
 }
 
-module.exports = { AMQP_URL, SERVICE_NODE_OPTIONS, serviceEnv };
+/** 'A=1 B=2' (or comma-separated) in the variable `name` as { A: '1', B: '2' }: settings a run gives the service. */
+function envListOf(name, text = process.env[name] || '') {
+  const env = {};
+  for (const item of text.split(/[\s,]+/).filter(Boolean)) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(item);
+    if (!match) throw new Error(`${name}: expected NAME=value, got ${item}`);
+    env[match[1]] = match[2];
+  }
+  return env;
+}
+
+module.exports = { AMQP_URL, SERVICE_NODE_OPTIONS, envListOf, serviceEnv };
