@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In } from 'typeorm';
+import { SqlNames } from '../database/sql-names';
 import { ScriptStatement, SqlValue, Transactions } from '../database/transactions';
 import { ChangeSequenceEntry } from './change-sequence.entity';
 
@@ -11,7 +13,17 @@ export interface SequencedLine {
 
 @Injectable()
 export class ChangeSequenceRepository {
-  constructor(private readonly transactions: Transactions) {}
+  private readonly insert: string;
+  private readonly row: string;
+
+  constructor(
+    private readonly transactions: Transactions,
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    const names = new SqlNames(dataSource, ChangeSequenceEntry);
+    this.insert = `INSERT INTO ${names.table} (${names.columns(['line', 'origin', 'createdAt'])}) VALUES `;
+    this.row = `(?, ?, ${this.databaseNow})`;
+  }
 
   private get entries() {
     return this.transactions.manager.getRepository(ChangeSequenceEntry);
@@ -26,22 +38,16 @@ export class ChangeSequenceRepository {
   // In the caller's transaction when there is one: the lines commit, or roll back, with the change.
   async append(lines: string[], origin: string): Promise<void> {
     if (lines.length === 0) return;
-    await this.inserting(lines, origin).execute();
+    const { sql, values } = this.appendStatement(lines, origin);
+    await this.transactions.sql(sql, values);
   }
 
-  // The same rows as append(), as a statement of a write script: a change made in one round trip keeps it.
+  // The same rows as append(), as a statement of a write script. Plain SQL: the query builder's INSERT cost an
+  // add-sms-config 4 % of its CPU.
   appendStatement(lines: string[], origin: string): ScriptStatement {
-    const [sql, values] = this.inserting(lines, origin).getQueryAndParameters();
-    return { sql, values: values as SqlValue[] };
-  }
-
-  private inserting(lines: string[], origin: string) {
-    const createdAt = () => this.databaseNow;
-    return this.entries
-      .createQueryBuilder()
-      .insert()
-      .values(lines.map((line) => ({ line, origin, createdAt })))
-      .updateEntity(false);
+    const values: SqlValue[] = [];
+    for (const line of lines) values.push(line, origin);
+    return { sql: this.insert + lines.map(() => this.row).join(', '), values };
   }
 
   // The highest ids stored, highest first: one range read on the primary key.
