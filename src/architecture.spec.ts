@@ -110,6 +110,7 @@ describe('Architecture', () => {
       'src/audit/audit.repository.ts',
       'src/client/client.repository.ts',
       'src/client/get-client.repository.ts',
+      'src/client-cache/change-sequence.repository.ts',
       'src/delivery-signals/delivery-signals.repository.ts',
       'src/dispatch/dispatch.repository.ts',
       'src/dispatch/route.repository.ts',
