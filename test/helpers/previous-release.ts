@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,15 +12,29 @@ export const PREVIOUS_RELEASE = 'f5e796b';
 export function builtRelease(commit: string): string {
   const directory = join(tmpdir(), `client-registry-release-${commit}`);
   const dist = join(directory, 'dist');
-  if (existsSync(join(dist, 'main.js'))) return dist;
+  if (existsSync(join(dist, 'main.js'))) {
+    linkDependencies(directory);
+    return dist;
+  }
   rmSync(directory, { recursive: true, force: true });
   mkdirSync(directory);
   const archive = execFileSync('git', ['-C', ROOT, 'archive', '--format=tar', commit], { maxBuffer: 256 * 1024 * 1024 });
   execFileSync('tar', ['-x', '-C', directory], { input: archive });
-  symlinkSync(join(ROOT, 'node_modules'), join(directory, 'node_modules'), 'dir');
+  linkDependencies(directory);
   execFileSync(process.execPath, [join(ROOT, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js'), 'build'], {
     cwd: directory,
     stdio: 'pipe',
   });
   return dist;
+}
+
+// A build kept from an earlier checkout links that checkout's node_modules, which may since have been deleted.
+function linkDependencies(directory: string): void {
+  const link = join(directory, 'node_modules');
+  const target = join(ROOT, 'node_modules');
+  if (existsSync(link) && readlinkSync(link) === target) return;
+  // Renamed over the old link, so that a test file building beside this one never sees it missing.
+  const fresh = `${link}.${process.pid}`;
+  symlinkSync(target, fresh, 'dir');
+  renameSync(fresh, link);
 }
